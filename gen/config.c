@@ -1,0 +1,880 @@
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "pep.h"
+
+/* CPython versions wheelgen knows how to name ("t" = free-threaded) */
+static const char *const knownpython[] = {
+	"3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.13t",
+	"3.14", "3.14t", "3.15", "3.15t", NULL,
+};
+
+static const char *const topkeys[] = { "defaults", "torch", "packages", "profiles", "publish", "index", NULL };
+static const char *const defaultkeys[] = { "python", "cuda", "cuda_archs", NULL };
+static const char *const torchkeys[] = { "cuda", "python", NULL };
+static const char *const pkgkeys[] = {
+	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
+	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs", NULL,
+};
+static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
+static const char *const matchkeys[] = { "version", "python", "cuda", "torch", NULL };
+static const char *const profilekeys[] = { "packages", "versions", "python", "cuda", "torch", NULL };
+static const char *const publishkeys[] = { "dir", NULL };
+static const char *const indexkeys[] = { "base_url", "title", NULL };
+
+struct ctx {
+	struct arena *a;
+	struct diags *d;
+	struct config *c;
+	const char *dir;   /* the config file's directory, absolute */
+};
+
+static int
+inlist(const char *const *l, const char *s)
+{
+	for (; *l; l++) {
+		if (!strcmp(*l, s))
+			return 1;
+	}
+	return 0;
+}
+
+/* the closest of candidates to s within a small distance, or NULL */
+static const char *
+nearest(const char *s, const char *const *cand, size_t n)
+{
+	const char *best = NULL;
+	size_t i, d, bestd = strlen(s) < 4 ? 1 : 2;
+
+	for (i = 0; i < n && cand[i]; i++) {
+		d = editdistance(s, cand[i], bestd);
+		if (d <= bestd && (!best || d < bestd)) {
+			best = cand[i];
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+/* report keys of map not in allowed, with a suggestion */
+static void
+checkmapkeys(struct ctx *x, const struct node *map, const char *const *allowed, const char *where)
+{
+	size_t i, n;
+	const char *s;
+
+	for (n = 0; allowed[n]; n++)
+		;
+	for (i = 0; i < map->n; i++) {
+		const struct node *k = map->kids[2 * i];
+
+		if (k->kind != NSCALAR || inlist(allowed, k->s))
+			continue;
+		s = nearest(k->s, allowed, n);
+		if (s)
+			nodeerr(x->d, k, "unknown key '%s' in %s; did you mean '%s'?", k->s, where, s);
+		else
+			nodeerr(x->d, k, "unknown key '%s' in %s", k->s, where);
+	}
+}
+
+static int
+wantmap(struct ctx *x, const struct node *n, const char *what)
+{
+	if (!n || n->kind == NBAD)
+		return 0;
+	if (n->kind != NMAP) {
+		nodeerr(x->d, n, "%s must be a mapping, not %s", what, nodekindname(n));
+		return 0;
+	}
+	return 1;
+}
+
+/* a string value; NULL (error reported) if n is not a string */
+static const char *
+getstr(struct ctx *x, const struct node *n, const char *what)
+{
+	if (!n || n->kind == NBAD)
+		return NULL;
+	if (n->kind != NSCALAR) {
+		nodeerr(x->d, n, "%s must be a string, not %s", what, nodekindname(n));
+		return NULL;
+	}
+	if (strlen(n->s) != n->len) {
+		nodeerr(x->d, n, "%s must not contain NUL characters", what);
+		return NULL;
+	}
+	return n->s;
+}
+
+/* a list of strings; a single string is taken as a one-item list. split: split a string on whitespace */
+static void
+getlist(struct ctx *x, struct node *n, const char *what, struct strlist *l, int split)
+{
+	size_t i, k;
+	const char *s, *p, *q;
+
+	memset(l, 0, sizeof(*l));
+	if (!n || n->kind == NBAD)
+		return;
+	l->node = n;
+	if (n->kind == NSCALAR && split) {
+		s = getstr(x, n, what);
+		if (!s)
+			return;
+		for (k = 0, p = s; *p; ) {
+			while (isspace((unsigned char)*p))
+				p++;
+			if (!*p)
+				break;
+			while (*p && !isspace((unsigned char)*p))
+				p++;
+			k++;
+		}
+		l->v = aalloc(x->a, (k + 1) * sizeof(*l->v));
+		l->at = aalloc(x->a, (k + 1) * sizeof(*l->at));
+		for (p = s; *p; ) {
+			while (isspace((unsigned char)*p))
+				p++;
+			if (!*p)
+				break;
+			q = p;
+			while (*q && !isspace((unsigned char)*q))
+				q++;
+			l->at[l->n] = n;
+			l->v[l->n++] = astrndup(x->a, p, (size_t)(q - p));
+			p = q;
+		}
+		return;
+	}
+	if (n->kind == NSCALAR) {
+		l->v = aalloc(x->a, sizeof(*l->v));
+		l->at = aalloc(x->a, sizeof(*l->at));
+		if ((l->v[0] = getstr(x, n, what)) != NULL) {
+			l->at[0] = n;
+			l->n = 1;
+		}
+		return;
+	}
+	if (n->kind != NSEQ) {
+		nodeerr(x->d, n, "%s must be a list of strings, not %s", what, nodekindname(n));
+		return;
+	}
+	l->v = aalloc(x->a, (n->n + 1) * sizeof(*l->v));
+	l->at = aalloc(x->a, (n->n + 1) * sizeof(*l->at));
+	for (i = 0; i < n->n; i++) {
+		struct node *it = n->kids[i];
+
+		if (it->kind == NBAD)
+			continue;
+		if (it->kind != NSCALAR) {
+			nodeerr(x->d, it, "each item of %s must be a string, not %s", what, nodekindname(it));
+			continue;
+		}
+		if (!(s = getstr(x, it, what)))
+			continue;
+		l->at[l->n] = it;
+		l->v[l->n++] = s;
+	}
+}
+
+/* report repeated items of a list */
+static void
+checkdups(struct ctx *x, const struct strlist *l, const char *what)
+{
+	size_t i, j;
+
+	for (i = 0; i < l->n; i++) {
+		for (j = 0; j < i; j++) {
+			if (!strcmp(l->v[i], l->v[j])) {
+				nodeerr(x->d, l->at[i], "'%s' appears twice in %s", l->v[i], what);
+				break;
+			}
+		}
+	}
+}
+
+static int
+isdigits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	}
+	return 1;
+}
+
+/* MAJOR.MINOR with small numbers */
+static int
+majorminor(const char *s, long *maj, long *min)
+{
+	const char *dot = strchr(s, '.');
+	char buf[16];
+	size_t n;
+
+	if (!dot || strchr(dot + 1, '.') || (n = (size_t)(dot - s)) == 0 || n > 3 || strlen(dot + 1) > 3)
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (!isdigits(buf) || !isdigits(dot + 1))
+		return 0;
+	*maj = strtol(buf, NULL, 10);
+	*min = strtol(dot + 1, NULL, 10);
+	return 1;
+}
+
+static void
+checkpythons(struct ctx *x, const struct strlist *l, const char *what)
+{
+	size_t i, k, n;
+	const char *s;
+
+	for (n = 0; knownpython[n]; n++)
+		;
+	for (i = 0; i < l->n; i++) {
+		if (inlist(knownpython, l->v[i]))
+			continue;
+		s = NULL;
+		for (k = 0; k < n && !s; k++) {
+			if (startswith(knownpython[k], l->v[i]))
+				s = knownpython[k];   /* 3.1 -> 3.10: a float's lost zero */
+		}
+		if (!s)
+			s = nearest(l->v[i], knownpython, n);
+		nodeerr(x->d, l->at[i], "unknown Python version '%s' in %s%s%s%s", l->v[i], what,
+			s ? "; did you mean '" : " (known: 3.6 to 3.15, and 3.13t to 3.15t free-threaded)",
+			s ? s : "", s ? "'?" : "");
+	}
+	checkdups(x, l, what);
+}
+
+static void
+checkcudas(struct ctx *x, const struct strlist *l, const char *what)
+{
+	long maj, min;
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (majorminor(l->v[i], &maj, &min) && maj >= 10 && maj <= 13 && min <= 9)
+			continue;
+		nodeerr(x->d, l->at[i], "unknown CUDA version '%s' in %s (write MAJOR.MINOR, e.g. '12.8' or '13.0')",
+			l->v[i], what);
+	}
+	checkdups(x, l, what);
+}
+
+static void
+checkarchs(struct ctx *x, const struct strlist *l, const char *what)
+{
+	long maj, min;
+	size_t i, n;
+	char buf[32];
+
+	for (i = 0; i < l->n; i++) {
+		n = strlen(l->v[i]);
+		if (n < sizeof(buf)) {
+			memcpy(buf, l->v[i], n + 1);
+			if (n > 4 && !strcmp(buf + n - 4, "+PTX"))
+				buf[n -= 4] = '\0';
+			if (n > 0 && (buf[n - 1] == 'a' || buf[n - 1] == 'f'))
+				buf[--n] = '\0';
+			if (majorminor(buf, &maj, &min) && maj >= 3 && maj <= 20)
+				continue;
+		}
+		nodeerr(x->d, l->at[i], "invalid CUDA architecture '%s' in %s (e.g. '8.0', '9.0a', '12.0+PTX')",
+			l->v[i], what);
+	}
+	checkdups(x, l, what);
+}
+
+/* torch values must name a row of the support table */
+static void
+checktorches(struct ctx *x, const struct strlist *l, const char *what)
+{
+	const char **names;
+	const char *s;
+	size_t i, k;
+
+	names = aalloc(x->a, (x->c->ntorch + 1) * sizeof(*names));
+	for (k = 0; k < x->c->ntorch; k++)
+		names[k] = x->c->torch[k].version;
+	for (i = 0; i < l->n; i++) {
+		if (torchfind(x->c, l->v[i]))
+			continue;
+		s = nearest(l->v[i], names, x->c->ntorch);
+		if (x->c->ntorch == 0)
+			nodeerr(x->d, l->at[i], "unknown torch version '%s' in %s: the top-level 'torch:' table is empty",
+				l->v[i], what);
+		else if (s)
+			nodeerr(x->d, l->at[i], "unknown torch version '%s' in %s; did you mean '%s'?", l->v[i], what, s);
+		else
+			nodeerr(x->d, l->at[i], "unknown torch version '%s' in %s (the 'torch:' table has %s%s)",
+				l->v[i], what, names[0], x->c->ntorch > 1 ? " and others" : "");
+	}
+	checkdups(x, l, what);
+}
+
+static void
+checkversions(struct ctx *x, const struct strlist *l, const char *what)
+{
+	size_t i;
+	int local;
+
+	for (i = 0; i < l->n; i++) {
+		if (!pepversion(l->v[i], &local))
+			nodeerr(x->d, l->at[i], "'%s' in %s is not a valid PEP 440 version", l->v[i], what);
+		else if (local)
+			nodeerr(x->d, l->at[i], "'%s' in %s has a local label (+...): use 'local_version' instead",
+				l->v[i], what);
+	}
+	checkdups(x, l, what);
+}
+
+static void
+loaddefaults(struct ctx *x, struct node *n)
+{
+	if (!wantmap(x, n, "'defaults'"))
+		return;
+	checkmapkeys(x, n, defaultkeys, "'defaults'");
+	getlist(x, mapget(n, "python"), "defaults.python", &x->c->python, 0);
+	checkpythons(x, &x->c->python, "defaults.python");
+	getlist(x, mapget(n, "cuda"), "defaults.cuda", &x->c->cuda, 0);
+	checkcudas(x, &x->c->cuda, "defaults.cuda");
+	getlist(x, mapget(n, "cuda_archs"), "defaults.cuda_archs", &x->c->cuda_archs, 1);
+	checkarchs(x, &x->c->cuda_archs, "defaults.cuda_archs");
+}
+
+static void
+loadtorch(struct ctx *x, struct node *n)
+{
+	struct torchrow *r;
+	long maj, min;
+	size_t i;
+
+	if (!wantmap(x, n, "'torch'"))
+		return;
+	x->c->torch = aalloc(x->a, (n->n + 1) * sizeof(*x->c->torch));
+	for (i = 0; i < n->n; i++) {
+		struct node *k = n->kids[2 * i], *v = n->kids[2 * i + 1];
+
+		if (k->kind != NSCALAR)
+			continue;
+		if (!majorminor(k->s, &maj, &min)) {
+			nodeerr(x->d, k, "torch version '%s' must be MAJOR.MINOR, e.g. '2.8'", k->s);
+			continue;
+		}
+		r = &x->c->torch[x->c->ntorch++];
+		r->version = k->s;
+		r->at = k;
+		if (!wantmap(x, v, "a torch table entry"))
+			continue;
+		checkmapkeys(x, v, torchkeys, "a torch table entry");
+		if (!mapget(v, "cuda") || !mapget(v, "python"))
+			nodeerr(x->d, k, "torch %s must list both 'cuda' and 'python'", k->s);
+		getlist(x, mapget(v, "cuda"), "torch.cuda", &r->cuda, 0);
+		checkcudas(x, &r->cuda, "the torch table");
+		getlist(x, mapget(v, "python"), "torch.python", &r->python, 0);
+		checkpythons(x, &r->python, "the torch table");
+	}
+}
+
+/* a list for one coordinate of an exclude/include/profile entry */
+static void
+loadaxis(struct ctx *x, struct node *map, const char *key, struct strlist *l, const char *what)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s '%s'", what, key);
+	getlist(x, mapget(map, key), buf, l, 0);
+	if (!strcmp(key, "python"))
+		checkpythons(x, l, buf);
+	else if (!strcmp(key, "cuda"))
+		checkcudas(x, l, buf);
+	else if (!strcmp(key, "torch"))
+		checktorches(x, l, buf);
+	else if (!strcmp(key, "version") || !strcmp(key, "versions"))
+		checkversions(x, l, buf);
+}
+
+static struct match *
+loadmatches(struct ctx *x, struct node *n, const char *what, size_t *count, int include)
+{
+	struct match *v, *m;
+	size_t i;
+
+	*count = 0;
+	if (!n || n->kind == NBAD)
+		return NULL;
+	if (n->kind != NSEQ) {
+		nodeerr(x->d, n, "'%s' must be a list of mappings, not %s", what, nodekindname(n));
+		return NULL;
+	}
+	v = aalloc(x->a, (n->n + 1) * sizeof(*v));
+	for (i = 0; i < n->n; i++) {
+		struct node *e = n->kids[i];
+
+		if (!wantmap(x, e, include ? "an include entry" : "an exclude entry"))
+			continue;
+		checkmapkeys(x, e, matchkeys, include ? "an include entry" : "an exclude entry");
+		if (e->n == 0) {
+			nodeerr(x->d, e, "empty %s entry: name at least one of version, python, cuda, torch", what);
+			continue;
+		}
+		m = &v[(*count)++];
+		m->at = e;
+		loadaxis(x, e, "version", &m->version, what);
+		loadaxis(x, e, "python", &m->python, what);
+		loadaxis(x, e, "cuda", &m->cuda, what);
+		loadaxis(x, e, "torch", &m->torch, what);
+	}
+	return v;
+}
+
+static int
+validident(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (s++; *s; s++) {
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	}
+	return 1;
+}
+
+static int
+validmodule(const char *s)
+{
+	const char *p = s;
+
+	for (;;) {
+		if (!isalpha((unsigned char)*p) && *p != '_')
+			return 0;
+		for (p++; isalnum((unsigned char)*p) || *p == '_'; p++)
+			;
+		if (*p == '\0')
+			return 1;
+		if (*p != '.')
+			return 0;
+		p++;
+	}
+}
+
+static const char *
+abspath(struct ctx *x, const char *p)
+{
+	if (p[0] == '/')
+		return p;
+	return aprintf(x->a, "%s/%s", x->dir, p);
+}
+
+static void
+loadsource(struct ctx *x, struct package *p, struct node *n)
+{
+	struct node *path, *git, *tag, *pypi;
+	const char *s;
+	int kinds;
+
+	p->src = SRC_PYPI;
+	if (!wantmap(x, n, "'source'"))
+		return;
+	checkmapkeys(x, n, sourcekeys, "'source'");
+	path = mapget(n, "path");
+	git = mapget(n, "git");
+	tag = mapget(n, "tag");
+	pypi = mapget(n, "pypi");
+	kinds = !!path + !!git + !!pypi;
+	if (kinds != 1) {
+		nodeerr(x->d, n, "'source' needs exactly one of 'path', 'git' or 'pypi'");
+		return;
+	}
+	if (tag && !git)
+		nodeerr(x->d, tag, "'tag' only goes with 'git'");
+	if (path && (s = getstr(x, path, "source.path"))) {
+		if (strchr(s, '\n')) {
+			nodeerr(x->d, path, "source.path must not contain a newline");
+			return;
+		}
+		p->src = SRC_PATH;
+		p->path = abspath(x, s);
+		if (access(p->path, R_OK | X_OK) != 0)
+			nodeerr(x->d, path, "source directory '%s' cannot be read: %s", p->path, strerror(errno));
+	} else if (git && (s = getstr(x, git, "source.git"))) {
+		p->src = SRC_GIT;
+		p->git = s;
+		p->tag = "v{version}";
+		if (tag && (s = getstr(x, tag, "source.tag"))) {
+			if (!strstr(s, "{version}"))
+				nodeerr(x->d, tag, "tag pattern '%s' must contain {version}", s);
+			p->tag = s;
+		}
+	} else if (pypi && (s = getstr(x, pypi, "source.pypi"))) {
+		if (strcmp(s, "true") && strcmp(s, "yes"))
+			nodeerr(x->d, pypi, "source.pypi must be 'true' (let pip fetch the sdist)");
+	}
+}
+
+/* check the local_version pattern by expanding it with sample values */
+static void
+checklocal(struct ctx *x, struct package *p, struct node *n)
+{
+	const char *s = getstr(x, n, "local_version"), *q;
+	struct sb out = SB_INIT;
+	const char *const keys[] = { "cuda", "cuda_major", "torch", "python", NULL };
+
+	if (!s)
+		return;
+	p->local_version = s;
+	p->localat = n;
+	for (q = s; *q; q++) {
+		if (*q == '{') {
+			const char *e = strchr(q, '}');
+			char key[32];
+			size_t len;
+
+			len = e ? (size_t)(e - q - 1) : 0;
+			if (!e || len == 0 || len >= sizeof(key)) {
+				nodeerr(x->d, n, "unbalanced '{' in local_version '%s'", s);
+				sbfree(&out);
+				return;
+			}
+			memcpy(key, q + 1, len);
+			key[len] = '\0';
+			if (!inlist(keys, key)) {
+				nodeerr(x->d, n, "unknown placeholder {%s} in local_version (known: {cuda}, {cuda_major}, {torch}, {python})", key);
+				sbfree(&out);
+				return;
+			}
+			if ((!strcmp(key, "cuda") || !strcmp(key, "cuda_major")) && !p->cudaaxis)
+				nodeerr(x->d, n, "local_version uses {%s} but package '%s' has no CUDA versions", key, p->name);
+			if (!strcmp(key, "torch") && !p->torchaxis)
+				nodeerr(x->d, n, "local_version uses {torch} but package '%s' has no torch versions", p->name);
+			sbadd(&out, "1.2");
+			q = e;
+		} else {
+			sbaddc(&out, *q);
+		}
+	}
+	if (!peplocal(out.buf))
+		nodeerr(x->d, n, "local_version '%s' does not give a valid local label (letters, digits, '.', '-', '_')", s);
+	sbfree(&out);
+}
+
+static void
+loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
+{
+	struct node *n;
+	char where[160];
+	size_t i;
+
+	p->name = k->s;
+	p->at = k;
+	p->norm = aalloc(x->a, strlen(k->s) + 1);
+	pepnormalize(k->s, (char *)p->norm);
+	if (!pepname(k->s))
+		nodeerr(x->d, k, "'%s' is not a valid package name (PEP 508: letters, digits, '.', '-', '_', "
+			"starting and ending with a letter or digit)", k->s);
+	snprintf(where, sizeof(where), "package '%.100s'", k->s);
+	if (!wantmap(x, v, where))
+		return;
+	checkmapkeys(x, v, pkgkeys, where);
+	loadsource(x, p, mapget(v, "source"));
+
+	n = mapget(v, "versions");
+	if (!n)
+		nodeerr(x->d, k, "package '%s' has no 'versions'", p->name);
+	getlist(x, n, "'versions'", &p->versions, 0);
+	if (n && n->kind == NSEQ && n->n == 0)
+		nodeerr(x->d, n, "'versions' of package '%s' is empty", p->name);
+	checkversions(x, &p->versions, "'versions'");
+
+	n = mapget(v, "python");
+	getlist(x, n, "'python'", &p->python, 0);
+	checkpythons(x, &p->python, "'python'");
+	if (!n)
+		p->python = x->c->python;
+	if (p->python.n == 0 && (!n || n->kind != NBAD))
+		nodeerr(x->d, n ? n : k, "package '%s' has no Python versions: set 'python' here or in 'defaults'",
+			p->name);
+
+	n = mapget(v, "cuda");
+	getlist(x, n, "'cuda'", &p->cuda, 0);
+	checkcudas(x, &p->cuda, "'cuda'");
+	if (!n)
+		p->cuda = x->c->cuda;
+	p->cudaaxis = p->cuda.n > 0;
+
+	getlist(x, mapget(v, "torch"), "'torch'", &p->torch, 0);
+	checktorches(x, &p->torch, "'torch'");
+	p->torchaxis = p->torch.n > 0;
+
+	n = mapget(v, "cuda_archs");
+	getlist(x, n, "'cuda_archs'", &p->cuda_archs, 1);
+	checkarchs(x, &p->cuda_archs, "'cuda_archs'");
+	if (!n)
+		p->cuda_archs = x->c->cuda_archs;
+
+	p->exclude = loadmatches(x, mapget(v, "exclude"), "exclude", &p->nexclude, 0);
+	p->include = loadmatches(x, mapget(v, "include"), "include", &p->ninclude, 1);
+
+	n = mapget(v, "env");
+	if (n && wantmap(x, n, "'env'")) {
+		p->env = aalloc(x->a, (n->n + 1) * sizeof(*p->env));
+		for (i = 0; i < n->n; i++) {
+			struct node *ek = n->kids[2 * i], *ev = n->kids[2 * i + 1];
+			const char *val;
+
+			if (ek->kind != NSCALAR)
+				continue;
+			if (!validident(ek->s)) {
+				nodeerr(x->d, ek, "'%s' is not a valid environment variable name", ek->s);
+				continue;
+			}
+			val = ev->kind == NNULL ? "" : getstr(x, ev, "an env value");
+			if (!val)
+				continue;
+			p->env[p->nenv].name = ek->s;
+			p->env[p->nenv++].value = val;
+		}
+	}
+
+	getlist(x, mapget(v, "build_args"), "'build_args'", &p->build_args, 1);
+	getlist(x, mapget(v, "extra_deps"), "'extra_deps'", &p->extra_deps, 0);
+	for (i = 0; i < p->extra_deps.n; i++) {
+		const char *s;
+
+		for (s = p->extra_deps.v[i]; *s; s++) {
+			if ((unsigned char)*s < 0x20) {
+				nodeerr(x->d, p->extra_deps.at[i], "extra_deps entries must not contain control characters");
+				break;
+			}
+		}
+	}
+	n = mapget(v, "test_import");
+	getlist(x, n, "'test_import'", &p->test_import, 1);
+	for (i = 0; i < p->test_import.n; i++) {
+		if (!validmodule(p->test_import.v[i]))
+			nodeerr(x->d, p->test_import.at[i], "'%s' in test_import is not a Python module name",
+				p->test_import.v[i]);
+	}
+	if ((n = mapget(v, "test_command")))
+		p->test_command = getstr(x, n, "test_command");
+	if ((n = mapget(v, "description")))
+		p->description = getstr(x, n, "description");
+	if ((n = mapget(v, "local_version")))
+		checklocal(x, p, n);
+}
+
+static void
+loadpackages(struct ctx *x, struct node *n)
+{
+	size_t i, j;
+
+	x->c->pkgsat = n;
+	if (!wantmap(x, n, "'packages'"))
+		return;
+	if (n->n == 0) {
+		nodeerr(x->d, n, "'packages' is empty: nothing to build");
+		return;
+	}
+	x->c->pkgs = aalloc(x->a, (n->n + 1) * sizeof(*x->c->pkgs));
+	for (i = 0; i < n->n; i++) {
+		struct node *k = n->kids[2 * i];
+		struct package *p;
+
+		if (k->kind != NSCALAR)
+			continue;
+		p = &x->c->pkgs[x->c->npkgs++];
+		loadpackage(x, p, k, n->kids[2 * i + 1]);
+		for (j = 0; j + 1 < x->c->npkgs; j++) {
+			if (!strcmp(x->c->pkgs[j].norm, p->norm) && strcmp(x->c->pkgs[j].name, p->name)) {
+				nodeerr(x->d, k, "package '%s' is the same package as '%s' (both normalize to '%s')",
+					p->name, x->c->pkgs[j].name, p->norm);
+				nodenote(x->d, x->c->pkgs[j].at, "'%s' defined here", x->c->pkgs[j].name);
+			}
+		}
+	}
+}
+
+static void
+loadprofiles(struct ctx *x, struct node *n)
+{
+	struct profile *pr;
+	size_t i, j, k;
+	const char *s;
+
+	if (!wantmap(x, n, "'profiles'"))
+		return;
+	x->c->profiles = aalloc(x->a, (n->n + 1) * sizeof(*x->c->profiles));
+	for (i = 0; i < n->n; i++) {
+		struct node *key = n->kids[2 * i], *v = n->kids[2 * i + 1];
+
+		if (key->kind != NSCALAR)
+			continue;
+		for (s = key->s; *s; s++) {
+			if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
+				break;
+		}
+		if (*s || !*key->s) {
+			nodeerr(x->d, key, "profile name '%s' may only hold letters, digits, '.', '-' and '_'", key->s);
+			continue;
+		}
+		pr = &x->c->profiles[x->c->nprofiles++];
+		pr->name = key->s;
+		pr->at = key;
+		if (v->kind == NNULL)
+			continue;
+		if (!wantmap(x, v, "a profile"))
+			continue;
+		checkmapkeys(x, v, profilekeys, "a profile");
+		getlist(x, mapget(v, "packages"), "profile packages", &pr->packages, 0);
+		for (j = 0; j < pr->packages.n; j++) {
+			char *norm = xmalloc(strlen(pr->packages.v[j]) + 1);
+			const char **names = aalloc(x->a, (x->c->npkgs + 1) * sizeof(*names));
+
+			pepnormalize(pr->packages.v[j], norm);
+			for (k = 0; k < x->c->npkgs; k++) {
+				names[k] = x->c->pkgs[k].name;
+				if (!strcmp(x->c->pkgs[k].norm, norm))
+					break;
+			}
+			if (k == x->c->npkgs) {
+				s = nearest(pr->packages.v[j], names, x->c->npkgs);
+				if (s)
+					nodeerr(x->d, pr->packages.at[j], "profile '%s' names unknown package '%s'; did you mean '%s'?",
+						pr->name, pr->packages.v[j], s);
+				else
+					nodeerr(x->d, pr->packages.at[j], "profile '%s' names unknown package '%s'",
+						pr->name, pr->packages.v[j]);
+			} else {
+				pr->packages.v[j] = x->c->pkgs[k].norm;
+			}
+			free(norm);
+		}
+		loadaxis(x, v, "versions", &pr->versions, "profile");
+		loadaxis(x, v, "python", &pr->python, "profile");
+		loadaxis(x, v, "cuda", &pr->cuda, "profile");
+		loadaxis(x, v, "torch", &pr->torch, "profile");
+	}
+}
+
+static void
+loadsmall(struct ctx *x, struct node *root)
+{
+	struct node *n, *v;
+	const char *s;
+
+	if ((n = mapget(root, "publish")) && wantmap(x, n, "'publish'")) {
+		checkmapkeys(x, n, publishkeys, "'publish'");
+		if ((v = mapget(n, "dir")) && (s = getstr(x, v, "publish.dir")))
+			x->c->publishdir = abspath(x, s);
+	}
+	if ((n = mapget(root, "index")) && wantmap(x, n, "'index'")) {
+		checkmapkeys(x, n, indexkeys, "'index'");
+		if ((v = mapget(n, "base_url")))
+			x->c->baseurl = getstr(x, v, "index.base_url");
+		if ((v = mapget(n, "title")))
+			x->c->title = getstr(x, v, "index.title");
+	}
+}
+
+struct config *
+configload(struct arena *a, const char *path, struct diags *d)
+{
+	struct ctx x;
+	struct config *c;
+	char *src, *dir, cwd[PATH_MAX];
+	const char *slash;
+	size_t len;
+
+	d->file = path;
+	src = readfile(path, &len);
+	if (!src) {
+		error("cannot read '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	d->src = astrndup(a, src, len);
+	d->srclen = len;
+	free(src);
+	c = aalloc(a, sizeof(*c));
+	c->path = path;
+	x.a = a;
+	x.d = d;
+	x.c = c;
+	slash = strrchr(path, '/');
+	if (!getcwd(cwd, sizeof(cwd)))
+		fatal("cannot get the current directory: %s", strerror(errno));
+	if (path[0] == '/')
+		dir = xstrndup(path, (size_t)(slash - path));
+	else if (slash)
+		dir = xstrndup(path, (size_t)(slash - path));
+	else
+		dir = xstrdup(".");
+	x.dir = dir[0] == '/' ? astrdup(a, dir) : !strcmp(dir, ".") ? astrdup(a, cwd) : aprintf(a, "%s/%s", cwd, dir);
+	if (path[0] == '/' && !*x.dir)
+		x.dir = "/";
+	free(dir);
+
+	c->root = ydocparse(a, d->src, len, d);
+	if (!c->root) {
+		if (d->errors == 0)
+			diagerr(d, 1, 1, 1, "the file is empty: it needs at least a 'packages:' mapping");
+		return d->errors && !c->root ? NULL : c;
+	}
+	if (!wantmap(&x, c->root, "the top level"))
+		return c;
+	checkmapkeys(&x, c->root, topkeys, "the top level");
+	loaddefaults(&x, mapget(c->root, "defaults"));
+	loadtorch(&x, mapget(c->root, "torch"));
+	if (!mapget(c->root, "packages"))
+		diagerr(d, c->root->line, c->root->col, 1, "no 'packages:' mapping: nothing to build");
+	loadpackages(&x, mapget(c->root, "packages"));
+	loadprofiles(&x, mapget(c->root, "profiles"));
+	loadsmall(&x, c->root);
+	return c;
+}
+
+const struct torchrow *
+torchfind(const struct config *c, const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < c->ntorch; i++) {
+		if (!strcmp(c->torch[i].version, v))
+			return &c->torch[i];
+	}
+	return NULL;
+}
+
+int
+strlisthas(const struct strlist *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (!strcmp(l->v[i], s))
+			return 1;
+	}
+	return 0;
+}
+
+const char *
+nodots(struct arena *a, const char *v)
+{
+	char *p = astrdup(a, v), *q = p;
+
+	for (; *v; v++) {
+		if (*v != '.')
+			*q++ = *v;
+	}
+	*q = '\0';
+	return p;
+}

@@ -1,0 +1,100 @@
+/* config: packages.yml read into a checked model. Every value keeps the node it came from. */
+#ifndef WG_CONFIG_H
+#define WG_CONFIG_H
+
+#include "diag.h"
+#include "ydoc.h"
+#include "util.h"
+
+/* a list of strings and the nodes they were written at */
+struct strlist {
+	const char **v;      /* the strings */
+	struct node **at;    /* where each was written (NULL for built-in defaults) */
+	size_t n;
+	struct node *node;   /* the list itself, NULL when not given */
+};
+
+/* one row of the torch support table: what a torch minor ships for */
+struct torchrow {
+	const char *version;     /* "2.8" */
+	struct node *at;         /* its key */
+	struct strlist cuda;     /* CUDA versions it ships wheels for */
+	struct strlist python;   /* Python versions it ships wheels for */
+};
+
+/* an exclude or include entry; an empty list means "any" (excludes only) */
+struct match {
+	struct node *at;         /* the entry's mapping */
+	struct strlist version, python, cuda, torch;
+	size_t hits;             /* cells it matched (excludes) or added (includes) */
+};
+
+/* one environment variable for the build step */
+struct envvar {
+	const char *name, *value;
+};
+
+enum srckind {
+	SRC_PYPI,  /* pip fetches the sdist name==version from the package index (default) */
+	SRC_PATH,  /* a local directory */
+	SRC_GIT,   /* a git repository and a tag pattern */
+};
+
+/* one entry of packages: */
+struct package {
+	const char *name;          /* as written */
+	const char *norm;          /* PEP 503 normalized: used in cell ids and paths */
+	struct node *at;           /* the name's key node */
+	enum srckind src;
+	const char *path;          /* SRC_PATH: absolute directory */
+	const char *git, *tag;     /* SRC_GIT: URL and tag pattern ("v{version}" by default) */
+	struct strlist versions, python, cuda, torch, cuda_archs, extra_deps, build_args, test_import;
+	int cudaaxis;              /* 1 if cells have a CUDA coordinate */
+	int torchaxis;             /* 1 if cells have a torch coordinate */
+	struct match *exclude, *include;
+	size_t nexclude, ninclude;
+	struct envvar *env;
+	size_t nenv;
+	const char *test_command, *description, *local_version; /* NULL when not given */
+	struct node *localat;      /* where local_version was written */
+};
+
+/* a named subset of the matrix; empty lists mean "any" */
+struct profile {
+	const char *name;
+	struct node *at;
+	struct strlist packages, versions, python, cuda, torch;
+};
+
+/* the whole file */
+struct config {
+	const char *path;          /* as given */
+	struct node *root;
+	struct strlist python, cuda, cuda_archs;   /* defaults: */
+	struct torchrow *torch;
+	size_t ntorch;
+	struct package *pkgs;
+	size_t npkgs;
+	struct profile *profiles;
+	size_t nprofiles;
+	const char *publishdir;    /* publish: {dir: ...}, absolute; NULL if none */
+	const char *baseurl;       /* index: {base_url: ...}; NULL if none */
+	const char *title;         /* index: {title: ...}; NULL if none */
+	struct node *pkgsat;       /* the packages: mapping */
+};
+
+/*
+ * Read and check path. Every problem found goes to d; the return value is the
+ * model (also when d holds errors, as far as it could be built) or NULL when
+ * the file could not be read or parsed at all.
+ */
+struct config *configload(struct arena *a, const char *path, struct diags *d);
+
+/* the torch row for version v, or NULL */
+const struct torchrow *torchfind(const struct config *c, const char *v);
+/* 1 if l holds s */
+int strlisthas(const struct strlist *l, const char *s);
+/* "3.12" -> "312"; "13.0" -> "130"; "3.14t" -> "314t" (into the arena) */
+const char *nodots(struct arena *a, const char *v);
+
+#endif

@@ -1,0 +1,177 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+/* errors printed at most; a runaway file should not bury the first ones */
+#define DIAGMAX 100
+
+static void
+vadd(struct diags *d, int note, int line, int col, int span, const char *fmt, va_list ap)
+{
+	struct sb s = SB_INIT;
+	struct diag *g;
+
+	sbvaddf(&s, fmt, ap);
+	GROW(d->v, d->cap, d->n + 1);
+	g = &d->v[d->n];
+	g->line = line > 0 ? line : 1;
+	g->col = col > 0 ? col : 1;
+	g->span = span > 0 ? span : 1;
+	g->note = note;
+	g->seq = d->n++;
+	g->msg = sbdetach(&s);
+	if (!note)
+		d->errors++;
+}
+
+void
+diagerr(struct diags *d, int line, int col, int span, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(d, 0, line, col, span, fmt, ap);
+	va_end(ap);
+}
+
+void
+diagnote(struct diags *d, int line, int col, int span, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(d, 1, line, col, span, fmt, ap);
+	va_end(ap);
+}
+
+/* find line (1-based) in the source; sets *len to its length without the newline */
+static const char *
+srcline(const struct diags *d, int line, size_t *len)
+{
+	const char *p = d->src, *end, *nl;
+	int i;
+
+	if (!p)
+		return NULL;
+	end = p + d->srclen;
+	for (i = 1; i < line; i++) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return NULL;
+		p = nl + 1;
+	}
+	nl = memchr(p, '\n', (size_t)(end - p));
+	*len = (size_t)((nl ? nl : end) - p);
+	if (*len && p[*len - 1] == '\r')
+		(*len)--;
+	return p;
+}
+
+/* 1 if the n bytes at s are well-formed UTF-8 */
+static int
+validutf8(const char *s, size_t n)
+{
+	size_t i = 0, k, need;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+
+		need = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : 9;
+		if (need == 9 || need > n - i - 1)
+			return 0;
+		for (k = 1; k <= need; k++) {
+			if (((unsigned char)s[i + k] & 0xC0) != 0x80)
+				return 0;
+		}
+		i += need + 1;
+	}
+	return 1;
+}
+
+static void
+printone(const struct diags *d, const struct diag *g, FILE *f)
+{
+	const char *line;
+	size_t len, i;
+	int c = 1, k;
+
+	fprintf(f, "%s:%d:%d: %s: %s\n", d->file, g->line, g->col, g->note ? "note" : "error", g->msg);
+	line = srcline(d, g->line, &len);
+	if (!line)
+		return;
+	fputs("    ", f);
+	/* quote the line as it is, but never pass on control characters or bytes that are not UTF-8 */
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		fputc((c < 0x20 && c != '\t') || c == 0x7f || (c >= 0x80 && !validutf8(line, len)) ? '?' : (char)c, f);
+	}
+	fputs("\n    ", f);
+	/* columns are characters: skip UTF-8 continuation bytes while walking */
+	for (i = 0; i < len && c < g->col; i++) {
+		if (((unsigned char)line[i] & 0xC0) == 0x80)
+			continue;
+		fputc(line[i] == '\t' ? '\t' : ' ', f);
+		c++;
+	}
+	fputc('^', f);
+	for (k = 1; k < g->span; k++)
+		fputc('~', f);
+	fputc('\n', f);
+}
+
+static int
+cmpdiag(const void *a, const void *b)
+{
+	const struct diag *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+size_t
+diagprint(struct diags *d, FILE *f)
+{
+	size_t i, j, k, nerr = 0;
+	struct diag *errs;
+
+	/* sort the errors by position; each keeps the notes that followed it */
+	errs = xcalloc(d->n, sizeof(*errs));
+	for (i = 0; i < d->n; i++) {
+		if (!d->v[i].note)
+			errs[nerr++] = d->v[i];
+	}
+	qsort(errs, nerr, sizeof(*errs), cmpdiag);
+	for (i = 0; i < nerr; i++) {
+		if (i == DIAGMAX) {
+			fprintf(f, "%s: %zu more errors not shown\n", d->file, nerr - i);
+			break;
+		}
+		printone(d, &errs[i], f);
+		for (j = errs[i].seq + 1; j < d->n && d->v[j].note; j++)
+			printone(d, &d->v[j], f);
+	}
+	free(errs);
+	k = d->errors;
+	if (k)
+		fprintf(f, "%s: %zu error%s\n", d->file, k, k == 1 ? "" : "s");
+	return k;
+}
+
+void
+diagfree(struct diags *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		free(d->v[i].msg);
+	free(d->v);
+	d->v = NULL;
+	d->n = d->cap = d->errors = 0;
+}

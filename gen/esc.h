@@ -1,0 +1,18 @@
+/* esc: quoting for ninja, POSIX sh, HTML and JSON. Each appends to a string buffer. */
+#ifndef WG_ESC_H
+#define WG_ESC_H
+
+#include "util.h"
+
+/* a path in a ninja build line: $ -> $$, space -> "$ ", : -> "$:"; -1 (nothing added) for newline or '|' */
+int escninjapath(struct sb *s, const char *p);
+/* a ninja variable value: $ -> $$; -1 (nothing added) for a newline */
+int escninjavalue(struct sb *s, const char *v);
+/* one POSIX sh word in single quotes ('it'\''s') */
+void escshell(struct sb *s, const char *w);
+/* HTML text or attribute value: & < > " ' as entities */
+void eschtml(struct sb *s, const char *t);
+/* a JSON string with its quotes; control characters as \uXXXX */
+void escjson(struct sb *s, const char *t);
+
+#endif

@@ -1,0 +1,32 @@
+/* graph: the per-cell spec files and graph.ninja, the part of the build graph that the config decides. */
+#ifndef WG_GRAPH_H
+#define WG_GRAPH_H
+
+#include "matrix.h"
+
+/* where and how to write */
+struct graphopts {
+	const char *builddir;   /* e.g. "out" (as ninja sees it, relative to the top directory) */
+	const char *config;     /* the config path as ninja sees it */
+	int verbose;            /* print dropped and unbuildable cells */
+};
+
+/* counts of what gengraph did */
+struct graphstats {
+	size_t cells, buildable;
+	size_t written;         /* spec files (re)written */
+	int graphwritten;       /* 1 if graph.ninja changed */
+};
+
+/* the text of one cell's build spec (POSIX sh, sourced by templates/build-*.sh) */
+void cellspec(struct sb *s, const struct cell *cl);
+/* the text of one cell's test spec (sourced by templates/test-*.sh) */
+void celltestspec(struct sb *s, const struct cell *cl);
+
+/*
+ * Write builddir/cells/<cell>/{spec,test} for every cell and builddir/graph.ninja,
+ * each only if its content changed. Returns -1 (message printed) on failure.
+ */
+int gengraph(const struct config *c, const struct matrix *m, const struct graphopts *o, struct graphstats *st);
+
+#endif

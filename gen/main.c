@@ -1,0 +1,406 @@
+/* wheelgen: dispatch subcommands. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "esc.h"
+#include "graph.h"
+#include "index.h"
+#include "matrix.h"
+#include "pep.h"
+#include "util.h"
+
+#define WG_VERSION "0.1.0"
+
+static const char usage[] =
+	"usage: wheelgen <command> [options]\n"
+	"\n"
+	"Turns a package list (packages.yml) into a Ninja graph that builds, tests and\n"
+	"indexes Python wheels for every package x version x Python x CUDA [x torch] cell.\n"
+	"\n"
+	"commands:\n"
+	"  check    check a config and print every problem in it\n"
+	"  matrix   print the cells of a config (plain, --json, --github, --tsv, --table)\n"
+	"  gen      write the cell specs and graph.ninja (build.ninja runs this for you)\n"
+	"  index    write the static package index from wheel manifests (ninja runs this)\n"
+	"\n"
+	"Run 'wheelgen <command> --help' for a command's options. Usually you run\n"
+	"'./configure && ninja', which builds wheelgen and runs it.\n";
+
+static const char checkusage[] =
+	"usage: wheelgen check [--config FILE] [--verbose]\n"
+	"\n"
+	"Check FILE (default config/packages.yml): YAML syntax, keys, types, names,\n"
+	"versions, excludes, includes and profiles. Every problem is printed as\n"
+	"file:line:col: error: message, with the line and a caret. Exit status 1 if any.\n"
+	"  --verbose   also list the cells that excludes and the torch table drop, and why\n";
+
+static const char matrixusage[] =
+	"usage: wheelgen matrix [--config FILE] [--json | --github | --tsv | --table]\n"
+	"                       [--profile NAME] [--shard I/N] [--host FILE] [--verbose]\n"
+	"\n"
+	"Print the cells of FILE (default config/packages.yml), one id per line.\n"
+	"  --json        a JSON list of objects: cell, package, version, python, cuda, torch\n"
+	"  --github      a GitHub Actions matrix: {\"include\": [ ...the same objects... ]}\n"
+	"  --tsv         tab-separated: cell package version python cuda torch (header first)\n"
+	"  --table       a table for people, with whether this host can build each cell and why not\n"
+	"  --profile P   only the cells of profile P\n"
+	"  --shard I/N   only the I-th of N near-equal contiguous shards (1 <= I <= N)\n"
+	"  --host FILE   the host description that ./configure wrote (e.g. out/host.txt)\n"
+	"  --verbose     list dropped cells and why on stderr\n";
+
+static const char genusage[] =
+	"usage: wheelgen gen [--config FILE] [--builddir DIR] [--host FILE] [--verbose]\n"
+	"\n"
+	"Check FILE, then write DIR/cells/<cell>/spec and test for every cell and\n"
+	"DIR/graph.ninja, each only if its content changed. Nothing is written when the\n"
+	"config has errors. DIR defaults to out, FILE to config/packages.yml, the host\n"
+	"file to DIR/host.txt.\n"
+	"  --verbose   list dropped cells and cells this host cannot build, and why\n";
+
+static const char indexusage[] =
+	"usage: wheelgen index [--builddir DIR] --manifests FILE\n"
+	"\n"
+	"Write DIR/index/simple/ (a PEP 503 index) and DIR/index/files/ from the wheel\n"
+	"manifests listed in FILE (separated by whitespace). Pages are written only if\n"
+	"their content changed.\n";
+
+enum { OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE };
+
+struct opts {
+	const char *config, *builddir, *host, *profile, *manifests;
+	int verbose, format;
+	long shard, nshards;
+};
+
+static void
+parseopts(int argc, char **argv, struct opts *o, const char *help)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "builddir", required_argument, NULL, 'b' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "shard", required_argument, NULL, 's' },
+		{ "manifests", required_argument, NULL, 'm' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "github", no_argument, NULL, OPT_GITHUB },
+		{ "tsv", no_argument, NULL, OPT_TSV },
+		{ "table", no_argument, NULL, OPT_TABLE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->config = "config/packages.yml";
+	o->builddir = "out";
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:b:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o->config = optarg; break;
+		case 'b': o->builddir = optarg; break;
+		case 'H': o->host = optarg; break;
+		case 'p': o->profile = optarg; break;
+		case 'm': o->manifests = optarg; break;
+		case 'v': o->verbose = 1; break;
+		case 's':
+			o->shard = strtol(optarg, &end, 10);
+			if (*end != '/' || (o->nshards = strtol(end + 1, &end, 10)) < 1 || *end || o->shard < 1 ||
+			    o->shard > o->nshards) {
+				fprintf(stderr, "%s: error: --shard wants I/N with 1 <= I <= N, not '%s'\n", argv0, optarg);
+				exit(2);
+			}
+			break;
+		case OPT_JSON: case OPT_GITHUB: case OPT_TSV: case OPT_TABLE:
+			if (o->format && o->format != c) {
+				fprintf(stderr, "%s: error: choose one of --json, --github, --tsv, --table\n", argv0);
+				exit(2);
+			}
+			o->format = c;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			exit(0);
+		default:
+			if (optopt)
+				fprintf(stderr, "%s: error: option '-%c' %s\n%s", argv0, optopt,
+					strchr("cbHpsm", optopt) ? "needs a value" : "is unknown", help);
+			else
+				fprintf(stderr, "%s: error: unknown or incomplete option '%s'\n%s", argv0,
+					argv[optind - 1], help);
+			exit(2);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: error: unexpected argument '%s'\n%s", argv0, argv[optind], help);
+		exit(2);
+	}
+}
+
+/* load, check and expand; prints diagnostics; returns NULL on any error */
+static struct config *
+load(struct arena *a, const struct opts *o, struct host *h, struct matrix *m)
+{
+	struct diags d = { 0 };
+	struct config *c;
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	memset(m, 0, sizeof(*m));
+	if (o->host && hostload(a, o->host, h) < 0)
+		return NULL;
+	c = configload(a, o->config, &d);
+	if (c && d.errors == 0)
+		matrixexpand(a, c, h, m, &d);
+	if (c && d.errors == 0) {
+		for (i = 0; i < c->nprofiles; i++) {
+			size_t k, hits = 0;
+
+			for (k = 0; k < m->n; k++)
+				hits += profilehas(&c->profiles[i], &m->cells[k]);
+			if (!hits)
+				nodeerr(&d, c->profiles[i].at, "profile '%s' selects no cell", c->profiles[i].name);
+		}
+	}
+	if (diagprint(&d, stderr) || !c)
+		c = NULL;
+	diagfree(&d);
+	if (c && o->verbose) {
+		for (i = 0; i < m->ndropped; i++)
+			fprintf(stderr, "%s: dropped %s: %s\n", argv0, m->dropped[i].id, m->dropped[i].why);
+		for (i = 0; i < m->n; i++) {
+			if (m->cells[i].whynot)
+				fprintf(stderr, "%s: cannot build %s here: %s\n", argv0, m->cells[i].id, m->cells[i].whynot);
+		}
+	}
+	free(m->dropped);
+	m->dropped = NULL;
+	return c;
+}
+
+static int
+cmdcheck(int argc, char **argv)
+{
+	struct arena a = { 0 };
+	struct opts o;
+	struct host h;
+	struct matrix m;
+	struct config *c;
+
+	parseopts(argc, argv, &o, checkusage);
+	c = load(&a, &o, &h, &m);
+	if (c)
+		printf("%s: ok: %zu package%s, %zu cell%s\n", o.config, c->npkgs, c->npkgs == 1 ? "" : "s", m.n,
+		       m.n == 1 ? "" : "s");
+	free(m.cells);
+	afree(&a);
+	return c ? 0 : 1;
+}
+
+static int
+cmdgen(int argc, char **argv)
+{
+	struct arena a = { 0 };
+	struct graphopts go = { 0 };
+	struct graphstats st;
+	struct opts o;
+	struct host h;
+	struct matrix m;
+	struct config *c;
+	int rc = 1;
+
+	parseopts(argc, argv, &o, genusage);
+	if (!o.host) {
+		char *p = aprintf(&a, "%s/host.txt", o.builddir);
+
+		if (access(p, R_OK) == 0)
+			o.host = p;
+	}
+	c = load(&a, &o, &h, &m);
+	if (c) {
+		go.builddir = o.builddir;
+		go.config = o.config;
+		go.verbose = o.verbose;
+		if (gengraph(c, &m, &go, &st) == 0) {
+			rc = 0;
+			if (o.verbose)
+				fprintf(stderr, "%s: %zu cells, %zu buildable here; %zu spec files written; graph.ninja %s\n",
+					argv0, st.cells, st.buildable, st.written, st.graphwritten ? "written" : "unchanged");
+		}
+	}
+	free(m.cells);
+	afree(&a);
+	return rc;
+}
+
+static void
+jsoncell(struct sb *s, const struct cell *cl)
+{
+	sbadd(s, "{\"cell\": ");
+	escjson(s, cl->id);
+	sbadd(s, ", \"package\": ");
+	escjson(s, cl->pkg->norm);
+	sbadd(s, ", \"version\": ");
+	escjson(s, cl->version);
+	sbadd(s, ", \"python\": ");
+	escjson(s, cl->python);
+	sbadd(s, ", \"cuda\": ");
+	escjson(s, cl->cuda ? cl->cuda : "");
+	sbadd(s, ", \"torch\": ");
+	escjson(s, cl->torch ? cl->torch : "");
+	sbaddc(s, '}');
+}
+
+static int
+cmdmatrix(int argc, char **argv)
+{
+	struct arena a = { 0 };
+	struct sb s = SB_INIT;
+	const struct profile *prof = NULL;
+	struct opts o;
+	struct host h;
+	struct matrix m;
+	struct config *c;
+	size_t i, k, n = 0, lo, hi, w = 4;
+	int rc = 1;
+
+	parseopts(argc, argv, &o, matrixusage);
+	c = load(&a, &o, &h, &m);
+	if (!c)
+		goto out;
+	if (o.profile) {
+		for (i = 0; i < c->nprofiles; i++) {
+			if (!strcmp(c->profiles[i].name, o.profile))
+				prof = &c->profiles[i];
+		}
+		if (!prof) {
+			error("no profile '%s' in %s%s", o.profile, o.config, c->nprofiles ? "; it has:" : "");
+			for (i = 0; i < c->nprofiles; i++)
+				fprintf(stderr, "  %s\n", c->profiles[i].name);
+			goto out;
+		}
+	}
+	/* keep the selected cells at the front */
+	for (i = 0; i < m.n; i++) {
+		if (!prof || profilehas(prof, &m.cells[i]))
+			m.cells[n++] = m.cells[i];
+	}
+	lo = 0;
+	hi = n;
+	if (o.nshards) {
+		lo = (size_t)(o.shard - 1) * n / (size_t)o.nshards;
+		hi = (size_t)o.shard * n / (size_t)o.nshards;
+	}
+	if (o.format == OPT_GITHUB)
+		sbadd(&s, "{\"include\": [");
+	else if (o.format == OPT_JSON)
+		sbadd(&s, "[");
+	else if (o.format == OPT_TSV)
+		sbadd(&s, "cell\tpackage\tversion\tpython\tcuda\ttorch\n");
+	for (i = lo; i < hi; i++)
+		w = strlen(m.cells[i].id) > w ? strlen(m.cells[i].id) : w;
+	if (o.format == OPT_TABLE)
+		sbaddf(&s, "%-*s  %s\n", (int)w, "CELL", "BUILDS HERE");
+	for (i = lo, k = 0; i < hi; i++, k++) {
+		const struct cell *cl = &m.cells[i];
+
+		switch (o.format) {
+		case OPT_GITHUB:
+		case OPT_JSON:
+			sbadd(&s, k ? ",\n  " : "\n  ");
+			jsoncell(&s, cl);
+			break;
+		case OPT_TSV:
+			sbaddf(&s, "%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
+			       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "");
+			break;
+		case OPT_TABLE:
+			sbaddf(&s, "%-*s  %s%s\n", (int)w, cl->id, !o.host ? "unknown (no --host)" : cl->whynot ? "no: " : "yes",
+			       o.host && cl->whynot ? cl->whynot : "");
+			break;
+		default:
+			sbaddf(&s, "%s\n", cl->id);
+		}
+	}
+	if (o.format == OPT_GITHUB)
+		sbadd(&s, k ? "\n]}\n" : "]}\n");
+	else if (o.format == OPT_JSON)
+		sbadd(&s, k ? "\n]\n" : "]\n");
+	fwrite(s.buf, 1, s.len, stdout);
+	rc = 0;
+out:
+	sbfree(&s);
+	free(m.cells);
+	afree(&a);
+	return rc;
+}
+
+static int
+cmdindex(int argc, char **argv)
+{
+	struct opts o;
+	char *list, *p, **v = NULL;
+	size_t n = 0, cap = 0, len;
+	int rc;
+
+	parseopts(argc, argv, &o, indexusage);
+	if (!o.manifests) {
+		fprintf(stderr, "%s: error: index needs --manifests FILE\n%s", argv0, indexusage);
+		return 2;
+	}
+	list = readfile(o.manifests, &len);
+	if (!list)
+		return error("cannot read '%s': %s", o.manifests, strerror(errno)) ? 1 : 1;
+	for (p = strtok(list, " \t\n"); p; p = strtok(NULL, " \t\n")) {
+		GROW(v, cap, n + 1);
+		v[n++] = p;
+	}
+	rc = writeindex(o.builddir, v, n) < 0;
+	free(v);
+	free(list);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	int rc;
+
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("wheelgen %s\n", WG_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "check"))
+		rc = cmdcheck(argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "gen"))
+		rc = cmdgen(argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "matrix"))
+		rc = cmdmatrix(argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "index"))
+		rc = cmdindex(argc - 1, argv + 1);
+	else {
+		fprintf(stderr, "%s: error: unknown command '%s'\n\n%s", argv0, argv[1], usage);
+		return 2;
+	}
+	pepfree();
+	if (fflush(stdout) != 0 || ferror(stdout))
+		fatal("cannot write to standard output: %s", strerror(errno));
+	return rc;
+}

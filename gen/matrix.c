@@ -1,0 +1,307 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix.h"
+
+int
+hostload(struct arena *a, const char *path, struct host *h)
+{
+	char *buf, *line, *next, *sp1, *sp2;
+	size_t len, lines = 1, i;
+
+	memset(h, 0, sizeof(*h));
+	buf = readfile(path, &len);
+	if (!buf)
+		return error("cannot read host file '%s': %s (run ./configure)", path, strerror(errno));
+	for (i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	h->pyver = aalloc(a, lines * sizeof(*h->pyver));
+	h->pyexe = aalloc(a, lines * sizeof(*h->pyexe));
+	h->cudaver = aalloc(a, lines * sizeof(*h->cudaver));
+	h->cudahome = aalloc(a, lines * sizeof(*h->cudahome));
+	for (line = buf; *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		sp1 = strchr(line, ' ');
+		sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
+		if (!sp2)
+			continue;
+		*sp1 = *sp2 = '\0';
+		if (!strcmp(line, "python")) {
+			h->pyver[h->npy] = astrdup(a, sp1 + 1);
+			h->pyexe[h->npy++] = astrdup(a, sp2 + 1);
+		} else if (!strcmp(line, "cuda")) {
+			h->cudaver[h->ncuda] = astrdup(a, sp1 + 1);
+			h->cudahome[h->ncuda++] = astrdup(a, sp2 + 1);
+		}
+	}
+	free(buf);
+	h->known = 1;
+	return 0;
+}
+
+/* a list axis matches a value when it is empty (any) or holds it */
+static int
+axis(const struct strlist *l, const char *v)
+{
+	if (l->n == 0)
+		return 1;
+	return v && strlisthas(l, v);
+}
+
+static int
+matchhas(const struct match *e, const char *version, const char *py, const char *cuda, const char *torch)
+{
+	return axis(&e->version, version) && axis(&e->python, py) && axis(&e->cuda, cuda) && axis(&e->torch, torch);
+}
+
+/* why the torch table forbids this combination, or NULL */
+static const char *
+impossible(struct arena *a, const struct config *c, const char *py, const char *cuda, const char *torch)
+{
+	const struct torchrow *r;
+
+	if (!torch)
+		return NULL;
+	r = torchfind(c, torch);
+	if (!r)
+		return aprintf(a, "torch %s is not in the torch table", torch);
+	if (!strlisthas(&r->python, py))
+		return aprintf(a, "torch %s ships no wheels for Python %s (torch table, line %d)", torch, py, r->at->line);
+	if (cuda && !strlisthas(&r->cuda, cuda))
+		return aprintf(a, "torch %s ships no wheels for CUDA %s (torch table, line %d)", torch, cuda, r->at->line);
+	return NULL;
+}
+
+/* fill the local label by expanding the package's pattern */
+static const char *
+expandlocal(struct arena *a, const struct package *p, const char *py, const char *cuda, const char *torch)
+{
+	struct sb s = SB_INIT;
+	const char *q, *r;
+
+	if (!p->local_version)
+		return NULL;
+	for (q = p->local_version; *q; q++) {
+		if (*q != '{') {
+			sbaddc(&s, *q);
+			continue;
+		}
+		r = strchr(q, '}');
+		if (!r)
+			break;
+		if (!strncmp(q, "{cuda}", 6) && cuda)
+			sbadd(&s, nodots(a, cuda));
+		else if (!strncmp(q, "{cuda_major}", 12) && cuda)
+			sbaddn(&s, cuda, strcspn(cuda, "."));
+		else if (!strncmp(q, "{torch}", 7) && torch)
+			sbadd(&s, torch);
+		else if (!strncmp(q, "{python}", 8))
+			sbadd(&s, nodots(a, py));
+		q = r;
+	}
+	r = astrdup(a, s.buf);
+	sbfree(&s);
+	return r;
+}
+
+static const char *
+cellid(struct arena *a, const struct package *p, const char *ver, const char *py, const char *cuda, const char *torch)
+{
+	struct sb s = SB_INIT;
+	const char *r;
+
+	sbaddf(&s, "%s-%s-py%s", p->norm, ver, nodots(a, py));
+	if (cuda)
+		sbaddf(&s, "-cu%s", nodots(a, cuda));
+	if (torch)
+		sbaddf(&s, "-torch%s", torch);
+	r = astrdup(a, s.buf);
+	sbfree(&s);
+	return r;
+}
+
+struct builder {
+	struct arena *a;
+	const struct config *c;
+	const struct host *h;
+	struct matrix *m;
+	size_t cap, dcap;
+};
+
+static void
+sethost(struct builder *b, struct cell *cl)
+{
+	const struct host *h = b->h;
+	size_t i;
+
+	if (!h || !h->known)
+		return;
+	for (i = 0; i < h->npy; i++) {
+		if (!strcmp(h->pyver[i], cl->python))
+			cl->pyexe = h->pyexe[i];
+	}
+	for (i = 0; cl->cuda && i < h->ncuda; i++) {
+		if (!strcmp(h->cudaver[i], cl->cuda))
+			cl->cudahome = h->cudahome[i];
+	}
+	if (!cl->pyexe)
+		cl->whynot = aprintf(b->a, "Python %s was not found on this host (re-run ./configure after installing it)",
+				     cl->python);
+	else if (cl->cuda && !cl->cudahome)
+		cl->whynot = aprintf(b->a, "CUDA %s toolkit was not found on this host (re-run ./configure after installing it)",
+				     cl->cuda);
+	else if (cl->pkg->src == SRC_GIT)
+		cl->whynot = "git sources are not built yet: this wheelgen reads and checks 'source: {git}' but cannot check it out";
+}
+
+static struct cell *
+addcell(struct builder *b, const struct package *p, const char *ver, const char *py, const char *cuda, const char *torch)
+{
+	struct cell *cl;
+
+	GROW(b->m->cells, b->cap, b->m->n + 1);
+	cl = &b->m->cells[b->m->n++];
+	memset(cl, 0, sizeof(*cl));
+	cl->pkg = p;
+	cl->version = ver;
+	cl->python = py;
+	cl->cuda = cuda;
+	cl->torch = torch;
+	cl->id = cellid(b->a, p, ver, py, cuda, torch);
+	cl->local = expandlocal(b->a, p, py, cuda, torch);
+	sethost(b, cl);
+	return cl;
+}
+
+static void
+drop(struct builder *b, const char *id, const char *why)
+{
+	GROW(b->m->dropped, b->dcap, b->m->ndropped + 1);
+	b->m->dropped[b->m->ndropped].id = id;
+	b->m->dropped[b->m->ndropped++].why = why;
+}
+
+static int
+havecell(const struct builder *b, size_t from, const char *id)
+{
+	size_t i;
+
+	for (i = from; i < b->m->n; i++) {
+		if (!strcmp(b->m->cells[i].id, id))
+			return 1;
+	}
+	return 0;
+}
+
+static const char *
+one(const struct strlist *l)
+{
+	return l->n == 1 ? l->v[0] : NULL;
+}
+
+static void
+includes(struct builder *b, const struct package *p, size_t first, struct diags *d)
+{
+	const char *ver, *py, *cuda, *torch, *why;
+	size_t i;
+
+	for (i = 0; i < p->ninclude; i++) {
+		struct match *e = &p->include[i];
+		const char *id;
+
+		ver = one(&e->version);
+		if (!ver && e->version.n == 0 && p->versions.n == 1)
+			ver = p->versions.v[0];
+		py = one(&e->python);
+		cuda = one(&e->cuda);
+		torch = one(&e->torch);
+		if (!ver || !py || (p->cudaaxis && !cuda) || (p->torchaxis && !torch)) {
+			nodeerr(d, e->at, "an include entry must name one value for each of: %s%spython%s%s",
+				p->versions.n == 1 ? "" : "version", p->versions.n == 1 ? "" : ", ",
+				p->cudaaxis ? ", cuda" : "", p->torchaxis ? ", torch" : "");
+			continue;
+		}
+		if ((!p->cudaaxis && cuda) || (!p->torchaxis && torch)) {
+			nodeerr(d, e->at, "package '%s' has no %s axis, so an include cannot name one", p->name,
+				!p->cudaaxis && cuda ? "CUDA" : "torch");
+			continue;
+		}
+		if ((why = impossible(b->a, b->c, py, cuda, torch))) {
+			nodeerr(d, e->at, "include names a cell that cannot exist: %s", why);
+			continue;
+		}
+		id = cellid(b->a, p, ver, py, cuda, torch);
+		if (havecell(b, first, id)) {
+			nodeerr(d, e->at, "include adds nothing: %s is already in the matrix", id);
+			continue;
+		}
+		addcell(b, p, ver, py, cuda, torch);
+		e->hits++;
+	}
+}
+
+void
+matrixexpand(struct arena *a, const struct config *c, const struct host *h, struct matrix *m, struct diags *d)
+{
+	struct builder b = { a, c, h, m, 0, 0 };
+	size_t pi, vi, yi, ci, ti, ei, first;
+	const char *nocuda[] = { NULL }, *notorch[] = { NULL };
+
+	memset(m, 0, sizeof(*m));
+	for (pi = 0; pi < c->npkgs; pi++) {
+		const struct package *p = &c->pkgs[pi];
+		const char *const *cudas = p->cudaaxis ? p->cuda.v : nocuda;
+		const char *const *torches = p->torchaxis ? p->torch.v : notorch;
+		size_t ncuda = p->cudaaxis ? p->cuda.n : 1, ntorch = p->torchaxis ? p->torch.n : 1;
+
+		first = m->n;
+		for (vi = 0; vi < p->versions.n; vi++)
+		for (yi = 0; yi < p->python.n; yi++)
+		for (ci = 0; ci < ncuda; ci++)
+		for (ti = 0; ti < ntorch; ti++) {
+			const char *v = p->versions.v[vi], *py = p->python.v[yi];
+			const char *cu = cudas[ci], *to = torches[ti], *why;
+			const struct match *excl = NULL;
+
+			for (ei = 0; ei < p->nexclude; ei++) {
+				if (matchhas(&p->exclude[ei], v, py, cu, to)) {
+					p->exclude[ei].hits++;
+					excl = excl ? excl : &p->exclude[ei];
+				}
+			}
+			if (excl) {
+				drop(&b, cellid(a, p, v, py, cu, to), aprintf(a, "excluded (exclude at line %d)", excl->at->line));
+				continue;
+			}
+			if ((why = impossible(a, c, py, cu, to))) {
+				drop(&b, cellid(a, p, v, py, cu, to), why);
+				continue;
+			}
+			addcell(&b, p, v, py, cu, to);
+		}
+		for (ei = 0; ei < p->nexclude; ei++) {
+			if (p->exclude[ei].hits == 0)
+				nodeerr(d, p->exclude[ei].at, "this exclude matches no cell of package '%s'", p->name);
+		}
+		includes(&b, p, first, d);
+		if (m->n == first && p->versions.n && p->python.n)
+			nodeerr(d, p->at, "package '%s' has no cells: every combination is excluded or impossible "
+				"(wheelgen matrix --verbose shows why)", p->name);
+	}
+	if (m->n == 0 && d->errors == 0 && c->pkgsat)
+		nodeerr(d, c->pkgsat, "the matrix is empty: no package has a cell to build");
+}
+
+int
+profilehas(const struct profile *p, const struct cell *cl)
+{
+	return axis(&p->packages, cl->pkg->norm) && axis(&p->versions, cl->version) &&
+	       axis(&p->python, cl->python) && axis(&p->cuda, cl->cuda) && axis(&p->torch, cl->torch);
+}

@@ -1,0 +1,57 @@
+/* matrix: the cells (package x version x python x cuda [x torch]) a config asks for, and which this host can build. */
+#ifndef WG_MATRIX_H
+#define WG_MATRIX_H
+
+#include "config.h"
+
+/* one wheel build */
+struct cell {
+	const struct package *pkg;
+	const char *version, *python, *cuda, *torch; /* cuda/torch NULL when the package has no such axis */
+	const char *id;          /* <name>-<version>-py<XY>[-cu<XYZ>][-torch<X.Y>] */
+	const char *local;       /* expanded local_version, NULL if none */
+	const char *pyexe;       /* host interpreter for python, NULL if none */
+	const char *cudahome;    /* host toolkit for cuda, NULL if none or not needed */
+	const char *whynot;      /* why this host cannot build it; NULL = it can */
+};
+
+/* a cell that was dropped, and why (for --verbose) */
+struct dropped {
+	const char *id;
+	const char *why;
+};
+
+/* what configure found on this host (out/host.txt) */
+struct host {
+	const char **pyver, **pyexe;   /* Python versions and their interpreters */
+	size_t npy;
+	const char **cudaver, **cudahome;
+	size_t ncuda;
+	int known;                     /* 0 when no host file was given: every cell counts as buildable */
+};
+
+/* all cells of a config */
+struct matrix {
+	struct cell *cells;
+	size_t n;
+	struct dropped *dropped;
+	size_t ndropped;
+};
+
+/*
+ * Read a host file of lines "python VERSION PATH" and "cuda VERSION PATH"
+ * (other lines ignored). Returns -1 with a message if it cannot be read.
+ */
+int hostload(struct arena *a, const char *path, struct host *h);
+
+/*
+ * Expand c into cells, in config order. Excludes that match nothing, includes
+ * that add nothing or name impossible cells, packages left with no cell and an
+ * empty matrix are reported to d. h (may be NULL) decides which cells are buildable.
+ */
+void matrixexpand(struct arena *a, const struct config *c, const struct host *h, struct matrix *m, struct diags *d);
+
+/* 1 if cell belongs to profile p */
+int profilehas(const struct profile *p, const struct cell *cell);
+
+#endif

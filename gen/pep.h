@@ -1,0 +1,18 @@
+/* pep: Python packaging names and versions (PEP 503, 508, 440), matched with PCRE2. */
+#ifndef WG_PEP_H
+#define WG_PEP_H
+
+#include <stddef.h>
+
+/* 1 if s is a valid distribution name (PEP 508) */
+int pepname(const char *s);
+/* write the PEP 503 normalized form of name into out (at least strlen(name)+1 bytes) */
+void pepnormalize(const char *name, char *out);
+/* 1 if s is a valid PEP 440 version; *local is set to 1 if it has a +local label */
+int pepversion(const char *s, int *local);
+/* 1 if s is a valid local version label (the part after '+': [a-z0-9]+ separated by . _ -) */
+int peplocal(const char *s);
+/* free the compiled patterns (for leak checkers) */
+void pepfree(void);
+
+#endif

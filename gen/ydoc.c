@@ -1,0 +1,312 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "ydoc.h"
+
+/* list of kids under construction */
+struct kids {
+	struct node *node;
+	struct node **v;
+	size_t n, cap;
+};
+
+/* first invalid UTF-8 sequence: its byte offset, or len if all valid */
+static size_t
+utf8check(const unsigned char *s, size_t len)
+{
+	size_t i = 0, k, need;
+	unsigned int cp, min;
+
+	while (i < len) {
+		unsigned char c = s[i];
+
+		if (c == 0)
+			return i;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if ((c & 0xE0) == 0xC0) {
+			need = 1; cp = c & 0x1F; min = 0x80;
+		} else if ((c & 0xF0) == 0xE0) {
+			need = 2; cp = c & 0x0F; min = 0x800;
+		} else if ((c & 0xF8) == 0xF0) {
+			need = 3; cp = c & 0x07; min = 0x10000;
+		} else {
+			return i;
+		}
+		for (k = 1; k <= need; k++) {
+			if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
+				return i;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return i;
+		i += need + 1;
+	}
+	return len;
+}
+
+/* line and character column of byte offset off */
+static void
+position(const char *src, size_t off, int *line, int *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off; i++) {
+		if (src[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)src[i] & 0xC0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
+struct namelist {
+	const char **v;
+	size_t n, cap;
+};
+
+/* 1 if name is already in l; else add it and return 0 */
+static int
+seen(struct arena *a, struct namelist *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (!strcmp(l->v[i], name))
+			return 1;
+	}
+	GROW(l->v, l->cap, l->n + 1);
+	l->v[l->n++] = astrdup(a, name);
+	return 0;
+}
+
+static struct node *
+mknode(struct arena *a, enum nodekind kind, const yaml_event_t *ev)
+{
+	struct node *n = aalloc(a, sizeof(*n));
+
+	n->kind = kind;
+	n->line = (int)ev->start_mark.line + 1;
+	n->col = (int)ev->start_mark.column + 1;
+	if (ev->end_mark.line == ev->start_mark.line && ev->end_mark.column > ev->start_mark.column)
+		n->span = (int)(ev->end_mark.column - ev->start_mark.column);
+	else
+		n->span = 1;
+	return n;
+}
+
+static int
+isnull(const yaml_event_t *ev)
+{
+	const char *v = (const char *)ev->data.scalar.value;
+
+	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	return !*v || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL");
+}
+
+/* report duplicate and non-scalar keys of a finished mapping */
+static void
+checkkeys(const struct node *map, struct diags *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < map->n; i++) {
+		const struct node *k = map->kids[2 * i];
+
+		if (k->kind == NBAD)
+			continue;
+		if (k->kind != NSCALAR) {
+			nodeerr(d, k, "mapping keys must be strings, not %s", nodekindname(k));
+			continue;
+		}
+		for (j = 0; j < i; j++) {
+			const struct node *p = map->kids[2 * j];
+
+			if (p->kind == NSCALAR && p->len == k->len && !memcmp(p->s, k->s, k->len)) {
+				nodeerr(d, k, "duplicate key '%s'", k->s);
+				nodenote(d, p, "'%s' first defined here", p->s);
+				break;
+			}
+		}
+	}
+}
+
+static void
+addkid(struct kids *k, struct node *n)
+{
+	GROW(k->v, k->cap, k->n + 1);
+	k->v[k->n++] = n;
+}
+
+struct node *
+ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	struct kids *stack = NULL;
+	size_t depth = 0, cap = 0, bad, i;
+	struct node *root = NULL, *n;
+	struct namelist aliases = { 0 };
+	int docs = 0, done = 0, line, col;
+
+	bad = utf8check((const unsigned char *)src, len);
+	if (bad < len) {
+		position(src, bad, &line, &col);
+		if (src[bad] == '\0')
+			diagerr(d, line, col, 1, "the file holds a NUL byte; it must be UTF-8 text");
+		else
+			diagerr(d, line, col, 1, "the file is not valid UTF-8 (byte 0x%02x)", (unsigned char)src[bad]);
+		return NULL;
+	}
+	if (!yaml_parser_initialize(&parser))
+		fatal("cannot initialise libyaml");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
+	while (!done) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			const yaml_mark_t *m = &parser.problem_mark;
+
+			diagerr(d, (int)m->line + 1, (int)m->column + 1, 1, "YAML syntax error: %s%s%s",
+				parser.problem ? parser.problem : "unknown problem",
+				parser.context ? " " : "", parser.context ? parser.context : "");
+			if (parser.context)
+				diagnote(d, (int)parser.context_mark.line + 1, (int)parser.context_mark.column + 1, 1,
+					 "%s", parser.context);
+			root = NULL;
+			break;
+		}
+		n = NULL;
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs == 2) {
+				diagerr(d, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1, 3,
+					"only one YAML document is allowed per file");
+			}
+			break;
+		case YAML_ALIAS_EVENT:
+			/* never expanded, so billion laughs costs nothing; one message per alias name */
+			n = mknode(a, NBAD, &ev);
+			if (!seen(a, &aliases, (const char *)ev.data.alias.anchor))
+				nodeerr(d, n, "aliases (*%s) are not supported: write the value out",
+					(const char *)ev.data.alias.anchor);
+			break;
+		case YAML_SCALAR_EVENT:
+			n = mknode(a, isnull(&ev) ? NNULL : NSCALAR, &ev);
+			n->s = astrndup(a, (const char *)ev.data.scalar.value, ev.data.scalar.length);
+			n->len = ev.data.scalar.length;
+			n->quoted = ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+			if (ev.data.scalar.anchor)
+				nodeerr(d, n, "anchors (&%s) are not supported", (const char *)ev.data.scalar.anchor);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			n = mknode(a, ev.type == YAML_MAPPING_START_EVENT ? NMAP : NSEQ, &ev);
+			n->span = 1;
+			if (ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.anchor != NULL
+								: ev.data.sequence_start.anchor != NULL)
+				nodeerr(d, n, "anchors (&%s) are not supported",
+					(const char *)(ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.anchor
+											   : ev.data.sequence_start.anchor));
+			GROW(stack, cap, depth + 1);
+			memset(&stack[depth], 0, sizeof(stack[depth]));
+			stack[depth++].node = n;
+			n = NULL;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			if (depth == 0)
+				BUG("unbalanced YAML events");
+			depth--;
+			n = stack[depth].node;
+			n->kids = aalloc(a, (stack[depth].n ? stack[depth].n : 1) * sizeof(*n->kids));
+			if (stack[depth].n)
+				memcpy(n->kids, stack[depth].v, stack[depth].n * sizeof(*n->kids));
+			n->n = n->kind == NMAP ? stack[depth].n / 2 : stack[depth].n;
+			free(stack[depth].v);
+			if (n->kind == NMAP)
+				checkkeys(n, d);
+			break;
+		default:
+			break;
+		}
+		if (n) {
+			if (depth > 0)
+				addkid(&stack[depth - 1], n);
+			else if (docs == 1)
+				root = n;
+		}
+		yaml_event_delete(&ev);
+	}
+	for (i = 0; i < depth; i++)
+		free(stack[i].v);
+	free(stack);
+	free(aliases.v);
+	yaml_parser_delete(&parser);
+	return root;
+}
+
+struct node *
+mapget(const struct node *map, const char *key)
+{
+	size_t i;
+
+	if (!map || map->kind != NMAP)
+		return NULL;
+	for (i = 0; i < map->n; i++) {
+		const struct node *k = map->kids[2 * i];
+
+		if (k->kind == NSCALAR && !strcmp(k->s, key))
+			return map->kids[2 * i + 1];
+	}
+	return NULL;
+}
+
+const char *
+nodekindname(const struct node *n)
+{
+	switch (n->kind) {
+	case NSCALAR: return "a string";
+	case NNULL: return "an empty value";
+	case NMAP: return "a mapping";
+	case NSEQ: return "a list";
+	case NBAD: return "an alias";
+	}
+	return "?";
+}
+
+void
+nodeerr(struct diags *d, const struct node *n, const char *fmt, ...)
+{
+	struct sb s = SB_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbvaddf(&s, fmt, ap);
+	va_end(ap);
+	diagerr(d, n->line, n->col, n->span, "%s", s.buf);
+	sbfree(&s);
+}
+
+void
+nodenote(struct diags *d, const struct node *n, const char *fmt, ...)
+{
+	struct sb s = SB_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbvaddf(&s, fmt, ap);
+	va_end(ap);
+	diagnote(d, n->line, n->col, n->span, "%s", s.buf);
+	sbfree(&s);
+}

@@ -1,0 +1,386 @@
+#!/bin/sh
+# wheelgen build step: build one wheel for one cell on the host.
+#
+#   sh templates/build-host.sh BUILDDIR CELL
+#
+# Reads   BUILDDIR/cells/CELL/spec      (POSIX sh, written by the generator)
+# Writes  BUILDDIR/wheels/CELL/*.whl    (exactly one wheel)
+#         BUILDDIR/wheels/CELL/manifest (rewritten only if its content changes)
+#         BUILDDIR/wheels/CELL/manifest.d (Ninja depfile: the source files)
+#         BUILDDIR/logs/CELL.build.log  (everything the step printed)
+# Scratch BUILDDIR/build/CELL/          (venv, copied source, dist/; removed
+#                                       again on success, kept on failure)
+#
+# Prints nothing on success.  On failure prints a one-line summary and the
+# tail of the log to stderr and exits non-zero.
+set -eu
+
+wg_usage() {
+    printf 'usage: sh templates/build-host.sh BUILDDIR CELL\n' >&2
+    exit 2
+}
+
+[ "$#" -eq 2 ] || wg_usage
+wg_builddir_arg=${1%/}
+[ -n "$wg_builddir_arg" ] || wg_builddir_arg=/
+wg_cell_arg=$2
+case $wg_cell_arg in
+    '' | . | .. | */* | -*)
+        printf 'wheelgen: bad cell name: %s\n' "$wg_cell_arg" >&2
+        exit 2
+        ;;
+esac
+if [ ! -d "$wg_builddir_arg" ]; then
+    printf 'wheelgen: build directory does not exist: %s\n' "$wg_builddir_arg" >&2
+    exit 2
+fi
+B=$(cd "$wg_builddir_arg" && pwd)
+CELL=$wg_cell_arg
+
+spec=$B/cells/$CELL/spec
+scratch=$B/build/$CELL
+outdir=$B/wheels/$CELL
+log=$B/logs/$CELL.build.log
+# Paths as ninja knows them (relative to where ninja runs), for messages and
+# for the depfile target, which must match the edge's output path.
+log_shown=$wg_builddir_arg/logs/$CELL.build.log
+depfile_target=$wg_builddir_arg/wheels/$CELL/manifest
+
+mkdir -p "$B/logs"
+: >"$log"
+exec 3>&2 </dev/null >>"$log" 2>&1
+
+wg_on_exit() {
+    wg_rc=$?
+    if [ "$wg_rc" -ne 0 ]; then
+        {
+            printf 'wheelgen: wheel %s failed; log: %s\n' "$CELL" "$log_shown"
+            tail -n 20 "$log"
+        } >&3
+    fi
+    exit "$wg_rc"
+}
+trap wg_on_exit EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+wg_die() {
+    printf 'wheelgen: %s\n' "$*"
+    exit 1
+}
+
+wg_run() {
+    printf '+ %s\n' "$*"
+    "$@"
+}
+
+# Single-quote $1 for later eval.
+wg_quote() {
+    printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
+# --- read the spec ---------------------------------------------------------
+
+wg_deps=
+wg_args=
+wg_envs=
+wg_dep() {
+    [ "$#" -eq 1 ] || wg_die "spec: wg_dep takes one argument, got $#"
+    wg_deps="$wg_deps $(wg_quote "$1")"
+}
+wg_arg() {
+    [ "$#" -eq 1 ] || wg_die "spec: wg_arg takes one argument, got $#"
+    wg_args="$wg_args $(wg_quote "$1")"
+}
+wg_env() {
+    [ "$#" -eq 2 ] || wg_die "spec: wg_env takes two arguments, got $#"
+    case $1 in
+        '' | [0-9]* | *[!A-Za-z0-9_]*) wg_die "spec: bad environment variable name: $1" ;;
+    esac
+    wg_envs="$wg_envs export $1=$(wg_quote "$2");"
+}
+
+# Everything the spec may set, so that `set -u` holds for older specs.
+WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
+WG_CUDA='' WG_CUDA_HOME='' WG_TORCH='' WG_CUDA_ARCHS=''
+WG_SOURCE_KIND='' WG_SOURCE='' WG_LOCAL_VERSION=''
+
+printf 'wheelgen: build %s (%s)\n' "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
+[ -f "$spec" ] || wg_die "spec file not found: $spec"
+printf 'wheelgen: spec %s\n' "$spec"
+sed 's/^/  | /' "$spec"
+# shellcheck source=/dev/null
+. "$spec"
+
+[ "$WG_CELL" = "$CELL" ] || wg_die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
+for wg_v in WG_PACKAGE WG_VERSION WG_PYTHON WG_PYTHON_EXE WG_SOURCE_KIND WG_SOURCE; do
+    eval "wg_val=\${$wg_v}"
+    [ -n "$wg_val" ] || wg_die "spec: $wg_v is empty"
+done
+[ -x "$WG_PYTHON_EXE" ] || wg_die "python not found or not executable: $WG_PYTHON_EXE"
+
+case $WG_SOURCE_KIND in
+    path)
+        case $WG_SOURCE in
+            /*) ;;
+            *) wg_die "path source must be an absolute directory: $WG_SOURCE" ;;
+        esac
+        [ -d "$WG_SOURCE" ] || wg_die "source directory not found: $WG_SOURCE"
+        ;;
+    pypi) ;;
+    git) wg_die "git sources are not supported by this build step yet" ;;
+    *) wg_die "unknown source kind '$WG_SOURCE_KIND' (expected path, pypi or git)" ;;
+esac
+
+# --- environment -----------------------------------------------------------
+
+unset PYTHONHOME PYTHONPATH
+PIP_CACHE_DIR=$B/cache/pip
+PIP_DISABLE_PIP_VERSION_CHECK=1
+PIP_NO_INPUT=1
+PYTHONDONTWRITEBYTECODE=1
+# Reproducible archives where the toolchain supports it (wheel/setuptools use
+# it for the zip timestamps).  315532800 = 1980-01-01, the zip format's epoch.
+SOURCE_DATE_EPOCH=315532800
+export PIP_CACHE_DIR PIP_DISABLE_PIP_VERSION_CHECK PIP_NO_INPUT
+export PYTHONDONTWRITEBYTECODE SOURCE_DATE_EPOCH
+
+if [ -n "$WG_CUDA_HOME" ]; then
+    [ -d "$WG_CUDA_HOME" ] || wg_die "CUDA toolkit directory not found: $WG_CUDA_HOME"
+    CUDA_HOME=$WG_CUDA_HOME
+    PATH=$CUDA_HOME/bin:$PATH
+    export CUDA_HOME PATH
+fi
+if [ -n "$WG_CUDA_ARCHS" ]; then
+    TORCH_CUDA_ARCH_LIST=$WG_CUDA_ARCHS
+    export TORCH_CUDA_ARCH_LIST
+fi
+
+# --- source ------------------------------------------------------------------
+
+# find(1) over a source tree, skipping build products and VCS data.
+wg_find_sources() {
+    find . \( -path ./build -o -path ./dist -o -name '*.egg-info' \
+        -o -name .git -o -name __pycache__ \) -prune -o "$@"
+}
+
+# Escape $1 for a Ninja depfile into $wg_esc.
+wg_depfile_escape() {
+    case $1 in
+        *'$'*) wg_die "source path contains '\$', which a Ninja depfile cannot name: $1" ;;
+        *\\*) wg_die "source path contains a backslash, which wheelgen does not put in a Ninja depfile: $1" ;;
+        *"$wg_tab"*) wg_die "source path contains a tab, which a Ninja depfile cannot name: $1" ;;
+    esac
+    wg_esc=
+    wg_rest=$1
+    while :; do
+        case $wg_rest in
+            *[' #']*)
+                wg_pre=${wg_rest%%[' #']*}
+                wg_rest=${wg_rest#"$wg_pre"}
+                wg_ch=${wg_rest%"${wg_rest#?}"}
+                wg_rest=${wg_rest#?}
+                wg_esc=$wg_esc$wg_pre\\$wg_ch
+                ;;
+            *) break ;;
+        esac
+    done
+    wg_esc=$wg_esc$wg_rest
+}
+
+wg_tab=$(printf '\t')
+wg_nl='
+'
+depfile=$outdir/manifest.d
+
+rm -rf "$scratch"
+mkdir -p "$scratch/dist" "$outdir" "$PIP_CACHE_DIR"
+cd "$scratch"
+
+# Downloads are shared by all cells, but pip's cache of wheels it built from
+# sdists is not: it is keyed by the sdist's URL and the interpreter only, so
+# a cell differing just in CUDA, torch, env or build_args would get another
+# cell's wheel back ("Using cached ...") instead of a build.  So each build
+# gets a pip cache of its own whose http dirs (http: pip < 23.3, http-v2:
+# later) point into the shared one.
+wg_shared_cache=$PIP_CACHE_DIR
+PIP_CACHE_DIR=$scratch/pip-cache
+mkdir -p "$PIP_CACHE_DIR"
+for wg_d in http http-v2; do
+    mkdir -p "$wg_shared_cache/$wg_d"
+    ln -s "$wg_shared_cache/$wg_d" "$PIP_CACHE_DIR/$wg_d"
+done
+
+# Prepared before the (slow) venv so that a bad tree fails at once.
+case $WG_SOURCE_KIND in
+    path)
+        # Build a copy: pip builds a local directory in place, and cells
+        # building the same tree at once would clash.
+        wg_src=${WG_SOURCE%/}
+        wg_bad=$(cd "$wg_src" && wg_find_sources -name "*$wg_nl*" -print | head -n 1)
+        [ -z "$wg_bad" ] || wg_die "source tree has a file name with a newline: $wg_src/$wg_bad"
+        (cd "$wg_src" && wg_find_sources \( -type f -o -type l \) -print) |
+            LC_ALL=C sort >"$scratch/sources.list"
+        [ -s "$scratch/sources.list" ] || wg_die "source directory is empty: $wg_src"
+        printf 'wheelgen: copying %s source files from %s to %s\n' \
+            "$(wc -l <"$scratch/sources.list" | tr -d ' ')" "$wg_src" "$scratch/src"
+        mkdir -p "$scratch/src"
+        wg_depfile_escape "$depfile_target"
+        printf '%s:' "$wg_esc" >"$scratch/manifest.d"
+        while IFS= read -r wg_rel; do
+            wg_rel=${wg_rel#./}
+            case $wg_rel in
+                */*) mkdir -p "$scratch/src/${wg_rel%/*}" ;;
+            esac
+            cp -p "$wg_src/$wg_rel" "$scratch/src/$wg_rel"
+            wg_depfile_escape "$wg_src/$wg_rel"
+            printf ' %s' "$wg_esc" >>"$scratch/manifest.d"
+        done <"$scratch/sources.list"
+        printf '\n' >>"$scratch/manifest.d"
+        # Python's own CFLAGS carry -g, so compiled objects record the
+        # directory they were built in; map it away so that the same source
+        # gives the same wheel bytes whatever BUILDDIR is.  CPPFLAGS, not
+        # CFLAGS: distutils appends CPPFLAGS to Python's flags, while the
+        # distutils in setuptools >= 72 lets CFLAGS *replace* them (-O3 gone).
+        # Only when the compiler knows the flag (gcc >= 8, clang >= 10) and
+        # the path has no blanks (distutils splits the flags on them).
+        wg_cc=${CC:-$("$WG_PYTHON_EXE" -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}
+        wg_map=-ffile-prefix-map=$scratch/src=.
+        case $scratch in
+            *[[:space:]]*) wg_map='' ;;
+        esac
+        # shellcheck disable=SC2086 # CC may carry flags: "gcc -pthread"
+        if [ -n "$wg_map" ] && $wg_cc "$wg_map" -x c -c -o /dev/null - </dev/null 2>/dev/null; then
+            CPPFLAGS="$wg_map${CPPFLAGS:+ $CPPFLAGS}"
+            export CPPFLAGS
+            printf 'wheelgen: CPPFLAGS=%s\n' "$CPPFLAGS"
+        fi
+        ;;
+    pypi)
+        wg_depfile_escape "$depfile_target"
+        printf '%s: \n' "$wg_esc" >"$scratch/manifest.d"
+        ;;
+esac
+mv -f "$scratch/manifest.d" "$depfile.tmp"
+mv -f "$depfile.tmp" "$depfile"
+
+# --- venv and build ------------------------------------------------------------
+
+wg_run "$WG_PYTHON_EXE" -m venv "$scratch/venv"
+VIRTUAL_ENV=$scratch/venv
+PATH=$VIRTUAL_ENV/bin:$PATH
+export VIRTUAL_ENV PATH
+py=$VIRTUAL_ENV/bin/python
+wg_run "$py" --version
+# The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
+# pyproject builds; take the newest one this Python allows.
+wg_run "$py" -m pip install --upgrade pip
+eval "set -- $wg_deps"
+wg_run "$py" -m pip install --upgrade wheel setuptools "$@"
+wg_run "$py" -m pip --version
+wg_run "$py" -m pip list
+
+eval "set -- $wg_args"
+(
+    # wg_env entries apply to the build only, not to the venv set-up above.
+    eval "$wg_envs"
+    if [ "$WG_SOURCE_KIND" = path ]; then
+        wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" "$@" "$scratch/src"
+    else
+        wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" \
+            --no-binary "$WG_SOURCE" "$@" "$WG_SOURCE==$WG_VERSION"
+    fi
+)
+
+# --- check the result --------------------------------------------------------
+
+set -- "$scratch"/dist/*.whl
+if [ "$#" -ne 1 ] || [ ! -f "$1" ]; then
+    printf 'wheelgen: %s/dist holds:\n' "$scratch"
+    ls -la "$scratch/dist"
+    if [ ! -f "$1" ]; then
+        wg_die "the build produced no .whl file"
+    fi
+    wg_die "the build produced $# .whl files, expected exactly one"
+fi
+wheel=$1
+wheel_name=${wheel##*/}
+
+# name-version[-build]-python-abi-platform.whl
+wg_base=${wheel_name%.whl}
+case $wg_base in
+    *-*-*-*-*) ;;
+    *) wg_die "cannot parse wheel file name: $wheel_name" ;;
+esac
+wg_plat=${wg_base##*-}
+wg_base=${wg_base%-*}
+wg_abi=${wg_base##*-}
+wg_base=${wg_base%-*}
+wg_pytag=${wg_base##*-}
+wg_base=${wg_base#*-}
+wg_wheel_version=${wg_base%%-*}
+tags=$wg_pytag-$wg_abi-$wg_plat
+
+if [ "${wg_wheel_version%%+*}" != "$WG_VERSION" ]; then
+    printf 'wheelgen: warning: wheel version %s differs from the version %s in packages.yml\n' \
+        "$wg_wheel_version" "$WG_VERSION"
+fi
+if [ -n "$WG_LOCAL_VERSION" ]; then
+    printf 'wheelgen: note: local version label "%s" was NOT applied (relabelling is not implemented yet); the wheel keeps version %s\n' \
+        "$WG_LOCAL_VERSION" "$wg_wheel_version"
+fi
+
+# shellcheck disable=SC2016
+wg_hash=$("$py" -c '
+import hashlib, os, sys
+h = hashlib.sha256()
+with open(sys.argv[1], "rb") as f:
+    for block in iter(lambda: f.read(1 << 20), b""):
+        h.update(block)
+print(h.hexdigest(), os.path.getsize(sys.argv[1]))
+' "$wheel")
+sha256=${wg_hash%% *}
+size=${wg_hash#* }
+
+# --- publish -----------------------------------------------------------------
+
+# Move the new wheel in first (a rename within $outdir), and only then drop
+# wheels of earlier builds.  An identical wheel already in place is kept as is.
+if [ -f "$outdir/$wheel_name" ] && cmp -s "$wheel" "$outdir/$wheel_name"; then
+    printf 'wheelgen: %s is unchanged\n' "$wheel_name"
+    rm -f "$wheel"
+else
+    mv -f "$wheel" "$outdir/.$wheel_name.tmp"
+    mv -f "$outdir/.$wheel_name.tmp" "$outdir/$wheel_name"
+fi
+for wg_old in "$outdir"/*.whl; do
+    [ -e "$wg_old" ] || continue
+    [ "${wg_old##*/}" = "$wheel_name" ] && continue
+    wg_run rm -f "$wg_old"
+done
+
+{
+    printf 'cell=%s\n' "$CELL"
+    printf 'package=%s\n' "$WG_PACKAGE"
+    printf 'version=%s\n' "$WG_VERSION"
+    printf 'python=%s\n' "$WG_PYTHON"
+    printf 'cuda=%s\n' "$WG_CUDA"
+    printf 'torch=%s\n' "$WG_TORCH"
+    printf 'filename=%s\n' "$wheel_name"
+    printf 'sha256=%s\n' "$sha256"
+    printf 'size=%s\n' "$size"
+    printf 'tags=%s\n' "$tags"
+} >"$outdir/manifest.tmp"
+if [ -f "$outdir/manifest" ] && cmp -s "$outdir/manifest.tmp" "$outdir/manifest"; then
+    rm -f "$outdir/manifest.tmp"
+    printf 'wheelgen: manifest unchanged (left untouched)\n'
+else
+    mv -f "$outdir/manifest.tmp" "$outdir/manifest"
+    printf 'wheelgen: manifest updated\n'
+fi
+sed 's/^/  | /' "$outdir/manifest"
+# The scratch dir (venv, copied source) is kept after a failure, for a look.
+cd "$B"
+rm -rf "$scratch"
+printf 'wheelgen: built %s (%s)\n' "$outdir/$wheel_name" "$(date '+%Y-%m-%d %H:%M:%S')"

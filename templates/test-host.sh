@@ -1,0 +1,206 @@
+#!/bin/sh
+# wheelgen test step: install one cell's wheel into a fresh venv and test it.
+#
+#   sh templates/test-host.sh BUILDDIR CELL
+#
+# Reads   BUILDDIR/cells/CELL/spec      (POSIX sh, written by the generator)
+#         BUILDDIR/wheels/CELL/manifest (written by build-host.sh)
+# Writes  BUILDDIR/tests/CELL.ok        (stamp: the tested wheel's sha256)
+#         BUILDDIR/logs/CELL.test.log   (everything the step printed)
+# Scratch BUILDDIR/build/CELL-test/     (removed again on success)
+#
+# Prints nothing on success.  On failure prints a one-line summary and the
+# tail of the log to stderr and exits non-zero.
+set -eu
+
+wg_usage() {
+    printf 'usage: sh templates/test-host.sh BUILDDIR CELL\n' >&2
+    exit 2
+}
+
+[ "$#" -eq 2 ] || wg_usage
+wg_builddir_arg=${1%/}
+[ -n "$wg_builddir_arg" ] || wg_builddir_arg=/
+wg_cell_arg=$2
+case $wg_cell_arg in
+    '' | . | .. | */* | -*)
+        printf 'wheelgen: bad cell name: %s\n' "$wg_cell_arg" >&2
+        exit 2
+        ;;
+esac
+if [ ! -d "$wg_builddir_arg" ]; then
+    printf 'wheelgen: build directory does not exist: %s\n' "$wg_builddir_arg" >&2
+    exit 2
+fi
+B=$(cd "$wg_builddir_arg" && pwd)
+CELL=$wg_cell_arg
+
+spec=$B/cells/$CELL/spec
+manifest=$B/wheels/$CELL/manifest
+scratch=$B/build/$CELL-test
+stamp=$B/tests/$CELL.ok
+log=$B/logs/$CELL.test.log
+log_shown=$wg_builddir_arg/logs/$CELL.test.log
+
+mkdir -p "$B/logs"
+: >"$log"
+exec 3>&2 </dev/null >>"$log" 2>&1
+
+wg_on_exit() {
+    wg_rc=$?
+    if [ "$wg_rc" -ne 0 ]; then
+        {
+            printf 'wheelgen: test %s failed; log: %s\n' "$CELL" "$log_shown"
+            tail -n 20 "$log"
+        } >&3
+    fi
+    exit "$wg_rc"
+}
+trap wg_on_exit EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+wg_die() {
+    printf 'wheelgen: %s\n' "$*"
+    exit 1
+}
+
+wg_run() {
+    printf '+ %s\n' "$*"
+    "$@"
+}
+
+# A stale stamp must not outlive a failed run.
+rm -f "$stamp"
+
+# --- read the spec and the manifest ------------------------------------------
+
+# Build-only directives: nothing to do when testing.
+wg_dep() { :; }
+wg_arg() { :; }
+wg_env() { :; }
+
+# Everything this step reads from the spec, so that `set -u` holds.
+WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
+WG_CUDA='' WG_CUDA_HOME='' WG_TORCH=''
+WG_SOURCE_KIND='' WG_SOURCE=''
+WG_TEST_IMPORT='' WG_TEST_COMMAND=''
+
+printf 'wheelgen: test %s (%s)\n' "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
+[ -f "$spec" ] || wg_die "spec file not found: $spec"
+printf 'wheelgen: spec %s\n' "$spec"
+sed 's/^/  | /' "$spec"
+# shellcheck source=/dev/null
+. "$spec"
+
+[ "$WG_CELL" = "$CELL" ] || wg_die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
+[ -n "$WG_PYTHON_EXE" ] || wg_die "spec: WG_PYTHON_EXE is empty"
+[ -x "$WG_PYTHON_EXE" ] || wg_die "python not found or not executable: $WG_PYTHON_EXE"
+
+[ -f "$manifest" ] || wg_die "manifest not found: $manifest (did the build step run?)"
+printf 'wheelgen: manifest %s\n' "$manifest"
+sed 's/^/  | /' "$manifest"
+m_filename=''
+m_sha256=''
+while IFS= read -r wg_line; do
+    case $wg_line in
+        filename=*) m_filename=${wg_line#filename=} ;;
+        sha256=*) m_sha256=${wg_line#sha256=} ;;
+    esac
+done <"$manifest"
+case $m_filename in
+    '' | */* | .*) wg_die "manifest: bad or missing filename: '$m_filename'" ;;
+    *.whl) ;;
+    *) wg_die "manifest: filename is not a .whl: '$m_filename'" ;;
+esac
+[ -n "$m_sha256" ] || wg_die "manifest: missing sha256"
+wheel=$B/wheels/$CELL/$m_filename
+[ -f "$wheel" ] || wg_die "wheel named in the manifest not found: $wheel"
+
+# shellcheck disable=SC2016
+wg_hash=$("$WG_PYTHON_EXE" -c '
+import hashlib, sys
+h = hashlib.sha256()
+with open(sys.argv[1], "rb") as f:
+    for block in iter(lambda: f.read(1 << 20), b""):
+        h.update(block)
+print(h.hexdigest())
+' "$wheel")
+[ "$wg_hash" = "$m_sha256" ] ||
+    wg_die "sha256 of $wheel is $wg_hash, the manifest says $m_sha256"
+
+# --- environment -------------------------------------------------------------
+
+unset PYTHONHOME PYTHONPATH
+PIP_CACHE_DIR=$B/cache/pip
+PIP_DISABLE_PIP_VERSION_CHECK=1
+PIP_NO_INPUT=1
+PYTHONDONTWRITEBYTECODE=1
+export PIP_CACHE_DIR PIP_DISABLE_PIP_VERSION_CHECK PIP_NO_INPUT
+export PYTHONDONTWRITEBYTECODE
+
+if [ -n "$WG_CUDA_HOME" ]; then
+    CUDA_HOME=$WG_CUDA_HOME
+    PATH=$CUDA_HOME/bin:$PATH
+    export CUDA_HOME PATH
+fi
+
+rm -rf "$scratch"
+# run/ stays empty: imports run from there, so only the installed package
+# can be found, never a source tree that happens to be the current directory.
+mkdir -p "$scratch/run" "$PIP_CACHE_DIR"
+cd "$scratch/run"
+
+wg_run "$WG_PYTHON_EXE" -m venv "$scratch/venv"
+VIRTUAL_ENV=$scratch/venv
+PATH=$VIRTUAL_ENV/bin:$PATH
+export VIRTUAL_ENV PATH
+py=$VIRTUAL_ENV/bin/python
+wg_run "$py" --version
+
+# Same pip as the build step: the one bundled with old Pythons (18.1 on 3.6)
+# may not understand what today's toolchains write.
+wg_run "$py" -m pip install --upgrade pip
+wg_run "$py" -m pip install --no-deps "$wheel"
+wg_run "$py" -m pip list
+
+# --- tests -------------------------------------------------------------------
+
+# Import each module from the empty run/ dir, and make sure it did not come
+# from the source tree (a path source on sys.path would hide a broken wheel).
+wg_import_check='
+import importlib, os, sys
+name, src = sys.argv[1], sys.argv[2]
+mod = importlib.import_module(name)
+where = getattr(mod, "__file__", None)
+print("imported %s from %s" % (name, where))
+if where and src:
+    where = os.path.realpath(where)
+    src = os.path.realpath(src)
+    if where == src or where.startswith(src.rstrip(os.sep) + os.sep):
+        sys.exit("%s was imported from the source tree %s, not from the wheel" % (name, src))
+'
+wg_srcdir=''
+[ "$WG_SOURCE_KIND" != path ] || wg_srcdir=$WG_SOURCE
+set -f # split WG_TEST_IMPORT on blanks, no globbing
+for wg_mod in $WG_TEST_IMPORT; do
+    printf '+ (cd %s && python -c "import %s")\n' "$PWD" "$wg_mod"
+    "$py" -c "$wg_import_check" "$wg_mod" "$wg_srcdir"
+done
+set +f
+
+if [ -n "$WG_TEST_COMMAND" ]; then
+    WG_WHEEL=$wheel
+    export WG_WHEEL WG_CELL WG_PACKAGE WG_VERSION WG_PYTHON WG_CUDA WG_TORCH
+    wg_run sh -c "$WG_TEST_COMMAND"
+fi
+
+# --- stamp -------------------------------------------------------------------
+
+mkdir -p "$B/tests"
+printf '%s\n' "$m_sha256" >"$stamp.tmp"
+mv -f "$stamp.tmp" "$stamp"
+cd "$B"
+rm -rf "$scratch"
+printf 'wheelgen: tested %s (%s)\n' "$m_filename" "$(date '+%Y-%m-%d %H:%M:%S')"

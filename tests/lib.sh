@@ -1,0 +1,128 @@
+# tests/lib.sh: sourced by tests/t*.sh. Each test script runs its cases against a
+# private copy of the source tree (so the user's build.ninja and out/ are never
+# touched) and prints one line per case: "ok - title" or "FAIL - title" plus why.
+# The totals go to $WG_RESULTS (one line "passed failed") for tests/run.sh.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/wgtest.XXXXXX")
+t_passed=0
+t_failed=0
+t_title=
+
+t_cleanup() {
+	rc=$?
+	if [ -n "${WG_RESULTS:-}" ]; then
+		echo "$t_passed $t_failed" >>"$WG_RESULTS"
+	fi
+	if [ "$t_failed" -eq 0 ] && [ -z "${WG_KEEP:-}" ]; then
+		rm -rf "$WORK"
+	else
+		echo "# work directory kept: $WORK" >&2
+	fi
+	if [ "$rc" -ne 0 ] && [ "$t_failed" -eq 0 ]; then
+		echo "FAIL - $(basename "$0") stopped with status $rc during: $t_title"
+		[ -n "${WG_RESULTS:-}" ] && echo "0 1" >>"$WG_RESULTS"
+	fi
+	exit 0
+}
+trap t_cleanup EXIT
+
+# copy the tracked and untracked-but-not-ignored files of the tree into $1
+t_copytree() {
+	mkdir -p "$1"
+	(cd "$top" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$1"
+}
+
+# t_case "title": start a case
+t_case() {
+	t_title=$1
+}
+
+t_pass() {
+	t_passed=$((t_passed + 1))
+	echo "ok - $t_title"
+}
+
+# t_fail "why": the current case failed
+t_fail() {
+	t_failed=$((t_failed + 1))
+	echo "FAIL - $t_title"
+	printf '%s\n' "$@" | sed 's/^/    /'
+}
+
+# t_check COND-COMMAND...: pass if the command succeeds
+t_check() {
+	if "$@"; then t_pass; else t_fail "command failed: $*"; fi
+}
+
+# t_cmp EXPECTED-FILE ACTUAL-FILE: pass if equal, else show the diff
+t_cmp() {
+	if cmp -s "$1" "$2"; then
+		t_pass
+	else
+		t_fail "$(diff -u "$1" "$2" | head -n 40)"
+	fi
+}
+
+# the edges a ninja run executed, one description per line, sorted ("WHEEL cell", "REGEN ...")
+# usage: t_ninja_ran OUTFILE [ninja args...]; returns ninja's status
+t_ninja_ran() {
+	out=$1
+	shift
+	set +e
+	NINJA_STATUS='@@ ' ninja "$@" >"$out.raw" 2>&1
+	rc=$?
+	set -e
+	sed -n 's/^@@ //p' "$out.raw" | sort >"$out"
+	return $rc
+}
+
+# t_configure DIR [configure args...]: copy the tree into DIR and configure it there
+# (with the options tests/run.sh was given: --sanitize, --werror, --install-deps)
+t_configure() {
+	d=$1
+	shift
+	t_copytree "$d"
+	# shellcheck disable=SC2086
+	(cd "$d" && ./configure ${WG_CONFARGS:-} "$@") >"$d.configure.log" 2>&1
+}
+
+# t_mkpkg DIR NAME: a tiny setuptools package NAME with a C extension NAME._c whose
+# flavor() returns $FIXTURE_FLAVOR as it was at build time (so env changes change the wheel)
+t_mkpkg() {
+	mkdir -p "$1/$2"
+	cat >"$1/pyproject.toml" <<PYPROJECT
+[build-system]
+requires = ["setuptools>=40.8", "wheel"]
+build-backend = "setuptools.build_meta"
+PYPROJECT
+	cat >"$1/setup.py" <<SETUP
+import os
+from setuptools import setup, Extension
+flavor = os.environ.get("FIXTURE_FLAVOR", "plain")
+setup(name="$2", version="1.0", packages=["$2"],
+      ext_modules=[Extension("$2._c", ["$2/_c.c"], define_macros=[("FLAVOR", '"%s"' % flavor)])])
+SETUP
+	echo "from ._c import flavor" >"$1/$2/__init__.py"
+	cat >"$1/$2/_c.c" <<CSRC
+#include <Python.h>
+static PyObject *flavor(PyObject *self, PyObject *args) { (void)self; (void)args; return PyUnicode_FromString(FLAVOR); }
+static PyMethodDef methods[] = { {"flavor", flavor, METH_NOARGS, "build-time flavor"}, {NULL, NULL, 0, NULL} };
+static struct PyModuleDef mod = { PyModuleDef_HEAD_INIT, "_c", NULL, -1, methods, NULL, NULL, NULL, NULL };
+PyMODINIT_FUNC PyInit__c(void) { return PyModule_Create(&mod); }
+CSRC
+}
+
+# t_pythons N: the N newest Python versions configure found (from out/host.txt), one per line
+t_pythons() {
+	sed -n 's/^python \([0-9.]*\) .*/\1/p' out/host.txt | tail -n "$1"
+}
+
+# t_ran_is FILE LINE...: pass if the sorted edges in FILE are exactly the given lines
+t_ran_is() {
+	f=$1
+	shift
+	printf '%s\n' "$@" | sed '/^$/d' | sort >"$f.want"
+	t_cmp "$f.want" "$f"
+}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# tests/run.sh: the whole test suite: the scripts tests/t*.sh (t0000 runs the C unit
+# tests), each on a private copy of the tree, so your build.ninja and out/ stay as they are. Ends with
+# "N passed, N failed"; exit status 1 if anything failed.
+#
+#   tests/run.sh [--install-deps] [--sanitize] [--werror] [t0100 ...]
+#
+# --install-deps  install the Debian packages first (apt-get; needs root or sudo)
+# --sanitize      build wheelgen and the unit tests with ASan + UBSan
+# --werror        build with -Werror
+# Names select test scripts by prefix (default: all). WG_KEEP=1 keeps work dirs.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+confargs=
+only=
+for a in "$@"; do
+	case $a in
+	--install-deps|--sanitize|--werror) confargs="$confargs $a" ;;
+	-h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-*) echo "tests/run.sh: unknown option '$a'" >&2; exit 2 ;;
+	*) only="$only $a" ;;
+	esac
+done
+
+WG_RESULTS=$(mktemp "${TMPDIR:-/tmp}/wgresults.XXXXXX")
+export WG_RESULTS
+WG_CONFARGS=$confargs
+export WG_CONFARGS
+
+for t in tests/t[0-9]*.sh; do
+	name=$(basename "$t" .sh)
+	if [ -n "$only" ]; then
+		keep=0
+		for o in $only; do
+			case $name in "$o"*) keep=1 ;; esac
+		done
+		[ "$keep" = 1 ] || continue
+	fi
+	echo "# $name"
+	sh "$t" || true
+done
+
+passed=$(awk '{p += $1} END {print p + 0}' "$WG_RESULTS")
+failed=$(awk '{f += $2} END {print f + 0}' "$WG_RESULTS")
+rm -f "$WG_RESULTS" "$WG_RESULTS.log" "$WG_RESULTS.unit"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

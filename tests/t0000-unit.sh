@@ -1,0 +1,24 @@
+#!/bin/sh
+# the C unit tests (tests/unit/*.c), built by the generated build.ninja
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+t_case "configure and build wheelgen and the unit tests"
+if t_configure "$WORK/src" --config examples/quickstart/packages.yml && (cd "$WORK/src" && ninja out/unittest out/wheelgen) >"$WORK/build.log" 2>&1; then
+	t_pass
+	(cd "$WORK/src" && out/unittest) >"$WORK/unit.log" 2>&1 || true
+	grep -v '^unit: ' "$WORK/unit.log" || true
+	counts=$(sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$WORK/unit.log")
+	if [ -n "$counts" ]; then
+		# shellcheck disable=SC2086
+		set -- $counts
+		t_passed=$((t_passed + $1))
+		t_failed=$((t_failed + $2))
+		echo "ok - unit: $1 passed, $2 failed"
+	else
+		t_case "unit test binary ran to the end"
+		t_fail "$(tail -n 20 "$WORK/unit.log")"
+	fi
+else
+	t_fail "$(cat "$WORK/src.configure.log" "$WORK/build.log" 2>/dev/null | tail -n 30)"
+fi

@@ -1,0 +1,70 @@
+#!/bin/sh
+# configure: --help, bad options, missing files and dependencies, what it writes and finds
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$WORK/src
+t_copytree "$src"
+cd "$src"
+
+t_case "configure --help describes the options"
+if ./configure --help >"$WORK/help" 2>&1 && grep -q -- "--install-deps" "$WORK/help" && grep -q -- "--backend" "$WORK/help"; then t_pass; else t_fail "$(cat "$WORK/help")"; fi
+
+t_case "an unknown option is an error naming it"
+if ./configure --frobnicate >"$WORK/o" 2>&1; then t_fail "accepted"; else
+	if grep -q "unknown option '--frobnicate'" "$WORK/o"; then t_pass; else t_fail "$(cat "$WORK/o")"; fi
+fi
+
+t_case "a missing config file is an error and writes nothing"
+if ./configure --config nope.yml >"$WORK/o" 2>&1; then t_fail "accepted"; else
+	if grep -q "config file 'nope.yml' not found" "$WORK/o" && [ ! -e build.ninja ]; then t_pass; else t_fail "$(cat "$WORK/o")"; fi
+fi
+
+t_case "a missing library names the Debian package to install"
+mkdir -p "$WORK/pc"
+if PKG_CONFIG_LIBDIR=$WORK/pc ./configure >"$WORK/o" 2>&1; then t_fail "accepted"; else
+	if grep -q "apt-get install libyaml-dev" "$WORK/o"; then t_pass; else t_fail "$(cat "$WORK/o")"; fi
+fi
+
+t_case "a path with a space is refused clearly"
+if ./configure --builddir "my out" >"$WORK/o" 2>&1; then t_fail "accepted"; else
+	if grep -q "may only hold" "$WORK/o"; then t_pass; else t_fail "$(cat "$WORK/o")"; fi
+fi
+
+t_case "the docker backend is refused as not implemented, auto means host"
+if ./configure --backend docker >"$WORK/o" 2>&1; then t_fail "accepted"; else
+	if grep -q "not implemented" "$WORK/o"; then t_pass; else t_fail "$(cat "$WORK/o")"; fi
+fi
+
+t_case "configure writes build.ninja, out/config.ninja and out/host.txt and prints a summary"
+# shellcheck disable=SC2086
+./configure ${WG_CONFARGS:-} --builddir build2 --config examples/quickstart/packages.yml >"$WORK/o" 2>&1 || true
+if [ -f build.ninja ] && [ -f build2/config.ninja ] && [ -f build2/host.txt ] && grep -q "^builddir = build2" build.ninja &&
+	grep -q "^  pythons " "$WORK/o"; then t_pass; else t_fail "$(cat "$WORK/o")"; fi
+
+t_case "configure finds every pyenv Python that can make a venv"
+pyenvroot=${PYENV_ROOT:-$(pyenv root 2>/dev/null || true)}
+missing=
+for exe in "$pyenvroot"/versions/*/bin/python3; do
+	[ -x "$exe" ] || continue
+	v=$("$exe" -c 'import sys, venv, ensurepip; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || continue
+	grep -q "^python $v " build2/host.txt || missing="$missing $v"
+done
+if [ -z "$missing" ]; then t_pass; else t_fail "not in host.txt:$missing" "$(cat build2/host.txt)"; fi
+
+t_case "CC and CFLAGS are honoured"
+# shellcheck disable=SC2086
+CC=clang CFLAGS="-O1 -DWG_TEST_FLAG" ./configure ${WG_CONFARGS:-} --builddir build3 --config examples/quickstart/packages.yml >"$WORK/o" 2>&1 || true
+if grep -q "^cc = clang" build3/config.ninja && grep -q "WG_TEST_FLAG" build3/config.ninja; then t_pass; else t_fail "$(cat "$WORK/o" build3/config.ninja 2>&1 | head -n 20)"; fi
+
+t_case "--werror adds -Werror"
+# shellcheck disable=SC2086
+./configure --werror --builddir build4 --config examples/quickstart/packages.yml >/dev/null 2>&1 || true
+t_check grep -q -- "-Werror" build4/config.ninja
+
+t_case "the shell scripts are shellcheck-clean"
+if command -v shellcheck >/dev/null 2>&1; then
+	t_check shellcheck -s sh -x configure templates/*.sh tests/*.sh bench/*.sh .ci/run
+else
+	t_fail "shellcheck is not installed (apt-get install shellcheck)"
+fi

@@ -1,0 +1,132 @@
+#!/bin/sh
+# incremental builds, counted from what ninja actually ran: a no-op build runs nothing,
+# an env change re-runs only that package's cells, a new Python only the new cells, a
+# comment only the regeneration; plus source edits, generator edits, test-only edits,
+# a failing cell next to good ones (ninja -k 0) and a cell this host cannot build
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$WORK/src
+t_copytree "$src"
+cd "$src"
+t_mkpkg fixture/alpha alpha
+t_mkpkg fixture/beta beta
+writeconfig() { # writeconfig PYTHONS FLAVOR BETA-TEST-IMPORT [EXTRA]
+	cat >fixture/packages.yml <<YML
+# incremental fixture
+defaults:
+  python: [$1]
+packages:
+  alpha:
+    source: {path: alpha}
+    versions: ["1.0"]
+    env: {FIXTURE_FLAVOR: "$2"}
+    test_import: alpha
+  beta:
+    source: {path: beta}
+    versions: ["1.0"]
+    test_import: $3
+${4:-}
+YML
+}
+writeconfig '"3.12"' one beta
+# shellcheck disable=SC2086
+./configure ${WG_CONFARGS:-} --config fixture/packages.yml >"$WORK/configure.log" 2>&1 || {
+	t_case "configure"
+	t_fail "$(cat "$WORK/configure.log")"
+	exit 0
+}
+# shellcheck disable=SC2046
+set -- $(t_pythons 3)
+if [ $# -lt 3 ]; then
+	t_case "this test needs 3 Pythons on the host"
+	t_fail "configure found: $*"
+	exit 0
+fi
+py1=$1 py2=$2 py3=$3
+c() { echo "$1" | tr -d .; }
+a1=alpha-1.0-py$(c "$py1") a2=alpha-1.0-py$(c "$py2") a3=alpha-1.0-py$(c "$py3")
+b1=beta-1.0-py$(c "$py1") b2=beta-1.0-py$(c "$py2") b3=beta-1.0-py$(c "$py3")
+
+writeconfig "\"$py1\", \"$py2\"" one beta
+
+t_case "first build runs the generator, every wheel, every test and the index"
+t_ninja_ran "$WORK/ran1" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran1.raw")"
+grep -v '^CC \|^LINK ' "$WORK/ran1" >"$WORK/ran1.cells"
+t_ran_is "$WORK/ran1.cells" "REGEN fixture/packages.yml" "WHEEL $a1" "WHEEL $a2" "WHEEL $b1" "WHEEL $b2" \
+	"TEST $a1" "TEST $a2" "TEST $b1" "TEST $b2" "INDEX out/index"
+
+t_case "a no-op ninja runs nothing"
+t_ninja_ran "$WORK/ran2"
+if [ -s "$WORK/ran2" ] || ! grep -q "no work to do" "$WORK/ran2.raw"; then t_fail "$(cat "$WORK/ran2.raw")"; else t_pass; fi
+
+t_case "changing one package's env re-runs only that package's cells"
+writeconfig "\"$py1\", \"$py2\"" two beta
+t_ninja_ran "$WORK/ran3" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran3.raw")"
+t_ran_is "$WORK/ran3" "REGEN fixture/packages.yml" "WHEEL $a1" "WHEEL $a2" "TEST $a1" "TEST $a2" "INDEX out/index"
+
+t_case "the rebuilt wheel carries the new env"
+venv=$WORK/venv
+"$(sed -n "s/^python $py2 //p" out/host.txt)" -m venv "$venv" >/dev/null 2>&1
+"$venv/bin/pip" install -q --no-index --find-links "out/wheels/$a2" alpha >/dev/null 2>&1
+t_check test "$(cd / && "$venv/bin/python" -c 'import alpha; print(alpha.flavor())')" = two
+
+t_case "adding one Python version runs only the new cells"
+writeconfig "\"$py1\", \"$py2\", \"$py3\"" two beta
+t_ninja_ran "$WORK/ran4" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran4.raw")"
+t_ran_is "$WORK/ran4" "REGEN fixture/packages.yml" "WHEEL $a3" "WHEEL $b3" "TEST $a3" "TEST $b3" "INDEX out/index"
+
+t_case "a comment-only edit runs only the regeneration"
+echo "# a comment at the end" >>fixture/packages.yml
+t_ninja_ran "$WORK/ran5" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran5.raw")"
+t_ran_is "$WORK/ran5" "REGEN fixture/packages.yml"
+
+t_case "a comment in a source file rebuilds that package's wheels (depfile); identical wheels stop there (restat)"
+echo "/* edited */" >>fixture/alpha/alpha/_c.c
+t_ninja_ran "$WORK/ran6" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran6.raw")"
+t_ran_is "$WORK/ran6" "WHEEL $a1" "WHEEL $a2" "WHEEL $a3"
+
+t_case "a real source change rebuilds, re-tests and re-indexes that package's cells"
+echo "EDITED = True" >>fixture/alpha/alpha/__init__.py
+t_ninja_ran "$WORK/ran6b" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran6b.raw")"
+t_ran_is "$WORK/ran6b" "WHEEL $a1" "WHEEL $a2" "WHEEL $a3" "TEST $a1" "TEST $a2" "TEST $a3" "INDEX out/index"
+
+t_case "changing only test_import re-runs the tests, not the wheels"
+writeconfig "\"$py1\", \"$py2\", \"$py3\"" two "[beta, beta._c]"
+t_ninja_ran "$WORK/ran7" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran7.raw")"
+t_ran_is "$WORK/ran7" "REGEN fixture/packages.yml" "TEST $b1" "TEST $b2" "TEST $b3"
+
+t_case "editing gen/*.c rebuilds wheelgen, regenerates and re-indexes in the same run, and nothing else"
+echo "/* edited */" >>gen/esc.c
+t_ninja_ran "$WORK/ran8" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran8.raw")"
+t_ran_is "$WORK/ran8" "CC gen/esc.c" "LINK out/wheelgen" "REGEN fixture/packages.yml" "INDEX out/index"
+
+t_case "a failing cell prints its log path and tail; ninja -k 0 builds the others"
+t_mkpkg fixture/gamma gamma
+echo "this is not C" >>fixture/gamma/gamma/_c.c
+t_mkpkg fixture/delta delta
+writeconfig "\"$py1\", \"$py2\", \"$py3\"" two "[beta, beta._c]" "  gamma: {source: {path: gamma}, versions: [\"1.0\"], python: [\"$py3\"], test_import: gamma}
+  delta: {source: {path: delta}, versions: [\"1.0\"], python: [\"$py3\"], test_import: delta}"
+g3=gamma-1.0-py$(c "$py3") d3=delta-1.0-py$(c "$py3")
+if t_ninja_ran "$WORK/ran9" -k 0; then
+	t_fail "ninja succeeded with a broken package"
+elif ! grep -q "^wheelgen: wheel $g3 failed; log: out/logs/$g3.build.log" "$WORK/ran9.raw"; then
+	t_fail "no log path in the failure" "$(tail -n 30 "$WORK/ran9.raw")"
+elif ! grep -q "this is not C" "$WORK/ran9.raw"; then
+	t_fail "the log's tail (with the compiler error) was not shown" "$(tail -n 30 "$WORK/ran9.raw")"
+elif [ ! -f "out/tests/$d3.ok" ]; then
+	t_fail "the good cell next to the broken one was not built and tested" "$(cat "$WORK/ran9")"
+else
+	t_pass
+fi
+
+t_case "asking for a cell this host cannot build fails with the reason"
+writeconfig "\"$py1\", \"$py2\", \"$py3\", \"3.6\", \"3.15t\"" two "[beta, beta._c]"
+if ninja wheel/alpha-1.0-py315t >"$WORK/ran10.raw" 2>&1; then
+	t_fail "ninja built a cell for a Python this host does not have"
+else
+	if grep -q "cannot build alpha-1.0-py315t on this host: Python 3.15t was not found" "$WORK/ran10.raw"; then t_pass; else t_fail "$(cat "$WORK/ran10.raw")"; fi
+fi
+
+t_case "the default target leaves out cells this host cannot build"
+if ninja -n >"$WORK/ran11.raw" 2>&1 && ! grep -q py315t "$WORK/ran11.raw"; then t_pass; else t_fail "$(grep py315t "$WORK/ran11.raw" | head -n 5)"; fi

@@ -1,0 +1,83 @@
+#!/bin/sh
+# the quickstart end to end: one import-tested wheel per local Python, manifests that match
+# the wheels, an index pip installs from, publishing only when asked
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$WORK/src
+t_case "configure the quickstart"
+if t_configure "$src" --config examples/quickstart/packages.yml; then t_pass; else t_fail "$(cat "$src.configure.log")"; exit 0; fi
+cd "$src"
+
+t_case "ninja builds, tests and indexes the quickstart"
+if ninja >"$WORK/ninja.log" 2>&1; then t_pass; else t_fail "$(tail -n 40 "$WORK/ninja.log")"; fi
+
+pys=$(sed -n 's/^python \([0-9.t]*\) .*/\1/p' out/host.txt)
+t_case "one import-tested wheel per local Python (at least 2)"
+n=0 bad=
+for py in $pys; do
+	cell=wgquickstart-0.1.0-py$(echo "$py" | tr -d .)
+	if [ -f "out/wheels/$cell/manifest" ] && [ -f "out/tests/$cell.ok" ]; then n=$((n + 1)); else bad="$bad $cell"; fi
+done
+if [ -z "$bad" ] && [ "$n" -ge 2 ]; then t_pass; else t_fail "missing:$bad (built $n)"; fi
+
+t_case "each manifest names its wheel with the right sha256, size and tags"
+bad=
+for m in out/wheels/*/manifest; do
+	d=$(dirname "$m")
+	f=$(sed -n 's/^filename=//p' "$m")
+	sha=$(sed -n 's/^sha256=//p' "$m")
+	size=$(sed -n 's/^size=//p' "$m")
+	tags=$(sed -n 's/^tags=//p' "$m")
+	[ -f "$d/$f" ] || { bad="$bad $m:nofile"; continue; }
+	[ "$(sha256sum "$d/$f" | cut -d' ' -f1)" = "$sha" ] || bad="$bad $m:sha256"
+	[ "$(wc -c <"$d/$f" | tr -d ' ')" = "$size" ] || bad="$bad $m:size"
+	case $f in *"-$tags.whl") ;; *) bad="$bad $m:tags" ;; esac
+	[ "$(find "$d" -name '*.whl' | wc -l)" -eq 1 ] || bad="$bad $m:count"
+done
+if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
+
+t_case "the index lists every wheel with a matching #sha256"
+bad=
+for m in out/wheels/*/manifest; do
+	f=$(sed -n 's/^filename=//p' "$m")
+	sha=$(sed -n 's/^sha256=//p' "$m")
+	grep -q "href=\"../../files/$f#sha256=$sha\"" out/index/simple/wgquickstart/index.html || bad="$bad $f"
+	cmp -s "out/index/files/$f" "$(dirname "$m")/$f" || bad="$bad files/$f"
+done
+grep -q 'href="wgquickstart/"' out/index/simple/index.html || bad="$bad root-page"
+if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
+
+t_case "pip installs the quickstart from the generated index into a fresh venv, and it works"
+newest=$(sed -n 's/^python [0-9.t]* //p' out/host.txt | tail -n 1)
+"$newest" -m venv "$WORK/venv" >/dev/null 2>&1
+if "$WORK/venv/bin/pip" install -q --no-cache-dir --index-url "file://$src/out/index/simple" wgquickstart >"$WORK/pip.log" 2>&1 &&
+	(cd / && "$WORK/venv/bin/python" -c 'import wgquickstart; assert wgquickstart.fib(10) == 55'); then
+	t_pass
+else
+	t_fail "$(tail -n 20 "$WORK/pip.log")"
+fi
+
+t_case "publish is not part of the default target"
+t_check test ! -e out/publish
+
+t_case "publish without a destination fails and says why"
+cell=$(out/wheelgen matrix --config examples/quickstart/packages.yml --host out/host.txt --tsv | awk -F'\t' 'NR == 2 {print $1}')
+if ninja "publish/$cell" >"$WORK/pub.log" 2>&1; then t_fail "publish succeeded"; else
+	if grep -q "cannot publish $cell: the config has no 'publish:' destination" "$WORK/pub.log"; then t_pass; else t_fail "$(cat "$WORK/pub.log")"; fi
+fi
+
+t_case "with publish.dir set, the default build runs only the regeneration"
+printf 'publish: {dir: "%s"}\n' "$WORK/published" >>examples/quickstart/packages.yml
+t_ninja_ran "$WORK/ran" || t_fail "$(tail -n 20 "$WORK/ran.raw")"
+t_ran_is "$WORK/ran" "REGEN examples/quickstart/packages.yml"
+
+t_case "ninja publish copies every tested wheel and its manifest"
+if ninja publish >"$WORK/pub.log" 2>&1; then
+	nw=$(find "$WORK/published" -name '*.whl' | wc -l)
+	nm=$(find "$WORK/published" -name '*.manifest' | wc -l)
+	nc=$(find out/wheels -name manifest | wc -l)
+	if [ "$nw" -eq "$nc" ] && [ "$nm" -eq "$nc" ]; then t_pass; else t_fail "published $nw wheels, $nm manifests for $nc cells"; fi
+else
+	t_fail "$(tail -n 20 "$WORK/pub.log")"
+fi

@@ -1,0 +1,274 @@
+/* unit tests of the generator's modules; prints "N passed, N failed" and exits 1 on any failure */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "diag.h"
+#include "esc.h"
+#include "graph.h"
+#include "matrix.h"
+#include "pep.h"
+#include "util.h"
+#include "ydoc.h"
+
+static int passed, failed;
+
+#define CHECK(cond, desc) check((cond), (desc), __FILE__, __LINE__)
+static void
+check(int ok, const char *desc, const char *file, int line)
+{
+	if (ok) {
+		passed++;
+	} else {
+		failed++;
+		printf("FAIL %s:%d: %s\n", file, line, desc);
+	}
+}
+
+static void
+checkstr(const char *got, const char *want, const char *desc)
+{
+	int ok = strcmp(got, want) == 0;
+
+	check(ok, desc, __FILE__, __LINE__);
+	if (!ok)
+		printf("  want: %s\n  got:  %s\n", want, got);
+}
+
+static void
+testesc(void)
+{
+	struct sb s = SB_INIT;
+
+	CHECK(escninjapath(&s, "a b:c$d") == 0, "ninja path with space colon dollar");
+	checkstr(s.buf, "a$ b$:c$$d", "ninja path escaping");
+	sbreset(&s);
+	CHECK(escninjapath(&s, "a\nb") < 0 && s.len == 0, "ninja path rejects newline");
+	CHECK(escninjapath(&s, "a|b") < 0 && s.len == 0, "ninja path rejects |");
+	CHECK(escninjavalue(&s, "x $y: z") == 0, "ninja value");
+	checkstr(s.buf, "x $$y: z", "ninja value keeps spaces and colons, doubles $");
+	sbreset(&s);
+	CHECK(escninjavalue(&s, "a\rb") < 0, "ninja value rejects CR");
+	escshell(&s, "it's a $HOME `x` \"q\"");
+	checkstr(s.buf, "'it'\\''s a $HOME `x` \"q\"'", "shell single quotes");
+	sbreset(&s);
+	escshell(&s, "");
+	checkstr(s.buf, "''", "empty shell word");
+	sbreset(&s);
+	eschtml(&s, "<a href=\"x\">&'</a>");
+	checkstr(s.buf, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;", "html escaping");
+	sbreset(&s);
+	escjson(&s, "q\"b\\n\n\x01\x7f<&");
+	checkstr(s.buf, "\"q\\\"b\\\\n\\n\\u0001\\u007f<&\"", "json escaping");
+	sbfree(&s);
+}
+
+static void
+testpep(void)
+{
+	char buf[64];
+	int local;
+
+	CHECK(pepname("flash-attn") && pepname("Flash_Attn.x") && pepname("a"), "valid names");
+	CHECK(!pepname("-bad") && !pepname("bad-") && !pepname("a b") && !pepname(""), "invalid names");
+	pepnormalize("Flash__Attn.-X", buf);
+	checkstr(buf, "flash-attn-x", "PEP 503 normalization");
+	CHECK(pepversion("2.8.3", &local) && !local, "plain version");
+	CHECK(pepversion("1!2.0rc1.post2.dev3", &local) && !local, "epoch pre post dev");
+	CHECK(pepversion("2.7.4.post1", &local), "post release");
+	CHECK(pepversion("1.0+cu128", &local) && local, "local label detected");
+	CHECK(!pepversion("banana", &local) && !pepversion("1.0 ", &local) && !pepversion("v1.0", &local) &&
+	      !pepversion("", &local) && !pepversion("1..0", &local), "invalid versions");
+	CHECK(peplocal("cu130torch2.9") && !peplocal("cu13+0") && !peplocal(""), "local labels");
+}
+
+static void
+testutil(void)
+{
+	char dir[] = "/tmp/wgunitXXXXXX", path[128], *data;
+	struct arena a = { 0 };
+	struct stat st1, st2;
+	struct sb s = SB_INIT;
+	size_t len, i;
+	char *p;
+
+	CHECK(editdistance("versoins", "versions", 2) == 2, "transposition costs 2");
+	CHECK(editdistance("python", "python", 2) == 0, "equal strings");
+	CHECK(editdistance("abc", "xyzabc", 2) == 3, "distance capped at limit+1");
+	for (i = 0; i < 1000; i++)
+		sbaddf(&s, "%zu,", i);
+	CHECK(s.len == strlen(s.buf) && startswith(s.buf, "0,1,2,") && s.buf[s.len - 1] == ',', "sb grows");
+	p = sbdetach(&s);
+	CHECK(s.len == 0 && s.buf[0] == '\0', "sb reset after detach");
+	free(p);
+	for (i = 0, len = 0; i < 10000; i++)
+		len += ((uintptr_t)aalloc(&a, i % 37 + 1) & 15) != 0;
+	CHECK(len == 0, "arena allocations are 16-byte aligned");
+	afree(&a);
+
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(path, sizeof(path), "%s/sub/dir/file", dir);
+	CHECK(writeifchanged(path, "hello\n", 6) == 1, "new file written");
+	CHECK(stat(path, &st1) == 0, "file exists");
+	CHECK(writeifchanged(path, "hello\n", 6) == 0, "same content not rewritten");
+	CHECK(stat(path, &st2) == 0 && st1.st_ino == st2.st_ino && st1.st_mtim.tv_nsec == st2.st_mtim.tv_nsec,
+	      "same inode and mtime");
+	CHECK(writeifchanged(path, "hello!\n", 7) == 1, "changed content rewritten");
+	data = readfile(path, &len);
+	CHECK(data && len == 7 && !memcmp(data, "hello!\n", 7), "new content read back");
+	free(data);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	CHECK(writeifchanged(path, "x", 1) < 0, "cannot replace a directory");
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK(system(path) == 0, "cleanup");
+}
+
+/* parse text as a config file; return the printed diagnostics */
+static char *
+diagsof(const char *text, struct arena *a, struct config **cp, struct matrix *m)
+{
+	char path[] = "/tmp/wgcfgXXXXXX";
+	struct diags d = { 0 };
+	struct config *c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		fatal("cannot write temp config");
+	close(fd);
+	c = configload(a, path, &d);
+	memset(m, 0, sizeof(*m));
+	if (c && d.errors == 0)
+		matrixexpand(a, c, NULL, m, &d);
+	f = open_memstream(&buf, &len);
+	d.file = "cfg";
+	diagprint(&d, f);
+	fclose(f);
+	diagfree(&d);
+	unlink(path);
+	if (cp)
+		*cp = c;
+	return buf;
+}
+
+static void
+expecterr(const char *text, const char *want, const char *desc)
+{
+	struct arena a = { 0 };
+	struct matrix m;
+	char *got = diagsof(text, &a, NULL, &m);
+	int ok = strstr(got, want) != NULL;
+
+	check(ok, desc, __FILE__, __LINE__);
+	if (!ok)
+		printf("  want (substring): %s\n  got: %s\n", want, got);
+	free(got);
+	free(m.cells);
+	free(m.dropped);
+	afree(&a);
+}
+
+static const char torchcfg[] =
+	"defaults: {python: ['3.11', '3.12', '3.13'], cuda: ['12.8', '13.0']}\n"
+	"torch:\n"
+	"  '2.8': {cuda: ['12.8'], python: ['3.11', '3.12', '3.13']}\n"
+	"  '2.9': {cuda: ['12.8', '13.0'], python: ['3.12', '3.13']}\n"
+	"packages:\n"
+	"  Flash_Attn:\n"
+	"    versions: [2.8.3]\n"
+	"    torch: ['2.8', '2.9']\n"
+	"    exclude: [{python: '3.13', cuda: '12.8'}]\n"
+	"    include: [{python: '3.13', cuda: '12.8', torch: '2.9'}]\n"
+	"    local_version: 'cu{cuda}torch{torch}'\n"
+	"  cupy: {versions: ['13.6.0'], python: ['3.13'], cuda: ['13.0']}\n";
+
+static void
+testmatrix(void)
+{
+	struct arena a = { 0 };
+	struct config *c;
+	struct matrix m;
+	char *got = diagsof(torchcfg, &a, &c, &m);
+	size_t i;
+	struct sb ids = SB_INIT;
+
+	checkstr(got, "", "torch config has no errors");
+	for (i = 0; i < m.n; i++)
+		sbaddf(&ids, "%s%s", i ? " " : "", m.cells[i].id);
+	/* 3 py x 2 cuda x 2 torch = 12; minus exclude (py313 cu128: torch2.8 and 2.9) = 10;
+	 * minus torch table (2.8: cu130 x2 left; 2.9: py311 x2) = 6... the include puts py313-cu128-torch2.9 back */
+	checkstr(ids.buf,
+		 "flash-attn-2.8.3-py311-cu128-torch2.8 flash-attn-2.8.3-py312-cu128-torch2.8 "
+		 "flash-attn-2.8.3-py312-cu128-torch2.9 flash-attn-2.8.3-py312-cu130-torch2.9 "
+		 "flash-attn-2.8.3-py313-cu130-torch2.9 flash-attn-2.8.3-py313-cu128-torch2.9 cupy-13.6.0-py313-cu130",
+		 "matrix cells and ids");
+	CHECK(m.n == 7 && m.cells[0].local && !strcmp(m.cells[0].local, "cu128torch2.8"), "local label expanded");
+	CHECK(m.ndropped == 7, "dropped cells counted (5 impossible + 2 excluded)");
+	sbfree(&ids);
+	free(got);
+	free(m.cells);
+	free(m.dropped);
+	afree(&a);
+}
+
+static void
+testconfigerrors(void)
+{
+	char big[8192];
+	size_t i, n;
+
+	expecterr("", "cfg:1:1: error: the file is empty", "empty file");
+	expecterr("# only a comment\n", "the file is empty", "comment-only file");
+	expecterr("packages: [\n", "YAML syntax error", "syntax error");
+	expecterr("packages:\n  a: {versions: ['1.0']}\n\xff\n", "cfg:3:1: error: the file is not valid UTF-8", "not UTF-8");
+	expecterr("packages:\n  a: {versions: ['1.0'], python: ['3.12']}\n  a: {versions: ['2.0']}\n",
+		  "cfg:3:3: error: duplicate key 'a'", "duplicate key");
+	expecterr("x: &a [*a]\n", "anchors (&a) are not supported", "recursive anchor rejected");
+	/* billion laughs: must be rejected quickly, never expanded */
+	n = (size_t)snprintf(big, sizeof(big), "a: &a [x, x, x, x, x, x, x, x, x]\n");
+	for (i = 1; i < 9; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "%c: &%c [*%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c]\n",
+				      (int)('a' + i), (int)('a' + i), (int)('a' + i - 1), (int)('a' + i - 1), (int)('a' + i - 1),
+				      (int)('a' + i - 1), (int)('a' + i - 1), (int)('a' + i - 1), (int)('a' + i - 1),
+				      (int)('a' + i - 1), (int)('a' + i - 1));
+	expecterr(big, "aliases (*a) are not supported", "billion laughs rejected");
+	expecterr("packages:\n  a:\n    versoins: ['1']\n", "unknown key 'versoins' in package 'a'; did you mean 'versions'?",
+		  "unknown key with suggestion");
+	expecterr("defaults: {python: ['3.12']}\npackages:\n  a: {versions: '1.0', python: {x: 1}}\n",
+		  "python must be a list of strings, not a mapping", "wrong type");
+	expecterr("defaults: {python: [3.1]}\npackages:\n  a: {versions: ['1.0']}\n", "did you mean '3.10'?",
+		  "3.1 suggests 3.10");
+	expecterr("defaults: {python: ['3.12']}\npackages:\n  a: {versions: ['1.0'], exclude: [{python: '3.99'}]}\n",
+		  "cfg:3:45: error: unknown Python version '3.99'", "exclude value outside the known set");
+	expecterr("defaults: {python: ['3.12', '3.13']}\npackages:\n  a: {versions: ['1.0'], python: ['3.12'], exclude: [{python: '3.13'}]}\n",
+		  "this exclude matches no cell", "exclude matching nothing");
+	expecterr("defaults: {python: ['3.12']}\npackages:\n  a: {versions: ['1.0'], exclude: [{python: '3.12'}]}\n",
+		  "package 'a' has no cells", "empty matrix");
+	expecterr("defaults: {python: ['3.12']}\npackages:\n  a: {versions: ['1.0']}\nprofiles: {p: {packages: [b]}}\n",
+		  "profile 'p' names unknown package 'b'", "profile with unknown package");
+	expecterr("packages:\n  a: {versions: ['1.0'], python: ['3.12'], torch: ['2.8']}\n",
+		  "the top-level 'torch:' table is empty", "torch without a table");
+	expecterr("packages:\n  a: {versions: ['1.0'], python: ['3.12'], local_version: 'cu{cuda}'}\n",
+		  "local_version uses {cuda} but package 'a' has no CUDA versions", "local label placeholders");
+}
+
+int
+main(void)
+{
+	testesc();
+	testpep();
+	testutil();
+	testmatrix();
+	testconfigerrors();
+	pepfree();
+	printf("unit: %d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
