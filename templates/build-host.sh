@@ -70,9 +70,12 @@ wg_die() {
     exit 1
 }
 
+# Run a command, logged.  fd 3 (our caller's stderr, kept for the failure
+# report) is closed for it: a daemon left behind by a build (a compiler
+# server, say) would otherwise hold ninja's pipe open and hang it.
 wg_run() {
     printf '+ %s\n' "$*"
-    "$@"
+    "$@" 3>&-
 }
 
 # Single-quote $1 for later eval.
@@ -241,8 +244,8 @@ case $WG_SOURCE_KIND in
         # Python's own CFLAGS carry -g, so compiled objects record the
         # directory they were built in; map it away so that the same source
         # gives the same wheel bytes whatever BUILDDIR is.  CPPFLAGS, not
-        # CFLAGS: distutils appends CPPFLAGS to Python's flags, while the
-        # distutils in setuptools >= 72 lets CFLAGS *replace* them (-O3 gone).
+        # CFLAGS: every distutils appends CPPFLAGS to Python's flags, while
+        # recent setuptools (seen in 84.2.1) lets CFLAGS *replace* them (-O3 gone).
         # Only when the compiler knows the flag (gcc >= 8, clang >= 10) and
         # the path has no blanks (distutils splits the flags on them).
         wg_cc=${CC:-$("$WG_PYTHON_EXE" -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}
@@ -274,8 +277,10 @@ export VIRTUAL_ENV PATH
 py=$VIRTUAL_ENV/bin/python
 wg_run "$py" --version
 # The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
-# pyproject builds; take the newest one this Python allows.
-wg_run "$py" -m pip install --upgrade pip
+# pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
+if ! "$py" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
+    wg_run "$py" -m pip install --upgrade pip
+fi
 eval "set -- $wg_deps"
 wg_run "$py" -m pip install --upgrade wheel setuptools "$@"
 wg_run "$py" -m pip --version

@@ -3,7 +3,7 @@
 #
 #   sh templates/test-host.sh BUILDDIR CELL
 #
-# Reads   BUILDDIR/cells/CELL/spec      (POSIX sh, written by the generator)
+# Reads   BUILDDIR/cells/CELL/test      (POSIX sh, the test parameters, written by the generator)
 #         BUILDDIR/wheels/CELL/manifest (written by build-host.sh)
 # Writes  BUILDDIR/tests/CELL.ok        (stamp: the tested wheel's sha256)
 #         BUILDDIR/logs/CELL.test.log   (everything the step printed)
@@ -35,7 +35,7 @@ fi
 B=$(cd "$wg_builddir_arg" && pwd)
 CELL=$wg_cell_arg
 
-spec=$B/cells/$CELL/spec
+spec=$B/cells/$CELL/test
 manifest=$B/wheels/$CELL/manifest
 scratch=$B/build/$CELL-test
 stamp=$B/tests/$CELL.ok
@@ -66,9 +66,12 @@ wg_die() {
     exit 1
 }
 
+# Run a command, logged.  fd 3 (our caller's stderr, kept for the failure
+# report) is closed for it: a daemon left behind by a build (a compiler
+# server, say) would otherwise hold ninja's pipe open and hang it.
 wg_run() {
     printf '+ %s\n' "$*"
-    "$@"
+    "$@" 3>&-
 }
 
 # A stale stamp must not outlive a failed run.
@@ -159,9 +162,11 @@ export VIRTUAL_ENV PATH
 py=$VIRTUAL_ENV/bin/python
 wg_run "$py" --version
 
-# Same pip as the build step: the one bundled with old Pythons (18.1 on 3.6)
-# may not understand what today's toolchains write.
-wg_run "$py" -m pip install --upgrade pip
+# The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
+# pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
+if ! "$py" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
+    wg_run "$py" -m pip install --upgrade pip
+fi
 wg_run "$py" -m pip install --no-deps "$wheel"
 wg_run "$py" -m pip list
 
@@ -186,7 +191,7 @@ wg_srcdir=''
 set -f # split WG_TEST_IMPORT on blanks, no globbing
 for wg_mod in $WG_TEST_IMPORT; do
     printf '+ (cd %s && python -c "import %s")\n' "$PWD" "$wg_mod"
-    "$py" -c "$wg_import_check" "$wg_mod" "$wg_srcdir"
+    "$py" -c "$wg_import_check" "$wg_mod" "$wg_srcdir" 3>&-
 done
 set +f
 

@@ -96,6 +96,19 @@ writeconfig "\"$py1\", \"$py2\", \"$py3\"" two "[beta, beta._c]"
 t_ninja_ran "$WORK/ran7" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran7.raw")"
 t_ran_is "$WORK/ran7" "REGEN fixture/packages.yml" "TEST $b1" "TEST $b2" "TEST $b3"
 
+t_case "the test step imports test_import: a missing module fails the test, not the build"
+writeconfig "\"$py1\", \"$py2\", \"$py3\"" two "[beta, beta.nosuchmodule]"
+if t_ninja_ran "$WORK/ran7b" "test/$b1"; then
+	t_fail "the test passed with a missing module"
+elif grep -q "^wheelgen: test $b1 failed; log: out/logs/$b1.test.log" "$WORK/ran7b.raw" && grep -q "nosuchmodule" "$WORK/ran7b.raw" &&
+	! grep -q "^WHEEL" "$WORK/ran7b"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/ran7b.raw")"
+fi
+writeconfig "\"$py1\", \"$py2\", \"$py3\"" two "[beta, beta._c]"
+ninja >/dev/null 2>&1 || true
+
 t_case "editing gen/*.c rebuilds wheelgen, regenerates and re-indexes in the same run, and nothing else"
 echo "/* edited */" >>gen/esc.c
 t_ninja_ran "$WORK/ran8" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran8.raw")"
