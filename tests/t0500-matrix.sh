@@ -1,0 +1,111 @@
+#!/bin/sh
+# wheelgen matrix for CI (--json, --github, --tsv, --table, --profile, --shard), check, help texts
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$WORK/src
+t_case "build wheelgen"
+if t_configure "$src" --config tests/configs/good/torch-matrix.yml && (cd "$src" && ninja out/wheelgen) >"$WORK/b.log" 2>&1; then t_pass; else t_fail "$(tail -n 20 "$src.configure.log" "$WORK/b.log")"; exit 0; fi
+cd "$src"
+wg=out/wheelgen
+cfg=tests/configs/good/torch-matrix.yml
+py=$(sed -n 's/^python [0-9.t]* //p' out/host.txt | tail -n 1)
+
+t_case "plain output: one cell id per line, in config order"
+$wg matrix --config "$cfg" >"$WORK/plain"
+cat >"$WORK/plain.want" <<'EOF2'
+flash-attn-2.8.3-py310-cu128-torch2.8
+flash-attn-2.8.3-py310-cu128-torch2.9
+flash-attn-2.8.3-py310-cu130-torch2.9
+flash-attn-2.8.3-py311-cu128-torch2.8
+flash-attn-2.8.3-py311-cu128-torch2.9
+flash-attn-2.8.3-py311-cu130-torch2.9
+flash-attn-2.8.3-py312-cu128-torch2.8
+flash-attn-2.8.3-py312-cu128-torch2.9
+flash-attn-2.8.3-py312-cu130-torch2.9
+flash-attn-2.8.3-py313-cu130-torch2.9
+flash-attn-2.8.3-py314-cu130-torch2.9
+cupy-cuda13x-13.6.0-py312-cu130
+cupy-cuda13x-13.6.0-py313-cu130
+EOF2
+t_cmp "$WORK/plain.want" "$WORK/plain"
+
+t_case "--github is a GitHub Actions matrix with every field of every cell"
+$wg matrix --config "$cfg" --github >"$WORK/gh.json"
+if "$py" - "$WORK/gh.json" "$WORK/plain" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+cells = open(sys.argv[2]).read().split()
+assert list(m) == ["include"], m.keys()
+assert [c["cell"] for c in m["include"]] == cells
+for c in m["include"]:
+    assert set(c) == {"cell", "package", "version", "python", "cuda", "torch"}, c
+    want = "%s-%s-py%s" % (c["package"], c["version"], c["python"].replace(".", ""))
+    want += "-cu" + c["cuda"].replace(".", "") if c["cuda"] else ""
+    want += "-torch" + c["torch"] if c["torch"] else ""
+    assert c["cell"] == want, (c, want)
+PY
+then t_pass; else t_fail "bad JSON: $(head -c 400 "$WORK/gh.json")"; fi
+
+t_case "--json is a list of the same objects"
+$wg matrix --config "$cfg" --json >"$WORK/j.json"
+t_check "$py" -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))["include"]; assert a == b' "$WORK/j.json" "$WORK/gh.json"
+
+t_case "--shard I/N: the shards are disjoint, near-equal and cover every cell once"
+: >"$WORK/shards"
+ok=1
+for i in 1 2 3 4 5; do
+	$wg matrix --config "$cfg" --shard "$i/5" >"$WORK/s$i"
+	n=$(wc -l <"$WORK/s$i")
+	[ "$n" -ge 2 ] && [ "$n" -le 3 ] || ok=0
+	cat "$WORK/s$i" >>"$WORK/shards"
+done
+if [ "$ok" = 1 ] && cmp -s "$WORK/plain" "$WORK/shards"; then t_pass; else t_fail "$(diff "$WORK/plain" "$WORK/shards")"; fi
+
+t_case "--shard with more shards than cells gives empty shards, not errors"
+t_check sh -c "$wg matrix --config $cfg --shard 1/20 --github | grep -q '{\"include\": \[\]}'"
+
+t_case "a bad --shard is a usage error"
+if $wg matrix --config "$cfg" --shard 6/5 >/dev/null 2>"$WORK/e"; then t_fail "accepted"; else
+	if grep -q "1 <= I <= N" "$WORK/e"; then t_pass; else t_fail "$(cat "$WORK/e")"; fi
+fi
+
+t_case "--profile selects the profile's cells"
+$wg matrix --config "$cfg" --profile default >"$WORK/p"
+t_check test "$(cat "$WORK/p")" = "flash-attn-2.8.3-py312-cu130-torch2.9"
+
+t_case "an unknown profile is an error listing the profiles"
+if $wg matrix --config "$cfg" --profile nope >/dev/null 2>"$WORK/e"; then t_fail "accepted"; else
+	if grep -q "no profile 'nope'" "$WORK/e" && grep -q "^  stable" "$WORK/e"; then t_pass; else t_fail "$(cat "$WORK/e")"; fi
+fi
+
+t_case "--tsv has a header and six columns"
+$wg matrix --config "$cfg" --tsv >"$WORK/t"
+if [ "$(head -n 1 "$WORK/t")" = "$(printf 'cell\tpackage\tversion\tpython\tcuda\ttorch')" ] &&
+	[ "$(awk -F'\t' 'NF != 6' "$WORK/t" | wc -l)" -eq 0 ] && [ "$(wc -l <"$WORK/t")" -eq 14 ]; then t_pass; else t_fail "$(cat "$WORK/t")"; fi
+
+t_case "--table --host says which cells this host can build and why not"
+$wg matrix --config "$cfg" --table --host out/host.txt >"$WORK/tab"
+if grep -q "^cupy-cuda13x-13.6.0-py312-cu130 .*" "$WORK/tab" && grep -q "no: CUDA 12.8 toolkit was not found" "$WORK/tab" &&
+	grep -q "no: git sources are not built yet" "$WORK/tab"; then t_pass; else t_fail "$(cat "$WORK/tab")"; fi
+
+t_case "--verbose lists dropped cells with the reason"
+$wg matrix --config "$cfg" --verbose >/dev/null 2>"$WORK/v"
+if grep -q "dropped flash-attn-2.8.3-py313-cu128-torch2.8: excluded (exclude at line 15)" "$WORK/v" &&
+	grep -q "dropped flash-attn-2.8.3-py310-cu130-torch2.8: torch 2.8 ships no wheels for CUDA 13.0" "$WORK/v"; then t_pass; else t_fail "$(cat "$WORK/v")"; fi
+
+t_case "check prints a one-line summary for a good config"
+t_check sh -c "$wg check --config $cfg | grep -q 'ok: 2 packages, 13 cells'"
+
+t_case "every command has --help, and an unknown command is a usage error"
+ok=1
+for c in check matrix gen index; do
+	$wg "$c" --help | grep -q "^usage: wheelgen $c" || ok=0
+done
+$wg --help | grep -q "^commands:" || ok=0
+if $wg frobnicate 2>/dev/null; then ok=0; fi
+if $wg check --no-such-option 2>/dev/null; then ok=0; fi
+if [ "$ok" = 1 ]; then t_pass; else t_fail "a help text or usage error is missing"; fi
+
+t_case "the production config passes check"
+t_check $wg check --config config/packages.yml >/dev/null
