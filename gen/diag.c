@@ -105,9 +105,9 @@ printone(const struct diags *d, const struct diag *g, FILE *f)
 	fputs("    ", f);
 	/* quote the line as it is, but never pass on control characters or bytes that are not UTF-8 */
 	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)line[i];
+		unsigned char b = (unsigned char)line[i];
 
-		fputc((c < 0x20 && c != '\t') || c == 0x7f || (c >= 0x80 && !validutf8(line, len)) ? '?' : (char)c, f);
+		fputc((b < 0x20 && b != '\t') || b == 0x7f || (b >= 0x80 && !validutf8(line, len)) ? '?' : (char)b, f);
 	}
 	fputs("\n    ", f);
 	/* columns are characters: skip UTF-8 continuation bytes while walking */

@@ -110,10 +110,20 @@ cellpath(struct sb *s, const char *mid, const struct cell *cl, const char *suffi
 	sbadd(s, suffix);
 }
 
+/* the per-cell phony targets: name/<cell> -> $builddir/<dir><cell><suffix> */
+static const struct {
+	const char *name, *dir, *suffix;
+} phonies[] = {
+	{ "wheel", "wheels/", "/manifest" },
+	{ "test", "tests/", ".ok" },
+	{ "publish", "publish/", ".done" },
+};
+
 static void
 celledges(struct sb *g, const struct config *c, const struct cell *cl)
 {
 	struct sb why = SB_INIT;
+	size_t k;
 
 	if (cl->whynot) {
 		escshell(&why, cl->whynot);
@@ -127,14 +137,14 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl)
 	} else {
 		sbadd(g, "build");
 		cellpath(g, "wheels/", cl, "/manifest: wheel |");
-		cellpath(g, "cells/", cl, "/spec templates/build-host.sh\n  cell = ");
+		cellpath(g, "cells/", cl, "/spec templates/build-host.sh templates/step-lib.sh\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbaddc(g, '\n');
 	}
 	sbadd(g, "build");
 	cellpath(g, "tests/", cl, ".ok: test");
 	cellpath(g, "wheels/", cl, "/manifest |");
-	cellpath(g, "cells/", cl, "/test templates/test-host.sh\n  cell = ");
+	cellpath(g, "cells/", cl, "/test templates/test-host.sh templates/step-lib.sh\n  cell = ");
 	escninjavalue(g, cl->id);
 	sbaddc(g, '\n');
 	sbadd(g, "build");
@@ -142,18 +152,14 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl)
 	cellpath(g, "tests/", cl, ".ok | templates/publish-dir.sh\n  cell = ");
 	escninjavalue(g, cl->id);
 	sbaddc(g, '\n');
-	sbadd(g, "build wheel/");
-	escninjapath(g, cl->id);
-	sbadd(g, ": phony");
-	cellpath(g, "wheels/", cl, "/manifest\n");
-	sbadd(g, "build test/");
-	escninjapath(g, cl->id);
-	sbadd(g, ": phony");
-	cellpath(g, "tests/", cl, ".ok\n");
-	sbadd(g, "build publish/");
-	escninjapath(g, cl->id);
-	sbadd(g, ": phony");
-	cellpath(g, "publish/", cl, ".done\n");
+	/* the names people and CI type */
+	for (k = 0; k < sizeof(phonies) / sizeof(phonies[0]); k++) {
+		sbaddf(g, "build %s/", phonies[k].name);
+		escninjapath(g, cl->id);
+		sbadd(g, ": phony");
+		cellpath(g, phonies[k].dir, cl, phonies[k].suffix);
+		sbaddc(g, '\n');
+	}
 	sbfree(&why);
 }
 
@@ -246,20 +252,15 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 		st->cells++;
 		st->buildable += !cl->whynot;
 		celledges(&g, c, cl);
-		sbreset(&spec);
-		cellspec(&spec, cl);
-		sbreset(&path);
-		sbaddf(&path, "%s/cells/%s/spec", o->builddir, cl->id);
-		if ((r = writeifchanged(path.buf, spec.buf, spec.len)) < 0)
-			goto fail;
-		st->written += (size_t)r;
-		sbreset(&spec);
-		celltestspec(&spec, cl);
-		sbreset(&path);
-		sbaddf(&path, "%s/cells/%s/test", o->builddir, cl->id);
-		if ((r = writeifchanged(path.buf, spec.buf, spec.len)) < 0)
-			goto fail;
-		st->written += (size_t)r;
+		for (k = 0; k < 2; k++) {
+			sbreset(&spec);
+			(k ? celltestspec : cellspec)(&spec, cl);
+			sbreset(&path);
+			sbaddf(&path, "%s/cells/%s/%s", o->builddir, cl->id, k ? "test" : "spec");
+			if ((r = writeifchanged(path.buf, spec.buf, spec.len)) < 0)
+				goto fail;
+			st->written += (size_t)r;
+		}
 	}
 	sbaddc(&g, '\n');
 	group(&g, "wheels", m, "wheels/", "/manifest", NULL, NULL);

@@ -20,12 +20,8 @@ manifestread(const char *path, struct wheelinfo *w)
 	buf = readfile(path, NULL);
 	if (!buf)
 		return error("cannot read manifest '%s': %s", path, strerror(errno));
-	for (line = buf; *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+	next = buf;
+	while ((line = nextline(&next))) {
 		eq = strchr(line, '=');
 		if (!eq)
 			continue;

@@ -22,12 +22,8 @@ hostload(struct arena *a, const char *path, struct host *h)
 	h->pyexe = aalloc(a, lines * sizeof(*h->pyexe));
 	h->cudaver = aalloc(a, lines * sizeof(*h->cudaver));
 	h->cudahome = aalloc(a, lines * sizeof(*h->cudahome));
-	for (line = buf; *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+	next = buf;
+	while ((line = nextline(&next))) {
 		sp1 = strchr(line, ' ');
 		sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
 		if (!sp2)

@@ -440,6 +440,23 @@ fail:
 	return -1;
 }
 
+char *
+nextline(char **p)
+{
+	char *line = *p, *nl;
+
+	if (!*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		*p = nl + 1;
+	} else {
+		*p = line + strlen(line);
+	}
+	return line;
+}
+
 int
 startswith(const char *s, const char *prefix)
 {

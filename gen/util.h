@@ -99,6 +99,12 @@ int mkdirs(const char *dir);
  */
 int writeifchanged(const char *path, const char *data, size_t len);
 
+/*
+ * Split a buffer into lines in place: returns the line at *p (its newline
+ * replaced by NUL) and moves *p past it; NULL at the end of the buffer.
+ */
+char *nextline(char **p);
+
 /* true if s starts with prefix */
 int startswith(const char *s, const char *prefix);
 

@@ -285,28 +285,35 @@ nodekindname(const struct node *n)
 	return "?";
 }
 
+static void
+vnodemsg(struct diags *d, int note, const struct node *n, const char *fmt, va_list ap)
+{
+	struct sb s = SB_INIT;
+
+	sbvaddf(&s, fmt, ap);
+	if (note)
+		diagnote(d, n->line, n->col, n->span, "%s", s.buf);
+	else
+		diagerr(d, n->line, n->col, n->span, "%s", s.buf);
+	sbfree(&s);
+}
+
 void
 nodeerr(struct diags *d, const struct node *n, const char *fmt, ...)
 {
-	struct sb s = SB_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	sbvaddf(&s, fmt, ap);
+	vnodemsg(d, 0, n, fmt, ap);
 	va_end(ap);
-	diagerr(d, n->line, n->col, n->span, "%s", s.buf);
-	sbfree(&s);
 }
 
 void
 nodenote(struct diags *d, const struct node *n, const char *fmt, ...)
 {
-	struct sb s = SB_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	sbvaddf(&s, fmt, ap);
+	vnodemsg(d, 1, n, fmt, ap);
 	va_end(ap);
-	diagnote(d, n->line, n->col, n->span, "%s", s.buf);
-	sbfree(&s);
 }

@@ -15,68 +15,14 @@
 # tail of the log to stderr and exits non-zero.
 set -eu
 
-wg_usage() {
-    printf 'usage: sh templates/build-host.sh BUILDDIR CELL\n' >&2
-    exit 2
-}
-
-[ "$#" -eq 2 ] || wg_usage
-wg_builddir_arg=${1%/}
-[ -n "$wg_builddir_arg" ] || wg_builddir_arg=/
-wg_cell_arg=$2
-case $wg_cell_arg in
-    '' | . | .. | */* | -*)
-        printf 'wheelgen: bad cell name: %s\n' "$wg_cell_arg" >&2
-        exit 2
-        ;;
-esac
-if [ ! -d "$wg_builddir_arg" ]; then
-    printf 'wheelgen: build directory does not exist: %s\n' "$wg_builddir_arg" >&2
-    exit 2
-fi
-B=$(cd "$wg_builddir_arg" && pwd)
-CELL=$wg_cell_arg
-
+# shellcheck source=templates/step-lib.sh
+. "$(dirname "$0")/step-lib.sh"
+wg_begin wheel build "$@"
 spec=$B/cells/$CELL/spec
 scratch=$B/build/$CELL
 outdir=$B/wheels/$CELL
-log=$B/logs/$CELL.build.log
-# Paths as ninja knows them (relative to where ninja runs), for messages and
-# for the depfile target, which must match the edge's output path.
-log_shown=$wg_builddir_arg/logs/$CELL.build.log
-depfile_target=$wg_builddir_arg/wheels/$CELL/manifest
-
-mkdir -p "$B/logs"
-: >"$log"
-exec 3>&2 </dev/null >>"$log" 2>&1
-
-wg_on_exit() {
-    wg_rc=$?
-    if [ "$wg_rc" -ne 0 ]; then
-        {
-            printf 'wheelgen: wheel %s failed; log: %s\n' "$CELL" "$log_shown"
-            tail -n 20 "$log"
-        } >&3
-    fi
-    exit "$wg_rc"
-}
-trap wg_on_exit EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-wg_die() {
-    printf 'wheelgen: %s\n' "$*"
-    exit 1
-}
-
-# Run a command, logged.  fd 3 (our caller's stderr, kept for the failure
-# report) is closed for it: a daemon left behind by a build (a compiler
-# server, say) would otherwise hold ninja's pipe open and hang it.
-wg_run() {
-    printf '+ %s\n' "$*"
-    "$@" 3>&-
-}
+# the depfile target must match the edge's output path exactly as ninja spells it
+depfile_target=$BUILDDIR_ARG/wheels/$CELL/manifest
 
 # Single-quote $1 for later eval.
 wg_quote() {
@@ -270,17 +216,7 @@ mv -f "$depfile.tmp" "$depfile"
 
 # --- venv and build ------------------------------------------------------------
 
-wg_run "$WG_PYTHON_EXE" -m venv "$scratch/venv"
-VIRTUAL_ENV=$scratch/venv
-PATH=$VIRTUAL_ENV/bin:$PATH
-export VIRTUAL_ENV PATH
-py=$VIRTUAL_ENV/bin/python
-wg_run "$py" --version
-# The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
-# pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
-if ! "$py" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
-    wg_run "$py" -m pip install --upgrade pip
-fi
+wg_venv "$scratch/venv"
 eval "set -- $wg_deps"
 wg_run "$py" -m pip install --upgrade wheel setuptools "$@"
 wg_run "$py" -m pip --version

@@ -13,66 +13,13 @@
 # tail of the log to stderr and exits non-zero.
 set -eu
 
-wg_usage() {
-    printf 'usage: sh templates/test-host.sh BUILDDIR CELL\n' >&2
-    exit 2
-}
-
-[ "$#" -eq 2 ] || wg_usage
-wg_builddir_arg=${1%/}
-[ -n "$wg_builddir_arg" ] || wg_builddir_arg=/
-wg_cell_arg=$2
-case $wg_cell_arg in
-    '' | . | .. | */* | -*)
-        printf 'wheelgen: bad cell name: %s\n' "$wg_cell_arg" >&2
-        exit 2
-        ;;
-esac
-if [ ! -d "$wg_builddir_arg" ]; then
-    printf 'wheelgen: build directory does not exist: %s\n' "$wg_builddir_arg" >&2
-    exit 2
-fi
-B=$(cd "$wg_builddir_arg" && pwd)
-CELL=$wg_cell_arg
-
+# shellcheck source=templates/step-lib.sh
+. "$(dirname "$0")/step-lib.sh"
+wg_begin test test "$@"
 spec=$B/cells/$CELL/test
 manifest=$B/wheels/$CELL/manifest
 scratch=$B/build/$CELL-test
 stamp=$B/tests/$CELL.ok
-log=$B/logs/$CELL.test.log
-log_shown=$wg_builddir_arg/logs/$CELL.test.log
-
-mkdir -p "$B/logs"
-: >"$log"
-exec 3>&2 </dev/null >>"$log" 2>&1
-
-wg_on_exit() {
-    wg_rc=$?
-    if [ "$wg_rc" -ne 0 ]; then
-        {
-            printf 'wheelgen: test %s failed; log: %s\n' "$CELL" "$log_shown"
-            tail -n 20 "$log"
-        } >&3
-    fi
-    exit "$wg_rc"
-}
-trap wg_on_exit EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-wg_die() {
-    printf 'wheelgen: %s\n' "$*"
-    exit 1
-}
-
-# Run a command, logged.  fd 3 (our caller's stderr, kept for the failure
-# report) is closed for it: a daemon left behind by a build (a compiler
-# server, say) would otherwise hold ninja's pipe open and hang it.
-wg_run() {
-    printf '+ %s\n' "$*"
-    "$@" 3>&-
-}
 
 # A stale stamp must not outlive a failed run.
 rm -f "$stamp"
@@ -155,18 +102,7 @@ rm -rf "$scratch"
 mkdir -p "$scratch/run" "$PIP_CACHE_DIR"
 cd "$scratch/run"
 
-wg_run "$WG_PYTHON_EXE" -m venv "$scratch/venv"
-VIRTUAL_ENV=$scratch/venv
-PATH=$VIRTUAL_ENV/bin:$PATH
-export VIRTUAL_ENV PATH
-py=$VIRTUAL_ENV/bin/python
-wg_run "$py" --version
-
-# The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
-# pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
-if ! "$py" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
-    wg_run "$py" -m pip install --upgrade pip
-fi
+wg_venv "$scratch/venv"
 wg_run "$py" -m pip install --no-deps "$wheel"
 wg_run "$py" -m pip list
 

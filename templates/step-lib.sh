@@ -1,0 +1,81 @@
+# step-lib.sh: what every build step shares; sourced by build-host.sh and test-host.sh.
+#
+#   wg_begin STEP LOGKIND "$@"    (STEP: wheel | test; LOGKIND: build | test; "$@": BUILDDIR CELL)
+#
+# Checks the arguments, then sets B (BUILDDIR, absolute), BUILDDIR_ARG (as ninja spells it),
+# CELL, log and log_shown, sends all further output to the log, and on a non-zero exit
+# prints "wheelgen: STEP CELL failed; log: PATH" and the log's last 20 lines to the
+# caller's stderr (kept on fd 3).
+
+wg_begin() {
+    wg_step=$1
+    wg_logkind=$2
+    shift 2
+    if [ "$#" -ne 2 ]; then
+        printf 'usage: sh templates/%s-host.sh BUILDDIR CELL\n' "$wg_logkind" >&2
+        exit 2
+    fi
+    BUILDDIR_ARG=${1%/}
+    [ -n "$BUILDDIR_ARG" ] || BUILDDIR_ARG=/
+    CELL=$2
+    case $CELL in
+        '' | . | .. | */* | -*)
+            printf 'wheelgen: bad cell name: %s\n' "$CELL" >&2
+            exit 2
+            ;;
+    esac
+    if [ ! -d "$BUILDDIR_ARG" ]; then
+        printf 'wheelgen: build directory does not exist: %s\n' "$BUILDDIR_ARG" >&2
+        exit 2
+    fi
+    B=$(cd "$BUILDDIR_ARG" && pwd)
+    log=$B/logs/$CELL.$wg_logkind.log
+    # the log as ninja's user knows it (relative to where ninja runs)
+    log_shown=$BUILDDIR_ARG/logs/$CELL.$wg_logkind.log
+    mkdir -p "$B/logs"
+    : >"$log"
+    exec 3>&2 </dev/null >>"$log" 2>&1
+    trap wg_on_exit EXIT
+    trap 'exit 129' HUP
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}
+
+wg_on_exit() {
+    wg_rc=$?
+    if [ "$wg_rc" -ne 0 ]; then
+        {
+            printf 'wheelgen: %s %s failed; log: %s\n' "$wg_step" "$CELL" "$log_shown"
+            tail -n 20 "$log"
+        } >&3
+    fi
+    exit "$wg_rc"
+}
+
+wg_die() {
+    printf 'wheelgen: %s\n' "$*"
+    exit 1
+}
+
+# Run a command, logged.  fd 3 (our caller's stderr, kept for the failure
+# report) is closed for it: a daemon left behind by a build (a compiler
+# server, say) would otherwise hold ninja's pipe open and hang it.
+wg_run() {
+    printf '+ %s\n' "$*"
+    "$@" 3>&-
+}
+
+# wg_venv DIR: a fresh venv from $WG_PYTHON_EXE, activated (VIRTUAL_ENV, PATH, py)
+wg_venv() {
+    wg_run "$WG_PYTHON_EXE" -m venv "$1"
+    VIRTUAL_ENV=$1
+    PATH=$VIRTUAL_ENV/bin:$PATH
+    export VIRTUAL_ENV PATH
+    py=$VIRTUAL_ENV/bin/python
+    wg_run "$py" --version
+    # The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
+    # pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
+    if ! "$py" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
+        wg_run "$py" -m pip install --upgrade pip
+    fi
+}
