@@ -601,7 +601,8 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 	checkpythons(x, &p->python, "'python'");
 	if (!n)
 		p->python = x->c->python;
-	if (p->python.n == 0 && (!n || n->kind != NBAD))
+	/* (a python: of the wrong type was reported already) */
+	if (p->python.n == 0 && (!n || (n->kind == NSEQ && n->n == 0)))
 		nodeerr(x->d, n ? n : k, "package '%s' has no Python versions: set 'python' here or in 'defaults'",
 			p->name);
 

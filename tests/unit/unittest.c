@@ -123,6 +123,8 @@ testutil(void)
 	CHECK(data && len == 7 && !memcmp(data, "hello!\n", 7), "new content read back");
 	free(data);
 	snprintf(path, sizeof(path), "%s/sub", dir);
+	printf("(an error about '%s' follows: expected)\n", path);
+	fflush(stdout);
 	CHECK(writeifchanged(path, "x", 1) < 0, "cannot replace a directory");
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	CHECK(system(path) == 0, "cleanup");
@@ -243,7 +245,7 @@ testconfigerrors(void)
 	expecterr("packages:\n  a:\n    versoins: ['1']\n", "unknown key 'versoins' in package 'a'; did you mean 'versions'?",
 		  "unknown key with suggestion");
 	expecterr("defaults: {python: ['3.12']}\npackages:\n  a: {versions: '1.0', python: {x: 1}}\n",
-		  "python must be a list of strings, not a mapping", "wrong type");
+		  "cfg:3:32: error: 'python' must be a list of strings, not a mapping", "wrong type");
 	expecterr("defaults: {python: [3.1]}\npackages:\n  a: {versions: ['1.0']}\n", "did you mean '3.10'?",
 		  "3.1 suggests 3.10");
 	expecterr("defaults: {python: ['3.12']}\npackages:\n  a: {versions: ['1.0'], exclude: [{python: '3.99'}]}\n",
