@@ -824,6 +824,13 @@ configload(struct arena *a, const char *path, struct diags *d)
 		x.dir = "/";
 	free(dir);
 
+	{
+		/* config/packages.yml -> config/packages.lock */
+		const char *base = slash ? slash + 1 : path, *dot = strrchr(base, '.');
+
+		c->lockpath = aprintf(a, "%s/%.*s.lock", x.dir, (int)(dot && dot != base ? (size_t)(dot - base) : strlen(base)), base);
+	}
+	c->topdir = astrdup(a, cwd);
 	c->root = ydocparse(a, d->src, len, d);
 	if (!c->root) {
 		if (d->errors == 0)
@@ -878,4 +885,23 @@ nodots(struct arena *a, const char *v)
 	}
 	*q = '\0';
 	return p;
+}
+
+const char *
+gitref(struct arena *a, const struct package *p, const char *version)
+{
+	struct sb s = SB_INIT;
+	const char *q, *r;
+
+	for (q = p->tag; *q; q++) {
+		if (startswith(q, "{version}")) {
+			sbadd(&s, version);
+			q += strlen("{version}") - 1;
+		} else {
+			sbaddc(&s, *q);
+		}
+	}
+	r = astrdup(a, s.buf);
+	sbfree(&s);
+	return r;
 }

@@ -81,6 +81,8 @@ struct config {
 	const char *baseurl;       /* index: {base_url: ...}; NULL if none */
 	const char *title;         /* index: {title: ...}; NULL if none */
 	struct node *pkgsat;       /* the packages: mapping */
+	const char *lockpath;      /* the lock file: the config's path with .lock for its extension (absolute) */
+	const char *topdir;        /* the current directory when loaded: spec paths are made absolute with it */
 };
 
 /*
@@ -89,6 +91,9 @@ struct config {
  * the file could not be read or parsed at all.
  */
 struct config *configload(struct arena *a, const char *path, struct diags *d);
+
+/* the git ref of a version: the package's tag pattern with {version} replaced (into the arena) */
+const char *gitref(struct arena *a, const struct package *p, const char *version);
 
 /* the torch row for version v, or NULL */
 const struct torchrow *torchfind(const struct config *c, const char *v);

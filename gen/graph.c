@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "esc.h"
+#include "git.h"
 #include "graph.h"
 
 static void
@@ -50,7 +51,7 @@ shsource(struct sb *s, const struct package *p)
 }
 
 void
-cellspec(struct sb *s, const struct cell *cl)
+cellspec(struct sb *s, const struct cell *cl, const char *srcdir)
 {
 	const struct package *p = cl->pkg;
 	struct sb archs = SB_INIT;
@@ -68,7 +69,7 @@ cellspec(struct sb *s, const struct cell *cl)
 	joinlist(&archs, &p->cuda_archs, ";");
 	shvar(s, "WG_CUDA_ARCHS", cl->cuda ? archs.buf : "");
 	shsource(s, p);
-	shvar(s, "WG_GIT_TAG", p->src == SRC_GIT ? p->tag : "");
+	shvar(s, "WG_SOURCE_DIR", srcdir);
 	shvar(s, "WG_LOCAL_VERSION", cl->local);
 	for (i = 0; i < p->extra_deps.n; i++)
 		shcall(s, "wg_dep", p->extra_deps.v[i], NULL);
@@ -137,7 +138,10 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl)
 	} else {
 		sbadd(g, "build");
 		cellpath(g, "wheels/", cl, "/manifest: wheel |");
-		cellpath(g, "cells/", cl, "/spec templates/build-host.sh templates/step-lib.sh\n  cell = ");
+		cellpath(g, "cells/", cl, "/spec templates/build-host.sh templates/step-lib.sh");
+		if (cl->pkg->src == SRC_GIT)
+			sbaddf(g, " $builddir/src/%s-%s.commit", cl->pkg->norm, cl->version);
+		sbadd(g, "\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbaddc(g, '\n');
 	}
@@ -209,18 +213,97 @@ static const char rules[] =
 	"  rspfile = $out.rsp\n"
 	"  rspfile_content = $in\n"
 	"  restat = 1\n"
+	"rule checkout\n"
+	"  command = mkdir -p $builddir/logs && $builddir/wheelgen checkout --builddir $builddir $in >$builddir/logs/$name.checkout.log\n"
+	"  description = CHECKOUT $name\n"
+	"  restat = 1\n"
+	"rule fetchurl\n"
+	"  command = $builddir/wheelgen fetch --builddir $builddir --url $url >$out.log\n"
+	"  description = FETCH $url\n"
+	"  restat = 1\n"
+	"rule fetchall\n"
+	"  command = $builddir/wheelgen fetch --builddir $builddir --config $config\n"
+	"  description = FETCH every git source of $config\n"
+	"  pool = console\n"
+	"rule respec\n"
+	"  command = $builddir/wheelgen gen --config $config --builddir $builddir --host $builddir/host.txt\n"
+	"  description = REGEN missing spec files\n"
+	"  generator = 1\n"
+	"  restat = 1\n"
 	"rule checkconfig\n"
 	"  command = $builddir/wheelgen check --config $config && touch $out\n"
 	"  description = CHECK $config\n\n";
 
+/* one source spec and checkout edge per (git package, version) that has cells */
+static int
+sources(struct sb *g, struct sb *specs, const struct config *c, const struct matrix *m, const struct graphopts *o)
+{
+	struct sb spec = SB_INIT, path = SB_INIT, done = SB_INIT, mirror = SB_INIT, mirrors = SB_INIT;
+	struct arena a = { 0 };
+	size_t i;
+	int rc = 0, any = 0;
+
+	for (i = 0; i < m->n && rc == 0; i++) {
+		const struct cell *cl = &m->cells[i];
+		const struct package *p = cl->pkg;
+
+		if (p->src != SRC_GIT)
+			continue;
+		/* a package's cells are contiguous (its includes last): remember its versions only */
+		if (i == 0 || m->cells[i - 1].pkg != p)
+			sbreset(&done);
+		sbreset(&path);
+		sbaddf(&path, "%s-%s", p->norm, cl->version);
+		if (!setadd(&done, path.buf))
+			continue;
+		any = 1;
+		sbreset(&spec);
+		sbaddf(&spec, "package=%s\nversion=%s\nurl=%s\nref=%s\n", p->name, cl->version, p->git, gitref(&a, p, cl->version));
+		sbaddf(&spec, "dest=%s/src/%s-%s\nstamp=%s/src/%s-%s.commit\nlock=%s\n", o->builddir, p->norm, cl->version,
+		       o->builddir, p->norm, cl->version, c->lockpath);
+		sbreset(&path);
+		sbaddf(&path, "%s/src/%s-%s.spec", o->builddir, p->norm, cl->version);
+		if (writeifchanged(path.buf, spec.buf, spec.len) < 0)
+			rc = -1;
+		sbaddf(specs, " $builddir/src/%s-%s.spec", p->norm, cl->version);
+		sbreset(&mirror);
+		if (mirrorpath(&mirror, "$builddir", p->git) < 0) {
+			rc = -1;
+			break;
+		}
+		/* one fetch edge per mirror: the checkouts of its versions depend on its refs */
+		if (setadd(&mirrors, mirror.buf)) {
+			sbaddf(g, "build %s.fetched: fetchurl || $builddir/wheelgen\n  url = ", mirror.buf);
+			sbreset(&path);
+			escshell(&path, p->git);
+			if (escninjavalue(g, path.buf) < 0) {
+				rc = error("git url of '%s' has a newline", p->name);
+				break;
+			}
+			sbaddc(g, '\n');
+		}
+		sbaddf(g, "build $builddir/src/%s-%s.commit: checkout $builddir/src/%s-%s.spec | %s.fetched || $builddir/wheelgen\n"
+			  "  name = %s-%s\n", p->norm, cl->version, p->norm, cl->version, mirror.buf, p->norm, cl->version);
+	}
+	if (any)
+		sbadd(g, "build fetch: fetchall || $builddir/wheelgen\n\n");
+	sbfree(&spec);
+	sbfree(&path);
+	sbfree(&done);
+	sbfree(&mirror);
+	sbfree(&mirrors);
+	afree(&a);
+	return rc;
+}
+
 static const char *const reserved[] = {
-	"wheels", "tests", "index", "publish", "check", "all", "build.ninja", "wheel", "test", "profile", NULL,
+	"wheels", "tests", "index", "publish", "check", "all", "build.ninja", "wheel", "test", "profile", "fetch", NULL,
 };
 
 int
 gengraph(const struct config *c, const struct matrix *m, const struct graphopts *o, struct graphstats *st)
 {
-	struct sb g = SB_INIT, spec = SB_INIT, path = SB_INIT;
+	struct sb g = SB_INIT, spec = SB_INIT, path = SB_INIT, srcdir = SB_INIT, srcspecs = SB_INIT;
 	size_t i, k;
 	int r, rc = 0;
 
@@ -246,15 +329,24 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 	}
 	sbaddc(&g, '\n');
 	sbadd(&g, rules);
+	if (sources(&g, &srcspecs, c, m, o) < 0)
+		goto fail;
 	for (i = 0; i < m->n; i++) {
 		const struct cell *cl = &m->cells[i];
 
 		st->cells++;
 		st->buildable += !cl->whynot;
 		celledges(&g, c, cl);
+		sbreset(&srcdir);
+		if (cl->pkg->src == SRC_GIT)
+			sbaddf(&srcdir, "%s%s%s/src/%s-%s", o->builddir[0] == '/' ? "" : c->topdir,
+			       o->builddir[0] == '/' ? "" : "/", o->builddir, cl->pkg->norm, cl->version);
 		for (k = 0; k < 2; k++) {
 			sbreset(&spec);
-			(k ? celltestspec : cellspec)(&spec, cl);
+			if (k)
+				celltestspec(&spec, cl);
+			else
+				cellspec(&spec, cl, srcdir.buf);
 			sbreset(&path);
 			sbaddf(&path, "%s/cells/%s/%s", o->builddir, cl->id, k ? "test" : "spec");
 			if ((r = writeifchanged(path.buf, spec.buf, spec.len)) < 0)
@@ -284,6 +376,15 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 		snprintf(name, sizeof(name), "profile/%s", c->profiles[i].name);
 		group(&g, name, m, "tests/", ".ok", NULL, &c->profiles[i]);
 	}
+	/* the spec files are written by gen itself; this edge only brings back deleted ones */
+	sbadd(&g, "build");
+	for (i = 0; i < m->n; i++) {
+		cellpath(&g, "cells/", &m->cells[i], "/spec");
+		cellpath(&g, "cells/", &m->cells[i], "/test");
+		sbadd(&g, " $\n ");
+	}
+	sbadd(&g, srcspecs.buf);
+	sbadd(&g, ": respec || $builddir/wheelgen\n");
 	sbadd(&g, "\ndefault wheels tests index\n");
 	sbreset(&path);
 	sbaddf(&path, "%s/graph.ninja", o->builddir);
@@ -297,5 +398,7 @@ out:
 	sbfree(&g);
 	sbfree(&spec);
 	sbfree(&path);
+	sbfree(&srcdir);
+	sbfree(&srcspecs);
 	return rc;
 }

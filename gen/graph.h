@@ -18,8 +18,8 @@ struct graphstats {
 	int graphwritten;       /* 1 if graph.ninja changed */
 };
 
-/* the text of one cell's build spec (POSIX sh, sourced by templates/build-*.sh) */
-void cellspec(struct sb *s, const struct cell *cl);
+/* the text of one cell's build spec (POSIX sh, sourced by templates/build-*.sh); srcdir: the checkout of a git source */
+void cellspec(struct sb *s, const struct cell *cl, const char *srcdir);
 /* the text of one cell's test spec (sourced by templates/test-*.sh) */
 void celltestspec(struct sb *s, const struct cell *cl);
 

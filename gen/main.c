@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "esc.h"
+#include "git.h"
 #include "graph.h"
 #include "index.h"
 #include "matrix.h"
@@ -28,6 +29,9 @@ static const char usage[] =
 	"  matrix   print the cells of a config (plain, --json, --github, --tsv, --table)\n"
 	"  gen      write the cell specs and graph.ninja (build.ninja runs this for you)\n"
 	"  index    write the static package index from wheel manifests (ninja runs this)\n"
+	"  lock     resolve the tag of every git package version and write packages.lock\n"
+	"  fetch    update the mirrors of git sources (one URL, or every one of a config)\n"
+	"  checkout check out one git source with its submodules (ninja runs this)\n"
 	"\n"
 	"Run 'wheelgen <command> --help' for a command's options. Usually you run\n"
 	"'./configure && ninja', which builds wheelgen and runs it.\n";
@@ -70,11 +74,34 @@ static const char indexusage[] =
 	"manifests listed in FILE (separated by whitespace). Pages are written only if\n"
 	"their content changed.\n";
 
-enum { OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE };
+static const char lockusage[] =
+	"usage: wheelgen lock [--config FILE] [--builddir DIR] [--update]\n"
+	"\n"
+	"Fetch every git source of FILE into its mirror under DIR/git/, resolve the tag of\n"
+	"each configured version and record the commit in packages.lock beside FILE.\n"
+	"A tag that now points elsewhere than the lock says is an error naming the tag and\n"
+	"both commits, unless --update is given (then the lock takes the new commit).\n";
+
+static const char fetchusage[] =
+	"usage: wheelgen fetch [--builddir DIR] (--url URL | --config FILE)\n"
+	"\n"
+	"Fetch heads and tags of URL (or of every git source of FILE) into its bare mirror\n"
+	"DIR/git/<host>/<path>.git, creating it if needed. Prints the bytes received.\n";
+
+static const char checkoutusage[] =
+	"usage: wheelgen checkout [--builddir DIR] [--update] SPEC\n"
+	"\n"
+	"Check out the source that SPEC (DIR/src/<package>-<version>.spec, written by\n"
+	"wheelgen gen) describes, with its submodules, fetching only what the mirrors lack,\n"
+	"and check the commit against the lock file. Prints the commit and bytes received.\n";
+
+enum { OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE };
 
 struct opts {
-	const char *config, *builddir, *host, *profile, *manifests;
-	int verbose, format;
+	const char *config, *builddir, *host, *profile, *manifests, *url;
+	int verbose, format, update, configset;
+	char **args;   /* what remains after the options */
+	int nargs;
 	long shard, nshards;
 };
 
@@ -93,6 +120,8 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 		{ "github", no_argument, NULL, OPT_GITHUB },
 		{ "tsv", no_argument, NULL, OPT_TSV },
 		{ "table", no_argument, NULL, OPT_TABLE },
+		{ "url", required_argument, NULL, OPT_URL },
+		{ "update", no_argument, NULL, OPT_UPDATE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -106,7 +135,9 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "c:b:vh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'c': o->config = optarg; break;
+		case 'c': o->config = optarg; o->configset = 1; break;
+		case OPT_URL: o->url = optarg; break;
+		case OPT_UPDATE: o->update = 1; break;
 		case 'b': o->builddir = optarg; break;
 		case 'H': o->host = optarg; break;
 		case 'p': o->profile = optarg; break;
@@ -140,7 +171,9 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 			exit(2);
 		}
 	}
-	if (optind < argc) {
+	o->args = argv + optind;
+	o->nargs = argc - optind;
+	if (o->nargs > 0 && help != checkoutusage) {
 		fprintf(stderr, "%s: error: unexpected argument '%s'\n%s", argv0, argv[optind], help);
 		exit(2);
 	}
@@ -370,6 +403,130 @@ cmdindex(int argc, char **argv)
 	return rc;
 }
 
+/* the git packages of the config at o->config, as source specs (one per package version) */
+static int
+eachgit(const struct opts *o, int (*fn)(const struct opts *, struct srcspec *, void *), void *arg)
+{
+	struct arena a = { 0 };
+	struct host h;
+	struct matrix m;
+	struct config *c;
+	size_t i, k;
+	int rc = 0;
+
+	c = load(&a, o, &h, &m);
+	if (!c) {
+		free(m.cells);
+		afree(&a);
+		return -1;
+	}
+	for (i = 0; i < c->npkgs; i++) {
+		const struct package *p = &c->pkgs[i];
+
+		if (p->src != SRC_GIT)
+			continue;
+		for (k = 0; k < p->versions.n; k++) {
+			struct srcspec s = { 0 };
+
+			s.package = (char *)p->name;
+			s.version = (char *)p->versions.v[k];
+			s.url = (char *)p->git;
+			s.ref = (char *)gitref(&a, p, p->versions.v[k]);
+			s.lock = (char *)c->lockpath;
+			s.updatelock = o->update;
+			if (fn(o, &s, arg) < 0)
+				rc = -1;
+		}
+	}
+	free(m.cells);
+	afree(&a);
+	return rc;
+}
+
+static int
+lockone(const struct opts *o, struct srcspec *s, void *arg)
+{
+	struct fetchstats st = { 0 };
+	char hex[64];
+
+	(void)arg;
+	if (gitlock(o->builddir, s, &st, hex) < 0)
+		return -1;
+	printf("%s %s %s %s\n", s->package, s->version, s->ref, hex);
+	return 0;
+}
+
+static int
+cmdlock(int argc, char **argv)
+{
+	struct opts o;
+
+	parseopts(argc, argv, &o, lockusage);
+	return eachgit(&o, lockone, NULL) < 0;
+}
+
+static int
+fetchone(const struct opts *o, struct srcspec *s, void *arg)
+{
+	struct fetchstats st = { 0 };
+	int rc = 0;
+
+	if (setadd(arg, s->url)) {
+		rc = gitfetch(o->builddir, s->url, &st);
+		if (rc == 0)
+			printf("%s: %zu bytes, %zu objects received\n", s->url, st.bytes, st.objects);
+	}
+	return rc;
+}
+
+static int
+cmdfetch(int argc, char **argv)
+{
+	struct fetchstats st = { 0 };
+	struct sb seen = SB_INIT;
+	struct opts o;
+	int rc;
+
+	parseopts(argc, argv, &o, fetchusage);
+	if (!o.url && !o.configset) {
+		fprintf(stderr, "%s: error: fetch needs --url URL or --config FILE\n%s", argv0, fetchusage);
+		return 2;
+	}
+	if (o.url) {
+		rc = gitfetch(o.builddir, o.url, &st);
+		if (rc == 0)
+			printf("%s: %zu bytes, %zu objects received\n", o.url, st.bytes, st.objects);
+		return rc < 0;
+	}
+	rc = eachgit(&o, fetchone, &seen);
+	sbfree(&seen);
+	return rc < 0;
+}
+
+static int
+cmdcheckout(int argc, char **argv)
+{
+	struct fetchstats st = { 0 };
+	struct srcspec s;
+	struct opts o;
+	int rc;
+
+	parseopts(argc, argv, &o, checkoutusage);
+	if (o.nargs != 1) {
+		fprintf(stderr, "%s: error: checkout needs one source spec\n%s", argv0, checkoutusage);
+		return 2;
+	}
+	if (srcspecread(o.args[0], &s) < 0)
+		return 1;
+	s.updatelock = o.update;
+	rc = gitcheckout(o.builddir, &s, &st);
+	if (rc == 0)
+		printf("%s %s: checked out %s; %zu bytes, %zu objects received\n", s.package, s.version, s.ref,
+		       st.bytes, st.objects);
+	srcspecfree(&s);
+	return rc < 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -395,6 +552,12 @@ main(int argc, char **argv)
 		rc = cmdmatrix(argc - 1, argv + 1);
 	else if (!strcmp(argv[1], "index"))
 		rc = cmdindex(argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "lock") || !strcmp(argv[1], "fetch") || !strcmp(argv[1], "checkout")) {
+		gitinit();
+		rc = !strcmp(argv[1], "lock") ? cmdlock(argc - 1, argv + 1)
+		   : !strcmp(argv[1], "fetch") ? cmdfetch(argc - 1, argv + 1) : cmdcheckout(argc - 1, argv + 1);
+		gitshutdown();
+	}
 	else {
 		fprintf(stderr, "%s: error: unknown command '%s'\n\n%s", argv0, argv[1], usage);
 		return 2;

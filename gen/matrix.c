@@ -153,8 +153,6 @@ sethost(struct builder *b, struct cell *cl)
 	else if (cl->cuda && !cl->cudahome)
 		cl->whynot = aprintf(b->a, "CUDA %s toolkit was not found on this host (re-run ./configure after installing it)",
 				     cl->cuda);
-	else if (cl->pkg->src == SRC_GIT)
-		cl->whynot = "git sources are not built yet: this wheelgen reads and checks 'source: {git}' but cannot check it out";
 }
 
 static struct cell *

@@ -458,6 +458,22 @@ nextline(char **p)
 }
 
 int
+setadd(struct sb *set, const char *name)
+{
+	struct sb key = SB_INIT;
+	int added;
+
+	if (set->len == 0)
+		sbaddc(set, '\n');
+	sbaddf(&key, "\n%s\n", name);
+	added = strstr(set->buf, key.buf) == NULL;
+	if (added)
+		sbaddn(set, key.buf + 1, key.len - 1);
+	sbfree(&key);
+	return added;
+}
+
+int
 startswith(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;

@@ -105,6 +105,12 @@ int writeifchanged(const char *path, const char *data, size_t len);
  */
 char *nextline(char **p);
 
+/*
+ * A set of names kept in a string, one per line: add name unless present.
+ * Returns 1 if it was added, 0 if it was there. Linear: for small sets.
+ */
+int setadd(struct sb *set, const char *name);
+
 /* true if s starts with prefix */
 int startswith(const char *s, const char *prefix);
 

@@ -53,7 +53,7 @@ wg_env() {
 # Everything the spec may set, so that `set -u` holds for older specs.
 WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
 WG_CUDA='' WG_CUDA_HOME='' WG_TORCH='' WG_CUDA_ARCHS=''
-WG_SOURCE_KIND='' WG_SOURCE='' WG_LOCAL_VERSION=''
+WG_SOURCE_KIND='' WG_SOURCE='' WG_SOURCE_DIR='' WG_LOCAL_VERSION=''
 
 printf 'wheelgen: build %s (%s)\n' "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
 [ -f "$spec" ] || wg_die "spec file not found: $spec"
@@ -78,7 +78,12 @@ case $WG_SOURCE_KIND in
         [ -d "$WG_SOURCE" ] || wg_die "source directory not found: $WG_SOURCE"
         ;;
     pypi) ;;
-    git) wg_die "git sources are not supported by this build step yet" ;;
+    git)
+        # wheelgen checkout wrote the tree (with submodules) and, beside it, the commits
+        if [ ! -d "$WG_SOURCE_DIR" ] || [ ! -f "$WG_SOURCE_DIR.commit" ]; then
+            wg_die "git checkout not found: $WG_SOURCE_DIR (ninja builds it before the wheel)"
+        fi
+        ;;
     *) wg_die "unknown source kind '$WG_SOURCE_KIND' (expected path, pypi or git)" ;;
 esac
 
@@ -187,30 +192,39 @@ case $WG_SOURCE_KIND in
             printf ' %s' "$wg_esc" >>"$scratch/manifest.d"
         done <"$scratch/sources.list"
         printf '\n' >>"$scratch/manifest.d"
-        # Python's own CFLAGS carry -g, so compiled objects record the
-        # directory they were built in; map it away so that the same source
-        # gives the same wheel bytes whatever BUILDDIR is.  CPPFLAGS, not
-        # CFLAGS: every distutils appends CPPFLAGS to Python's flags, while
-        # recent setuptools (seen in 84.2.1) lets CFLAGS *replace* them (-O3 gone).
-        # Only when the compiler knows the flag (gcc >= 8, clang >= 10) and
-        # the path has no blanks (distutils splits the flags on them).
-        wg_cc=${CC:-$("$WG_PYTHON_EXE" -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}
-        wg_map=-ffile-prefix-map=$scratch/src=.
-        case $scratch in
-            *[[:space:]]*) wg_map='' ;;
-        esac
-        # shellcheck disable=SC2086 # CC may carry flags: "gcc -pthread"
-        if [ -n "$wg_map" ] && $wg_cc "$wg_map" -x c -c -o /dev/null - </dev/null 2>/dev/null; then
-            CPPFLAGS="$wg_map${CPPFLAGS:+ $CPPFLAGS}"
-            export CPPFLAGS
-            printf 'wheelgen: CPPFLAGS=%s\n' "$CPPFLAGS"
-        fi
+        ;;
+    git)
+        # the whole checkout; ninja tracks it through the .commit stamp, not file by file
+        printf 'wheelgen: copying the checkout %s to %s\n' "$WG_SOURCE_DIR" "$scratch/src"
+        cp -a "$WG_SOURCE_DIR" "$scratch/src"
+        wg_depfile_escape "$depfile_target"
+        printf '%s: \n' "$wg_esc" >"$scratch/manifest.d"
         ;;
     pypi)
         wg_depfile_escape "$depfile_target"
         printf '%s: \n' "$wg_esc" >"$scratch/manifest.d"
         ;;
 esac
+if [ "$WG_SOURCE_KIND" != pypi ]; then
+    # Python's own CFLAGS carry -g, so compiled objects record the
+    # directory they were built in; map it away so that the same source
+    # gives the same wheel bytes whatever BUILDDIR is.  CPPFLAGS, not
+    # CFLAGS: every distutils appends CPPFLAGS to Python's flags, while
+    # recent setuptools (seen in 84.2.1) lets CFLAGS *replace* them (-O3 gone).
+    # Only when the compiler knows the flag (gcc >= 8, clang >= 10) and
+    # the path has no blanks (distutils splits the flags on them).
+    wg_cc=${CC:-$("$WG_PYTHON_EXE" -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}
+    wg_map=-ffile-prefix-map=$scratch/src=.
+    case $scratch in
+        *[[:space:]]*) wg_map='' ;;
+    esac
+    # shellcheck disable=SC2086 # CC may carry flags: "gcc -pthread"
+    if [ -n "$wg_map" ] && $wg_cc "$wg_map" -x c -c -o /dev/null - </dev/null 2>/dev/null; then
+        CPPFLAGS="$wg_map${CPPFLAGS:+ $CPPFLAGS}"
+        export CPPFLAGS
+        printf 'wheelgen: CPPFLAGS=%s\n' "$CPPFLAGS"
+    fi
+fi
 mv -f "$scratch/manifest.d" "$depfile.tmp"
 mv -f "$depfile.tmp" "$depfile"
 
@@ -226,7 +240,7 @@ eval "set -- $wg_args"
 (
     # wg_env entries apply to the build only, not to the venv set-up above.
     eval "$wg_envs"
-    if [ "$WG_SOURCE_KIND" = path ]; then
+    if [ "$WG_SOURCE_KIND" != pypi ]; then
         wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" "$@" "$scratch/src"
     else
         wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" \
@@ -308,6 +322,10 @@ done
     printf 'python=%s\n' "$WG_PYTHON"
     printf 'cuda=%s\n' "$WG_CUDA"
     printf 'torch=%s\n' "$WG_TORCH"
+    if [ "$WG_SOURCE_KIND" = git ]; then
+        # the commit the wheel was built from (first line of the checkout's stamp)
+        printf 'commit=%s\n' "$(sed -n '1s/ .*//p' "$WG_SOURCE_DIR.commit")"
+    fi
     printf 'filename=%s\n' "$wheel_name"
     printf 'sha256=%s\n' "$sha256"
     printf 'size=%s\n' "$size"
