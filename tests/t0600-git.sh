@@ -1,0 +1,157 @@
+#!/bin/sh
+# git sources through libgit2, against a git daemon on 127.0.0.1: one shared mirror per
+# repository, nested submodules (one with a relative url) checked out byte-identical to
+# `git clone --recursive`, the lock file and a tag moved upstream, missing tags
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME=wheelgen GIT_AUTHOR_EMAIL=wg@example.invalid GIT_COMMITTER_NAME=wheelgen GIT_COMMITTER_EMAIL=wg@example.invalid
+repos=$WORK/repos
+mkdir -p "$repos" "$WORK/work"
+
+# a free port for git daemon
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+base=git://127.0.0.1:$port
+
+# fixtures: leaf <- mid (relative url ../leaf.git) <- top (absolute git:// url), like xformers
+mkrepo() { # mkrepo NAME: a work tree in $WORK/work/NAME
+	git init -q -b main "$WORK/work/$1"
+}
+publish() { # publish NAME: (re)create the bare repo from the work tree
+	rm -rf "$repos/$1.git"
+	git clone -q --bare "$WORK/work/$1" "$repos/$1.git"
+}
+g() { git -C "$WORK/work/$1" -c protocol.file.allow=always "$@"; }
+mkrepo leaf
+echo "leaf one" >"$WORK/work/leaf/leaf.txt"
+printf '#!/bin/sh\necho hi\n' >"$WORK/work/leaf/run.sh"
+chmod +x "$WORK/work/leaf/run.sh"
+ln -s leaf.txt "$WORK/work/leaf/link"
+git -C "$WORK/work/leaf" add -A && git -C "$WORK/work/leaf" commit -qm one && git -C "$WORK/work/leaf" tag v1.0
+publish leaf
+mkrepo mid
+echo mid >"$WORK/work/mid/mid.txt"
+git -C "$WORK/work/mid" add -A
+git -C "$WORK/work/mid" -c protocol.file.allow=always submodule add -q "$repos/leaf.git" third_party/leaf >/dev/null 2>&1
+git -C "$WORK/work/mid" config -f .gitmodules submodule.third_party/leaf.url ../leaf.git
+git -C "$WORK/work/mid" add -A && git -C "$WORK/work/mid" commit -qm mid && git -C "$WORK/work/mid" tag -a v2.0 -m v2.0
+publish mid
+mkrepo top
+mkdir -p "$WORK/work/top/topkg"
+cat >"$WORK/work/top/setup.py" <<'PY'
+from setuptools import setup
+setup(name="topkg", version=open("VERSION").read().strip(), packages=["topkg"])
+PY
+echo "X = 1" >"$WORK/work/top/topkg/__init__.py"
+echo 1.0 >"$WORK/work/top/VERSION"
+git -C "$WORK/work/top" add -A
+git -C "$WORK/work/top" -c protocol.file.allow=always submodule add -q "$repos/mid.git" third_party/mid >/dev/null 2>&1
+git -C "$WORK/work/top" config -f .gitmodules submodule.third_party/mid.url "$base/mid.git"
+git -C "$WORK/work/top" add -A && git -C "$WORK/work/top" commit -qm one && git -C "$WORK/work/top" tag -a v1.0 -m v1.0
+echo 1.1 >"$WORK/work/top/VERSION"
+git -C "$WORK/work/top" commit -qam two && git -C "$WORK/work/top" tag v1.1
+publish top
+
+git daemon --reuseaddr --export-all --base-path="$repos" --listen=127.0.0.1 --port="$port" --pid-file="$WORK/daemon.pid" --detach "$repos"
+daemon_stop() { [ -f "$WORK/daemon.pid" ] && kill "$(cat "$WORK/daemon.pid")" 2>/dev/null; rm -f "$WORK/daemon.pid"; }
+trap 'daemon_stop; t_cleanup' EXIT
+i=0
+until git ls-remote "$base/leaf.git" >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ "$i" -lt 50 ] || { t_case "git daemon starts"; t_fail "no answer on $base"; exit 0; }
+	sleep 0.2
+done
+
+src=$WORK/src
+t_copytree "$src"
+cd "$src"
+cat >git.yml <<YML
+defaults: {python: ["$(t_pythons 1 2>/dev/null || echo 3.12)"]}
+packages:
+  topkg:
+    source: {git: "$base/top.git"}
+    versions: ["1.0", "1.1"]
+    test_import: topkg
+YML
+# shellcheck disable=SC2086
+./configure ${WG_CONFARGS:-} --config git.yml >"$WORK/configure.log" 2>&1 || { t_case configure; t_fail "$(cat "$WORK/configure.log")"; exit 0; }
+py=$(sed -n 's/^python \([0-9.t]*\) .*/\1/p' out/host.txt | tail -n 1)
+sed -i "s/^defaults: .*/defaults: {python: [\"$py\"]}/" git.yml
+pyc=$(echo "$py" | tr -d .)
+
+t_case "ninja fetches, checks out, builds and tests both versions of a git package"
+t_ninja_ran "$WORK/ran1" || t_fail "$(tail -n 30 "$WORK/ran1.raw")"
+grep -v '^CC \|^LINK ' "$WORK/ran1" >"$WORK/ran1.git"
+t_ran_is "$WORK/ran1.git" "REGEN git.yml" "FETCH '$base/top.git'" "CHECKOUT topkg-1.0" "CHECKOUT topkg-1.1" \
+	"WHEEL topkg-1.0-py$pyc" "WHEEL topkg-1.1-py$pyc" "TEST topkg-1.0-py$pyc" "TEST topkg-1.1-py$pyc" "INDEX out/index"
+
+t_case "one mirror per repository, shared by both versions; the checkouts fetched nothing more"
+mdir=out/git/127.0.0.1_$port
+if [ -d "$mdir/top.git" ] && [ -d "$mdir/mid.git" ] && [ -d "$mdir/leaf.git" ] &&
+	[ "$(find out/git -name '*.git' -type d | wc -l)" -eq 3 ]; then
+	a=$(sed -n 's/.*; \([0-9]*\) bytes.*/\1/p' out/logs/topkg-1.0.checkout.log)
+	b=$(sed -n 's/.*; \([0-9]*\) bytes.*/\1/p' out/logs/topkg-1.1.checkout.log)
+	# the submodules are fetched by whichever checkout runs first; the other fetches 0 bytes
+	if [ "$a" -eq 0 ] || [ "$b" -eq 0 ]; then t_pass; else t_fail "bytes received by the checkouts: $a and $b"; fi
+else
+	t_fail "$(find out/git -maxdepth 3)"
+fi
+
+t_case "nested submodules (relative and absolute urls) are byte-identical to git clone --recursive"
+git -c protocol.file.allow=always clone -q --recursive -b v1.0 "$base/top.git" "$WORK/ref" >/dev/null 2>&1
+if diff -r --no-dereference --exclude=.git "$WORK/ref" out/src/topkg-1.0 >"$WORK/diff" 2>&1 &&
+	[ -x out/src/topkg-1.0/third_party/mid/third_party/leaf/run.sh ] && [ -L out/src/topkg-1.0/third_party/mid/third_party/leaf/link ]; then
+	t_pass
+else
+	t_fail "$(head -n 20 "$WORK/diff")"
+fi
+
+t_case "the lock file records both commits; the manifests record the commit built"
+c10=$(git -C "$repos/top.git" rev-parse 'v1.0^{commit}')
+c11=$(git -C "$repos/top.git" rev-parse 'v1.1^{commit}')
+if grep -q "^topkg 1.0 $c10\$" git.lock && grep -q "^topkg 1.1 $c11\$" git.lock &&
+	grep -q "^commit=$c10\$" "out/wheels/topkg-1.0-py$pyc/manifest"; then t_pass; else t_fail "$(cat git.lock)"; fi
+
+t_case "a no-op ninja runs nothing"
+t_ninja_ran "$WORK/ran2"
+t_check test ! -s "$WORK/ran2"
+
+t_case "a tag moved upstream after locking fails the next build with both commits named; the lock stays"
+cp git.lock "$WORK/lock.before"
+echo 1.0-moved >"$WORK/work/top/VERSION"
+git -C "$WORK/work/top" commit -qam moved
+git -C "$WORK/work/top" push -q -f "$repos/top.git" HEAD:refs/tags/v1.0 2>/dev/null
+moved=$(git -C "$repos/top.git" rev-parse 'v1.0^{commit}')
+ninja fetch >"$WORK/fetch.log" 2>&1 || true
+if ninja >"$WORK/moved.log" 2>&1; then
+	t_fail "the build went on with a moved tag"
+elif grep -q "tag 'v1.0' of $base/top.git now points at $moved, but .*git.lock locks it at $c10" "$WORK/moved.log" &&
+	cmp -s git.lock "$WORK/lock.before"; then
+	t_pass
+else
+	t_fail "$(tail -n 10 "$WORK/moved.log")"
+fi
+
+t_case "wheelgen lock --update accepts the moved tag"
+if out/wheelgen lock --config git.yml --update >"$WORK/lock.log" 2>&1 && grep -q "^topkg 1.0 $moved\$" git.lock; then t_pass; else t_fail "$(cat "$WORK/lock.log")"; fi
+
+t_case "a missing tag is an error naming the package, the url and the nearest tags"
+sed -i 's/versions: \["1.0", "1.1"\]/versions: ["1.0", "1.1", "1.2"]/' git.yml
+if ninja >"$WORK/missing.log" 2>&1; then t_fail "built a version without a tag"; else
+	if grep -q "topkg 1.2: tag 'v1.2' not found in $base/top.git; nearest tags: v1.0, v1.1" "$WORK/missing.log"; then t_pass; else t_fail "$(tail -n 10 "$WORK/missing.log")"; fi
+fi
+
+t_case "an unreachable url is an error naming it, and leaves no mirror behind"
+dead=git://127.0.0.1:9/nothing.git
+if out/wheelgen fetch --url "$dead" >"$WORK/dead.log" 2>&1; then t_fail "fetch succeeded"; else
+	if grep -q "cannot fetch '$dead'" "$WORK/dead.log" && [ ! -e out/git/127.0.0.1_9/nothing.git ]; then t_pass; else t_fail "$(cat "$WORK/dead.log")"; fi
+fi
+
+t_case "a corrupt mirror is cloned again"
+rm -rf "out/git/127.0.0.1_$port/leaf.git/objects" "out/git/127.0.0.1_$port/leaf.git/HEAD"
+if out/wheelgen fetch --url "$base/leaf.git" >"$WORK/corrupt.log" 2>&1 && git -C "out/git/127.0.0.1_$port/leaf.git" rev-parse v1.0 >/dev/null 2>&1; then t_pass; else t_fail "$(cat "$WORK/corrupt.log")"; fi
+
+t_case "file:// urls and plain paths work too"
+if out/wheelgen fetch --url "file://$repos/leaf.git" >"$WORK/file.log" 2>&1 && out/wheelgen fetch --url "$repos/mid.git" >>"$WORK/file.log" 2>&1 &&
+	[ -d "out/git/file$repos/leaf.git" ] && [ -d "out/git/file$repos/mid.git" ]; then t_pass; else t_fail "$(cat "$WORK/file.log"; find out/git -maxdepth 4 -type d | head)"; fi
