@@ -10,6 +10,7 @@
 #include "config.h"
 #include "diag.h"
 #include "esc.h"
+#include "git.h"
 #include "graph.h"
 #include "matrix.h"
 #include "pep.h"
@@ -262,6 +263,44 @@ testconfigerrors(void)
 		  "local_version uses {cuda} but package 'a' has no CUDA versions", "local label placeholders");
 }
 
+static void
+testgiturls(void)
+{
+	struct sb s = SB_INIT;
+	char *u;
+
+	CHECK(mirrorpath(&s, "out", "https://github.com/Dao-AILab/flash-attention.git") == 0, "https url");
+	checkstr(s.buf, "out/git/github.com/Dao-AILab/flash-attention.git", "mirror of an https url");
+	sbreset(&s);
+	CHECK(mirrorpath(&s, "out", "git://127.0.0.1:9418/a/b/") == 0, "git url with port");
+	checkstr(s.buf, "out/git/127.0.0.1_9418/a/b.git", "mirror keeps the port, drops the trailing slash");
+	sbreset(&s);
+	CHECK(mirrorpath(&s, "out", "git@github.com:owner/repo.git") == 0, "scp-like url");
+	checkstr(s.buf, "out/git/github.com/owner/repo.git", "mirror of an scp-like url");
+	sbreset(&s);
+	CHECK(mirrorpath(&s, "out", "file:///srv/git/x.git") == 0, "file url");
+	checkstr(s.buf, "out/git/file/srv/git/x.git", "mirror of a file url");
+	sbreset(&s);
+	CHECK(mirrorpath(&s, "out", "https://user:secret@example.com/a b.git") == 0, "userinfo and a space");
+	checkstr(s.buf, "out/git/example.com/a_b.git", "no credentials and no spaces in the mirror path");
+	sbreset(&s);
+	CHECK(mirrorpath(&s, "out", "https://example.com/../etc") < 0, "'..' refused");
+	sbfree(&s);
+
+	u = resolveurl("https://github.com/facebookresearch/xformers.git", "../../Dao-AILab/flash-attention.git");
+	checkstr(u, "https://github.com/Dao-AILab/flash-attention.git", "relative submodule url, two levels up");
+	free(u);
+	u = resolveurl("git://h:1/top.git/", "./sub.git");
+	checkstr(u, "git://h:1/top.git/sub.git", "./ is below the parent");
+	free(u);
+	u = resolveurl("git://h:1/top.git", "https://other/x.git");
+	checkstr(u, "https://other/x.git", "absolute urls stay as they are");
+	free(u);
+	u = resolveurl("git@github.com:owner/top.git", "../mid.git");
+	checkstr(u, "git@github.com:owner/mid.git", "scp-like parent");
+	free(u);
+}
+
 int
 main(void)
 {
@@ -270,6 +309,7 @@ main(void)
 	testutil();
 	testmatrix();
 	testconfigerrors();
+	testgiturls();
 	pepfree();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
