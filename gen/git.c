@@ -912,3 +912,42 @@ out:
 		git_repository_free(repo);
 	return rc;
 }
+
+int
+gitlstags(const char *url, char ***tags, size_t *n)
+{
+	git_remote *remote = NULL;
+	git_remote_callbacks cb;
+	git_proxy_options proxy;
+	const git_remote_head **heads;
+	size_t nheads, i, cap = 0;
+	int rc = -1;
+
+	*tags = NULL;
+	*n = 0;
+	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
+	git_proxy_options_init(&proxy, GIT_PROXY_OPTIONS_VERSION);
+	proxy.type = GIT_PROXY_AUTO;
+	if (git_remote_create_detached(&remote, url) != 0 ||
+	    git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, &proxy, NULL) != 0 ||
+	    git_remote_ls(&heads, &nheads, remote) != 0) {
+		error("cannot list the tags of '%s': %s", url, giterr());
+		goto out;
+	}
+	for (i = 0; i < nheads; i++) {
+		const char *name = heads[i]->name;
+		size_t len = strlen(name);
+
+		if (!startswith(name, "refs/tags/") || (len > 3 && !strcmp(name + len - 3, "^{}")))
+			continue;
+		GROW(*tags, cap, *n + 1);
+		(*tags)[(*n)++] = xstrdup(name + strlen("refs/tags/"));
+	}
+	rc = 0;
+out:
+	if (remote) {
+		git_remote_disconnect(remote);
+		git_remote_free(remote);
+	}
+	return rc;
+}

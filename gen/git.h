@@ -54,6 +54,9 @@ int gitcheckout(const char *builddir, const struct srcspec *s, struct fetchstats
  */
 int gitlock(const char *builddir, const struct srcspec *s, struct fetchstats *st, char *hexout);
 
+/* the tag names of the repository at url, listed without cloning (malloc'd; free each and the array) */
+int gitlstags(const char *url, char ***tags, size_t *n);
+
 /* set up libgit2: ignore the user's and the system's git config, honour SSL_CERT_FILE/DIR */
 void gitinit(void);
 void gitshutdown(void);

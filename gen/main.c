@@ -32,6 +32,7 @@ static const char usage[] =
 	"  lock     resolve the tag of every git package version and write packages.lock\n"
 	"  fetch    update the mirrors of git sources (one URL, or every one of a config)\n"
 	"  checkout check out one git source with its submodules (ninja runs this)\n"
+	"  outdated list upstream tags newer than the newest configured version\n"
 	"\n"
 	"Run 'wheelgen <command> --help' for a command's options. Usually you run\n"
 	"'./configure && ninja', which builds wheelgen and runs it.\n";
@@ -95,11 +96,19 @@ static const char checkoutusage[] =
 	"wheelgen gen) describes, with its submodules, fetching only what the mirrors lack,\n"
 	"and check the commit against the lock file. Prints the commit and bytes received.\n";
 
-enum { OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE };
+static const char outdatedusage[] =
+	"usage: wheelgen outdated [--config FILE] [--json] [--pre]\n"
+	"\n"
+	"For every git package of FILE, list the upstream tags that match its tag pattern\n"
+	"and name a version newer (PEP 440) than the newest configured one. Nothing is\n"
+	"cloned: the tags are listed from the remote. Pre-releases only with --pre.\n"
+	"  --json   a JSON list: package, url, configured, newer (newest first)\n";
+
+enum { OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE };
 
 struct opts {
 	const char *config, *builddir, *host, *profile, *manifests, *url;
-	int verbose, format, update, configset;
+	int verbose, format, update, configset, pre;
 	char **args;   /* what remains after the options */
 	int nargs;
 	long shard, nshards;
@@ -122,6 +131,7 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 		{ "table", no_argument, NULL, OPT_TABLE },
 		{ "url", required_argument, NULL, OPT_URL },
 		{ "update", no_argument, NULL, OPT_UPDATE },
+		{ "pre", no_argument, NULL, OPT_PRE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -138,6 +148,7 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 		case 'c': o->config = optarg; o->configset = 1; break;
 		case OPT_URL: o->url = optarg; break;
 		case OPT_UPDATE: o->update = 1; break;
+		case OPT_PRE: o->pre = 1; break;
 		case 'b': o->builddir = optarg; break;
 		case 'H': o->host = optarg; break;
 		case 'p': o->profile = optarg; break;
@@ -527,6 +538,116 @@ cmdcheckout(int argc, char **argv)
 	return rc < 0;
 }
 
+/* the version a tag names under pattern (e.g. "v{version}"), or NULL */
+static char *
+tagversion(const char *pattern, const char *tag)
+{
+	const char *at = strstr(pattern, "{version}");
+	size_t pre, post, len = strlen(tag);
+	char *v;
+	int local;
+
+	if (!at)
+		return NULL;
+	pre = (size_t)(at - pattern);
+	post = strlen(at + 9);
+	if (len <= pre + post || strncmp(tag, pattern, pre) || strcmp(tag + len - post, at + 9))
+		return NULL;
+	v = xstrndup(tag + pre, len - pre - post);
+	if (!pepversion(v, &local) || local) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static int
+cmpdesc(const void *a, const void *b)
+{
+	return pepcmp(*(char *const *)b, *(char *const *)a);
+}
+
+static int
+cmdoutdated(int argc, char **argv)
+{
+	struct arena a = { 0 };
+	struct sb out = SB_INIT;
+	struct opts o;
+	struct host h;
+	struct matrix m;
+	struct config *c;
+	size_t i, k, ntags, nnew, shown = 0;
+	char **tags, **newer;
+	int rc = 0;
+
+	parseopts(argc, argv, &o, outdatedusage);
+	if (!(c = load(&a, &o, &h, &m))) {
+		free(m.cells);
+		afree(&a);
+		return 1;
+	}
+	if (o.format == OPT_JSON)
+		sbadd(&out, "[");
+	else
+		sbaddf(&out, "%-24s %-14s %s\n", "PACKAGE", "CONFIGURED", "NEWER UPSTREAM");
+	for (i = 0; i < c->npkgs; i++) {
+		const struct package *p = &c->pkgs[i];
+		const char *newest = NULL;
+
+		if (p->src != SRC_GIT)
+			continue;
+		for (k = 0; k < p->versions.n; k++) {
+			if (!newest || pepcmp(p->versions.v[k], newest) > 0)
+				newest = p->versions.v[k];
+		}
+		if (gitlstags(p->git, &tags, &ntags) < 0) {
+			rc = 1;
+			continue;
+		}
+		newer = xcalloc(ntags + 1, sizeof(*newer));
+		for (k = nnew = 0; k < ntags; k++) {
+			char *v = tagversion(p->tag, tags[k]);
+
+			if (v && pepcmp(v, newest) > 0 && (o.pre || !peppre(v)))
+				newer[nnew++] = v;
+			else
+				free(v);
+			free(tags[k]);
+		}
+		free(tags);
+		qsort(newer, nnew, sizeof(*newer), cmpdesc);
+		if (o.format == OPT_JSON) {
+			sbadd(&out, shown++ ? ",\n  {\"package\": " : "\n  {\"package\": ");
+			escjson(&out, p->name);
+			sbadd(&out, ", \"url\": ");
+			escjson(&out, p->git);
+			sbadd(&out, ", \"configured\": ");
+			escjson(&out, newest);
+			sbadd(&out, ", \"newer\": [");
+			for (k = 0; k < nnew; k++) {
+				sbadd(&out, k ? ", " : "");
+				escjson(&out, newer[k]);
+			}
+			sbadd(&out, "]}");
+		} else {
+			sbaddf(&out, "%-24s %-14s ", p->name, newest);
+			for (k = 0; k < nnew; k++)
+				sbaddf(&out, "%s%s", k ? ", " : "", newer[k]);
+			sbadd(&out, nnew ? "\n" : "(up to date)\n");
+		}
+		for (k = 0; k < nnew; k++)
+			free(newer[k]);
+		free(newer);
+	}
+	if (o.format == OPT_JSON)
+		sbadd(&out, shown ? "\n]\n" : "]\n");
+	fwrite(out.buf, 1, out.len, stdout);
+	sbfree(&out);
+	free(m.cells);
+	afree(&a);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -552,10 +673,12 @@ main(int argc, char **argv)
 		rc = cmdmatrix(argc - 1, argv + 1);
 	else if (!strcmp(argv[1], "index"))
 		rc = cmdindex(argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "lock") || !strcmp(argv[1], "fetch") || !strcmp(argv[1], "checkout")) {
+	else if (!strcmp(argv[1], "lock") || !strcmp(argv[1], "fetch") || !strcmp(argv[1], "checkout") ||
+		 !strcmp(argv[1], "outdated")) {
 		gitinit();
 		rc = !strcmp(argv[1], "lock") ? cmdlock(argc - 1, argv + 1)
-		   : !strcmp(argv[1], "fetch") ? cmdfetch(argc - 1, argv + 1) : cmdcheckout(argc - 1, argv + 1);
+		   : !strcmp(argv[1], "fetch") ? cmdfetch(argc - 1, argv + 1)
+		   : !strcmp(argv[1], "outdated") ? cmdoutdated(argc - 1, argv + 1) : cmdcheckout(argc - 1, argv + 1);
 		gitshutdown();
 	}
 	else {

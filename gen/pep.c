@@ -1,5 +1,6 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
+#include <limits.h>
 #include <pcre2.h>
 #include <string.h>
 
@@ -107,6 +108,108 @@ peplocal(const char *s)
 {
 	init();
 	return match(lre, s);
+}
+
+/* the parts of a version that order it */
+struct vkey {
+	long epoch;
+	long rel[16];
+	int nrel;
+	int pre;        /* -2: dev-only release (sorts first); -1..: a=0 b=1 rc=2; 3: none */
+	long prenum;
+	long post;      /* -1: none */
+	long dev;       /* LONG_MAX: none */
+};
+
+static const char *
+group(const char *s, const char *name, size_t *len)
+{
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+	int num = pcre2_substring_number_from_name(vre, (PCRE2_SPTR)name);
+
+	if (num < 0 || ov[2 * num] == PCRE2_UNSET)
+		return NULL;
+	*len = ov[2 * num + 1] - ov[2 * num];
+	return s + ov[2 * num];
+}
+
+static long
+num(const char *p, size_t len)
+{
+	long v = 0;
+	size_t i;
+
+	for (i = 0; i < len && isdigit((unsigned char)p[i]); i++)
+		v = v * 10 + (p[i] - '0');
+	return v;
+}
+
+static void
+vkey(const char *s, struct vkey *k)
+{
+	const char *p, *q;
+	size_t len, n;
+
+	memset(k, 0, sizeof(*k));
+	k->pre = 3;
+	k->post = -1;
+	k->dev = LONG_MAX;
+	init();
+	if (pcre2_match(vre, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL) < 0)
+		return;
+	if ((p = group(s, "epoch", &len)))
+		k->epoch = num(p, len);
+	if ((p = group(s, "release", &len))) {
+		for (q = p; q < p + len && k->nrel < 16; q++) {
+			n = strspn(q, "0123456789");
+			k->rel[k->nrel++] = num(q, n);
+			q += n;
+		}
+	}
+	if ((p = group(s, "pre_l", &len))) {
+		k->pre = tolower((unsigned char)p[0]) == 'a' ? 0 : tolower((unsigned char)p[0]) == 'b' ? 1 : 2;
+		if ((p = group(s, "pre_n", &len)))
+			k->prenum = num(p, len);
+	}
+	if ((p = group(s, "post_n1", &len)) || (p = group(s, "post_n2", &len)))
+		k->post = num(p, len);
+	else if (group(s, "post_l", &len))
+		k->post = 0;
+	if (group(s, "dev_l", &len)) {
+		k->dev = (p = group(s, "dev_n", &len)) ? num(p, len) : 0;
+		if (k->pre == 3 && k->post < 0)
+			k->pre = -2;
+	}
+}
+
+#define CMP(x, y) do { if ((x) != (y)) return (x) < (y) ? -1 : 1; } while (0)
+
+int
+pepcmp(const char *a, const char *b)
+{
+	struct vkey x, y;
+	int i, n;
+
+	vkey(a, &x);
+	vkey(b, &y);
+	CMP(x.epoch, y.epoch);
+	n = x.nrel > y.nrel ? x.nrel : y.nrel;
+	for (i = 0; i < n; i++)
+		CMP(i < x.nrel ? x.rel[i] : 0, i < y.nrel ? y.rel[i] : 0);
+	CMP(x.pre, y.pre);
+	CMP(x.prenum, y.prenum);
+	CMP(x.post, y.post);
+	CMP(x.dev, y.dev);
+	return 0;
+}
+
+int
+peppre(const char *v)
+{
+	struct vkey k;
+
+	vkey(v, &k);
+	return k.pre != 3 || k.dev != LONG_MAX;
 }
 
 void

@@ -12,6 +12,14 @@ void pepnormalize(const char *name, char *out);
 int pepversion(const char *s, int *local);
 /* 1 if s is a valid local version label (the part after '+': [a-z0-9]+ separated by . _ -) */
 int peplocal(const char *s);
+/*
+ * Compare two valid PEP 440 versions: <0, 0, >0 as a sorts before, with or after b
+ * (epoch, release padded with zeros, then dev < pre < final < post; local labels ignored).
+ */
+int pepcmp(const char *a, const char *b);
+/* 1 if v is a pre-release or a development release */
+int peppre(const char *v);
+
 /* free the compiled patterns (for leak checkers) */
 void pepfree(void);
 

@@ -155,3 +155,24 @@ if out/wheelgen fetch --url "$base/leaf.git" >"$WORK/corrupt.log" 2>&1 && git -C
 t_case "file:// urls and plain paths work too"
 if out/wheelgen fetch --url "file://$repos/leaf.git" >"$WORK/file.log" 2>&1 && out/wheelgen fetch --url "$repos/mid.git" >>"$WORK/file.log" 2>&1 &&
 	[ -d "out/git/file$repos/leaf.git" ] && [ -d "out/git/file$repos/mid.git" ]; then t_pass; else t_fail "$(cat "$WORK/file.log"; find out/git -maxdepth 4 -type d | head)"; fi
+
+t_case "wheelgen outdated lists newer upstream tags without cloning; pre-releases only with --pre"
+sed -i 's/versions: \["1.0", "1.1", "1.2"\]/versions: ["1.0", "1.1"]/' git.yml
+git -C "$WORK/work/top" tag v1.3
+git -C "$WORK/work/top" tag v1.4rc1
+git -C "$WORK/work/top" tag not-a-version
+git -C "$WORK/work/top" push -q "$repos/top.git" v1.3 v1.4rc1 not-a-version 2>/dev/null
+out/wheelgen outdated --config git.yml >"$WORK/outdated" 2>&1 || true
+out/wheelgen outdated --config git.yml --pre --json >"$WORK/outdated.json" 2>&1 || true
+if grep -q "^topkg  *1.1  *1.3\$" "$WORK/outdated" &&
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d[0]["newer"] == ["1.4rc1", "1.3"], d' "$WORK/outdated.json"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/outdated" "$WORK/outdated.json")"
+fi
+
+t_case "the user's ~/.gitconfig does not change what is fetched"
+mkdir -p "$WORK/home"
+printf '[url "git://127.0.0.1:9/"]\n\tinsteadOf = %s/\n' "$base" >"$WORK/home/.gitconfig"
+rm -rf "out/git/127.0.0.1_$port/mid.git"
+if HOME=$WORK/home out/wheelgen fetch --url "$base/mid.git" >"$WORK/home.log" 2>&1 && [ -d "out/git/127.0.0.1_$port/mid.git" ]; then t_pass; else t_fail "$(cat "$WORK/home.log")"; fi
