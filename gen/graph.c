@@ -221,6 +221,7 @@ static const char rules[] =
 	"  command = $builddir/wheelgen fetch --builddir $builddir --url $url >$out.log\n"
 	"  description = FETCH $url\n"
 	"  restat = 1\n"
+	"  pool = console\n"
 	"rule fetchall\n"
 	"  command = $builddir/wheelgen fetch --builddir $builddir --config $config\n"
 	"  description = FETCH every git source of $config\n"

@@ -176,3 +176,43 @@ mkdir -p "$WORK/home"
 printf '[url "git://127.0.0.1:9/"]\n\tinsteadOf = %s/\n' "$base" >"$WORK/home/.gitconfig"
 rm -rf "out/git/127.0.0.1_$port/mid.git"
 if HOME=$WORK/home out/wheelgen fetch --url "$base/mid.git" >"$WORK/home.log" 2>&1 && [ -d "out/git/127.0.0.1_$port/mid.git" ]; then t_pass; else t_fail "$(cat "$WORK/home.log")"; fi
+
+t_case "a repository with thousands of commits: tags anywhere in its history check out"
+git init -q --bare "$repos/many.git"
+python3 - "$WORK/stream" <<'PY'
+import sys
+out = open(sys.argv[1], "wb")
+for i in range(1, 3001):
+    data = (b"line %d\n" % i) * 40
+    out.write(b"blob\nmark :%d\ndata %d\n%s\n" % (2 * i - 1, len(data), data))
+    msg = b"commit %d" % i
+    out.write(b"commit refs/heads/main\nmark :%d\ncommitter b <b@x> %d +0000\ndata %d\n%s\n" % (2 * i, 1000000000 + i, len(msg), msg))
+    out.write(b"M 100644 :%d f%d.txt\n\n" % (2 * i - 1, i % 300))
+    if i in (1, 1500, 3000):
+        out.write(b"reset refs/tags/t%d\nfrom :%d\n\n" % (i, 2 * i))
+PY
+git -C "$repos/many.git" fast-import --quiet <"$WORK/stream"
+ok=1
+for tag in t1 t1500 t3000; do
+	printf 'package=many\nversion=%s\nurl=%s/many.git\nref=%s\ndest=%s/many-%s\nstamp=%s/many-%s.commit\nlock=\n' \
+		"$tag" "$base" "$tag" "$WORK" "$tag" "$WORK" "$tag" >"$WORK/many.spec"
+	out/wheelgen checkout --builddir out "$WORK/many.spec" >>"$WORK/many.log" 2>&1 || ok=0
+	git -c protocol.file.allow=always clone -q -b "$tag" "$repos/many.git" "$WORK/many-ref-$tag" 2>/dev/null
+	diff -r --exclude=.git "$WORK/many-ref-$tag" "$WORK/many-$tag" >>"$WORK/many.log" 2>&1 || ok=0
+done
+if [ "$ok" = 1 ] && [ "$(git -C "out/git/127.0.0.1_$port/many.git" rev-list --count main)" -eq 3000 ]; then t_pass; else t_fail "$(tail -n 10 "$WORK/many.log")"; fi
+
+t_case "a full disk fails the fetch with a message naming the url, and leaves no mirror behind"
+mkdir -p "$WORK/tiny"
+if mount -t tmpfs -o size=128k tmpfs "$WORK/tiny" 2>"$WORK/mount.log"; then
+	if out/wheelgen fetch --builddir "$WORK/tiny" --url "$base/many.git" >"$WORK/full.log" 2>&1; then
+		t_fail "the fetch into 128 KiB succeeded"
+	elif grep -q "$base/many.git" "$WORK/full.log" && [ -z "$(find "$WORK/tiny" -name '*.git' -type d)" ]; then
+		t_pass
+	else
+		t_fail "$(cat "$WORK/full.log"; find "$WORK/tiny" -maxdepth 4)"
+	fi
+	umount "$WORK/tiny"
+else
+	t_fail "cannot mount a small tmpfs to fill: $(cat "$WORK/mount.log")"
+fi
