@@ -325,29 +325,21 @@ readfile(const char *path, size_t *lenp)
 int
 mkdirs(const char *dir)
 {
-	char *p, *s;
-	struct stat st;
+	char *parent, *slash;
+	int rc;
 
-	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+	/* the common case first: only the last component is missing (one syscall) */
+	if (mkdir(dir, 0777) == 0 || errno == EEXIST)
 		return 0;
-	s = xstrdup(dir);
-	for (p = s + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(s, 0777) < 0 && errno != EEXIST) {
-			error("cannot create directory '%s': %s", s, strerror(errno));
-			free(s);
-			return -1;
-		}
-		*p = '/';
-	}
-	if (mkdir(s, 0777) < 0 && errno != EEXIST) {
-		error("cannot create directory '%s': %s", s, strerror(errno));
-		free(s);
+	if (errno != ENOENT || !(slash = strrchr(dir, '/')) || slash == dir)
+		return error("cannot create directory '%s': %s", dir, strerror(errno));
+	parent = xstrndup(dir, (size_t)(slash - dir));
+	rc = mkdirs(parent);
+	free(parent);
+	if (rc < 0)
 		return -1;
-	}
-	free(s);
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return error("cannot create directory '%s': %s", dir, strerror(errno));
 	return 0;
 }
 
