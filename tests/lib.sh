@@ -126,3 +126,65 @@ t_ran_is() {
 	printf '%s\n' "$@" | sed '/^$/d' | sort >"$f.want"
 	t_cmp "$f.want" "$f"
 }
+
+# t_freeport: a free TCP port on 127.0.0.1
+t_freeport() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# t_git_http_start REPOS DIR: serve the bare repositories in REPOS over smart HTTP on 127.0.0.1
+# (nginx + fcgiwrap + git http-backend, every file of theirs inside DIR); prints the port.
+# t_git_http_stop DIR stops them.
+t_git_http_start() {
+	repos=$1 d=$2
+	if ! command -v nginx >/dev/null 2>&1 || ! command -v fcgiwrap >/dev/null 2>&1; then
+		echo "nginx and fcgiwrap are needed: apt-get install nginx-light fcgiwrap" >&2
+		return 1
+	fi
+	mkdir -p "$d/tmp" "$d/logs"
+	port=$(t_freeport)
+	fcgiwrap -s "unix:$d/fcgi.sock" >"$d/logs/fcgiwrap.log" 2>&1 &
+	echo $! >"$d/fcgiwrap.pid"
+	user=
+	[ "$(id -u)" != 0 ] || user="user root;"
+	cat >"$d/nginx.conf" <<NGINX
+$user
+daemon on;
+pid $d/nginx.pid;
+error_log $d/logs/error.log;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path $d/tmp/body;
+  fastcgi_temp_path $d/tmp/fastcgi;
+  proxy_temp_path $d/tmp/proxy;
+  uwsgi_temp_path $d/tmp/uwsgi;
+  scgi_temp_path $d/tmp/scgi;
+  server {
+    listen 127.0.0.1:$port;
+    location / {
+      include /etc/nginx/fastcgi_params;
+      fastcgi_param SCRIPT_FILENAME /usr/lib/git-core/git-http-backend;
+      fastcgi_param GIT_PROJECT_ROOT $repos;
+      fastcgi_param GIT_HTTP_EXPORT_ALL "";
+      fastcgi_param PATH_INFO \$uri;
+      fastcgi_pass unix:$d/fcgi.sock;
+    }
+  }
+}
+NGINX
+	nginx -p "$d" -c "$d/nginx.conf" -e "$d/logs/error.log" || return 1
+	i=0
+	until git ls-remote "http://127.0.0.1:$port/leaf.git" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ "$i" -lt 50 ] || { cat "$d/logs/error.log" >&2; return 1; }
+		sleep 0.2
+	done
+	echo "$port"
+}
+
+t_git_http_stop() {
+	[ -f "$1/nginx.pid" ] && kill "$(cat "$1/nginx.pid")" 2>/dev/null
+	[ -f "$1/fcgiwrap.pid" ] && kill "$(cat "$1/fcgiwrap.pid")" 2>/dev/null
+	rm -f "$1/nginx.pid" "$1/fcgiwrap.pid"
+}

@@ -11,7 +11,7 @@ repos=$WORK/repos
 mkdir -p "$repos" "$WORK/work"
 
 # a free port for git daemon
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(t_freeport)
 base=git://127.0.0.1:$port
 
 # fixtures: leaf <- mid (relative url ../leaf.git) <- top (absolute git:// url), like xformers
@@ -55,7 +55,7 @@ publish top
 
 git daemon --reuseaddr --export-all --base-path="$repos" --listen=127.0.0.1 --port="$port" --pid-file="$WORK/daemon.pid" --detach "$repos"
 daemon_stop() { [ -f "$WORK/daemon.pid" ] && kill "$(cat "$WORK/daemon.pid")" 2>/dev/null; rm -f "$WORK/daemon.pid"; }
-trap 'daemon_stop; t_cleanup' EXIT
+trap 'daemon_stop; t_git_http_stop "$WORK/http"; t_cleanup' EXIT
 i=0
 until git ls-remote "$base/leaf.git" >/dev/null 2>&1; do
 	i=$((i + 1))
@@ -216,3 +216,25 @@ if mount -t tmpfs -o size=128k tmpfs "$WORK/tiny" 2>"$WORK/mount.log"; then
 else
 	t_fail "cannot mount a small tmpfs to fill: $(cat "$WORK/mount.log")"
 fi
+
+t_case "smart HTTP (nginx + git http-backend): a checkout over http:// matches the one over git://"
+if hport=$(t_git_http_start "$repos" "$WORK/http" 2>"$WORK/http.log"); then
+	printf 'package=topkg\nversion=1.1\nurl=http://127.0.0.1:%s/top.git\nref=v1.1\ndest=%s/http-top\nstamp=%s/http-top.commit\nlock=\n' \
+		"$hport" "$WORK" "$WORK" >"$WORK/http.spec"
+	if out/wheelgen checkout --builddir "$WORK/httpbuild" "$WORK/http.spec" >"$WORK/httpco.log" 2>&1 &&
+		[ -d "$WORK/httpbuild/git/127.0.0.1_$hport/top.git" ] &&
+		diff -r --no-dereference out/src/topkg-1.1 "$WORK/http-top" >"$WORK/httpdiff" 2>&1; then
+		t_pass
+	else
+		t_fail "$(cat "$WORK/httpco.log" "$WORK/httpdiff"; tail -n 5 "$WORK/http/logs/error.log")"
+	fi
+else
+	t_fail "cannot start the HTTP git server: $(cat "$WORK/http.log")"
+fi
+
+t_case "only heads and tags are fetched, not refs/pull/*"
+git -C "$WORK/work/top" commit -q --allow-empty -m "a pull request"
+git -C "$WORK/work/top" push -q "$repos/top.git" HEAD:refs/pull/1/head 2>/dev/null
+out/wheelgen fetch --url "$base/top.git" >/dev/null 2>&1 || true
+if git -C "$repos/top.git" rev-parse -q --verify refs/pull/1/head >/dev/null &&
+	! git -C "out/git/127.0.0.1_$port/top.git" for-each-ref | grep -q "refs/pull/"; then t_pass; else t_fail "$(git -C "out/git/127.0.0.1_$port/top.git" for-each-ref)"; fi
