@@ -5,7 +5,9 @@
 #
 #   tests/run.sh [--install-deps] [--sanitize] [--werror] [t0100 ...]
 #
-# --install-deps  install the Debian packages first (apt-get; needs root or sudo)
+# --install-deps  install the Debian packages first, once (apt-get; needs root or sudo):
+#                 wheelgen's build dependencies and the tools the tests use (git, nginx,
+#                 fcgiwrap, bc and the shell linter)
 # --sanitize      build wheelgen and the unit tests with ASan + UBSan
 # --werror        build with -Werror
 # Names select test scripts by prefix (default: all). WG_KEEP=1 keeps work dirs.
@@ -14,14 +16,24 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 confargs=
 only=
+installdeps=0
 for a in "$@"; do
 	case $a in
-	--install-deps|--sanitize|--werror) confargs="$confargs $a" ;;
-	-h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--install-deps) installdeps=1 ;;
+	--sanitize|--werror) confargs="$confargs $a" ;;
+	-h|--help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) echo "tests/run.sh: unknown option '$a'" >&2; exit 2 ;;
 	*) only="$only $a" ;;
 	esac
 done
+
+if [ "$installdeps" = 1 ]; then
+	./configure --install-deps --deps-only
+	sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	echo "tests/run.sh: installing git nginx-light fcgiwrap shellcheck bc"
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq git nginx-light fcgiwrap shellcheck bc >/dev/null
+fi
 
 WG_RESULTS=$(mktemp "${TMPDIR:-/tmp}/wgresults.XXXXXX")
 export WG_RESULTS
