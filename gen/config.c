@@ -20,7 +20,8 @@ static const char *const defaultkeys[] = { "python", "cuda", "cuda_archs", NULL 
 static const char *const torchkeys[] = { "cuda", "python", NULL };
 static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
-	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs", NULL,
+	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
+	"memory_per_job_gb", "max_jobs", "nvcc_threads", NULL,
 };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
 static const char *const matchkeys[] = { "version", "python", "cuda", "torch", NULL };
@@ -568,6 +569,25 @@ checklocal(struct ctx *x, struct package *p, struct node *n)
 	sbfree(&out);
 }
 
+/* a number between lo and hi (an integer if whole); def when n is NULL or wrong (reported) */
+static double
+getnumber(struct ctx *x, const struct node *n, const char *what, double def, double lo, double hi, int whole)
+{
+	const char *s = getstr(x, n, what);
+	char *end;
+	double v;
+
+	if (!s)
+		return def;
+	v = strtod(s, &end);
+	if (end == s || *end || v < lo || v > hi || (whole && v != (double)(long)v)) {
+		nodeerr(x->d, n, "%s must be %s between %g and %g, not '%s'", what, whole ? "a whole number" : "a number",
+			lo, hi, s);
+		return def;
+	}
+	return v;
+}
+
 static void
 loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 {
@@ -672,6 +692,9 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 		p->description = getstr(x, n, "description");
 	if ((n = mapget(v, "local_version")))
 		checklocal(x, p, n);
+	p->memory_per_job_gb = getnumber(x, mapget(v, "memory_per_job_gb"), "memory_per_job_gb", 2, 0.01, 4096, 0);
+	p->max_jobs = (long)getnumber(x, mapget(v, "max_jobs"), "max_jobs", 0, 1, 1024, 1);
+	p->nvcc_threads = (long)getnumber(x, mapget(v, "nvcc_threads"), "nvcc_threads", 1, 1, 64, 1);
 }
 
 static void

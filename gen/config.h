@@ -56,6 +56,9 @@ struct package {
 	struct envvar *env;
 	size_t nenv;
 	const char *test_command, *description, *local_version; /* NULL when not given */
+	double memory_per_job_gb;  /* memory one compile job takes (default 2) */
+	long max_jobs;             /* MAX_JOBS for the build (0: the host's processors) */
+	long nvcc_threads;         /* NVCC_THREADS for the build (default 1) */
 	struct node *localat;      /* where local_version was written */
 };
 

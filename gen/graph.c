@@ -71,6 +71,7 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir)
 	shsource(s, p);
 	shvar(s, "WG_SOURCE_DIR", srcdir);
 	shvar(s, "WG_LOCAL_VERSION", cl->local);
+	sbaddf(s, "WG_MAX_JOBS=%ld\nWG_NVCC_THREADS=%ld\n", cl->max_jobs, cl->nvcc_threads);
 	for (i = 0; i < p->extra_deps.n; i++)
 		shcall(s, "wg_dep", p->extra_deps.v[i], NULL);
 	for (i = 0; i < p->build_args.n; i++)
@@ -195,6 +196,7 @@ static const char rules[] =
 	"  depfile = $builddir/wheels/$cell/manifest.d\n"
 	"  deps = gcc\n"
 	"  restat = 1\n"
+	"  pool = $wheelpool\n"
 	"rule test\n"
 	"  command = sh templates/test-host.sh $builddir $cell\n"
 	"  description = TEST $cell\n"
@@ -234,6 +236,36 @@ static const char rules[] =
 	"rule checkconfig\n"
 	"  command = $builddir/wheelgen check --config $config && touch $out\n"
 	"  description = CHECK $config\n\n";
+
+long
+pooldepth(const struct matrix *m, double memory_gb, double *claim, const char **who)
+{
+	size_t i;
+	double c;
+	long depth;
+
+	*claim = 0;
+	*who = NULL;
+	if (memory_gb <= 0)
+		return 0;
+	for (i = 0; i < m->n; i++) {
+		const struct cell *cl = &m->cells[i];
+
+		if (cl->whynot)
+			continue;
+		c = cl->pkg->memory_per_job_gb * (double)cl->max_jobs * (double)cl->nvcc_threads;
+		if (c > *claim) {
+			*claim = c;
+			*who = cl->pkg->name;
+		}
+	}
+	if (!*who) {
+		*who = "no buildable cell";
+		return 1;
+	}
+	depth = (long)(memory_gb / *claim);
+	return depth < 1 ? 1 : depth;
+}
 
 /* one source spec and checkout edge per (git package, version) that has cells */
 static int
@@ -329,6 +361,20 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 		sbfree(&q);
 	}
 	sbaddc(&g, '\n');
+	{
+		double claim = 0;
+		const char *who = NULL;
+		long depth = pooldepth(m, o->memory_gb, &claim, &who);
+
+		if (depth > 0) {
+			sbaddf(&g, "# memory-aware parallelism: builds may use %.1f GB; the largest build claims %.1f GB\n"
+				   "# (memory_per_job_gb x MAX_JOBS x NVCC_THREADS, %s), so at most %ld wheel builds run at once\n"
+				   "pool wheelmem\n  depth = %ld\nwheelpool = wheelmem\n",
+			       o->memory_gb, claim, who, depth, depth);
+		} else {
+			sbadd(&g, "# memory unknown (no host file): no memory pool\nwheelpool =\n");
+		}
+	}
 	sbadd(&g, rules);
 	if (sources(&g, &srcspecs, c, m, o) < 0)
 		goto fail;

@@ -274,6 +274,7 @@ cmdgen(int argc, char **argv)
 		go.builddir = o.builddir;
 		go.config = o.config;
 		go.verbose = o.verbose;
+		go.memory_gb = h.memory_gb;
 		if (gengraph(c, &m, &go, &st) == 0) {
 			rc = 0;
 			if (o.verbose)

@@ -24,17 +24,26 @@ hostload(struct arena *a, const char *path, struct host *h)
 	h->cudahome = aalloc(a, lines * sizeof(*h->cudahome));
 	next = buf;
 	while ((line = nextline(&next))) {
-		sp1 = strchr(line, ' ');
-		sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
-		if (!sp2)
+		if (!(sp1 = strchr(line, ' ')))
 			continue;
-		*sp1 = *sp2 = '\0';
-		if (!strcmp(line, "python")) {
+		*sp1 = '\0';
+		sp2 = strchr(sp1 + 1, ' ');
+		if (sp2 && !strcmp(line, "python")) {          /* python VERSION PATH */
+			*sp2 = '\0';
 			h->pyver[h->npy] = astrdup(a, sp1 + 1);
 			h->pyexe[h->npy++] = astrdup(a, sp2 + 1);
-		} else if (!strcmp(line, "cuda")) {
+		} else if (sp2 && !strcmp(line, "cuda")) {     /* cuda VERSION DIR */
+			*sp2 = '\0';
 			h->cudaver[h->ncuda] = astrdup(a, sp1 + 1);
 			h->cudahome[h->ncuda++] = astrdup(a, sp2 + 1);
+		} else if (!strcmp(line, "memory_gb")) {
+			h->memory_gb = strtod(sp1 + 1, NULL);
+		} else if (!strcmp(line, "cpus")) {
+			h->cpus = strtol(sp1 + 1, NULL, 10);
+		} else if (!strcmp(line, "max_jobs")) {
+			h->max_jobs = strtol(sp1 + 1, NULL, 10);
+		} else if (!strcmp(line, "nvcc_threads")) {
+			h->nvcc_threads = strtol(sp1 + 1, NULL, 10);
 		}
 	}
 	free(buf);
@@ -137,6 +146,8 @@ sethost(struct builder *b, struct cell *cl)
 	const struct host *h = b->h;
 	size_t i;
 
+	cl->max_jobs = h && h->max_jobs ? h->max_jobs : cl->pkg->max_jobs ? cl->pkg->max_jobs : h && h->cpus ? h->cpus : 1;
+	cl->nvcc_threads = h && h->nvcc_threads ? h->nvcc_threads : cl->pkg->nvcc_threads;
 	if (!h || !h->known)
 		return;
 	for (i = 0; i < h->npy; i++) {

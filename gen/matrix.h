@@ -13,6 +13,8 @@ struct cell {
 	const char *pyexe;       /* host interpreter for python, NULL if none */
 	const char *cudahome;    /* host toolkit for cuda, NULL if none or not needed */
 	const char *whynot;      /* why this host cannot build it; NULL = it can */
+	long max_jobs;           /* MAX_JOBS for its build */
+	long nvcc_threads;       /* NVCC_THREADS for its build */
 };
 
 /* a cell that was dropped, and why (for --verbose) */
@@ -28,6 +30,9 @@ struct host {
 	const char **cudaver, **cudahome;
 	size_t ncuda;
 	int known;                     /* 0 when no host file was given: every cell counts as buildable */
+	double memory_gb;              /* memory builds may use (0: unknown) */
+	long cpus;                     /* processors (0: unknown) */
+	long max_jobs, nvcc_threads;   /* configure's overrides of every package's values (0: none) */
 };
 
 /* all cells of a config */
@@ -39,8 +44,8 @@ struct matrix {
 };
 
 /*
- * Read a host file of lines "python VERSION PATH" and "cuda VERSION PATH"
- * (other lines ignored). Returns -1 with a message if it cannot be read.
+ * Read a host file of lines "python VERSION PATH", "cuda VERSION PATH",
+ * "memory_gb N", "cpus N", "max_jobs N", "nvcc_threads N" (others ignored). Returns -1 with a message if it cannot be read.
  */
 int hostload(struct arena *a, const char *path, struct host *h);
 

@@ -54,6 +54,7 @@ wg_env() {
 WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
 WG_CUDA='' WG_CUDA_HOME='' WG_TORCH='' WG_CUDA_ARCHS=''
 WG_SOURCE_KIND='' WG_SOURCE='' WG_SOURCE_DIR='' WG_LOCAL_VERSION=''
+WG_MAX_JOBS=1 WG_NVCC_THREADS=1
 
 printf 'wheelgen: build %s (%s)\n' "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
 [ -f "$spec" ] || wg_die "spec file not found: $spec"
@@ -99,6 +100,12 @@ PYTHONDONTWRITEBYTECODE=1
 SOURCE_DATE_EPOCH=315532800
 export PIP_CACHE_DIR PIP_DISABLE_PIP_VERSION_CHECK PIP_NO_INPUT
 export PYTHONDONTWRITEBYTECODE SOURCE_DATE_EPOCH
+
+# parallelism inside one build, as wheelgen's memory pool counted it (torch's
+# cpp_extension, flash-attn and most CUDA setup.py files read these)
+MAX_JOBS=$WG_MAX_JOBS
+NVCC_THREADS=$WG_NVCC_THREADS
+export MAX_JOBS NVCC_THREADS
 
 if [ -n "$WG_CUDA_HOME" ]; then
     [ -d "$WG_CUDA_HOME" ] || wg_die "CUDA toolkit directory not found: $WG_CUDA_HOME"

@@ -131,16 +131,27 @@ for wg_mod in $WG_TEST_IMPORT; do
 done
 set +f
 
+# test_command: for a CUDA cell it is the GPU test, run only where a GPU is seen and
+# otherwise reported as skipped (never as passed); for other cells it always runs.
+gpu=none
 if [ -n "$WG_TEST_COMMAND" ]; then
-    WG_WHEEL=$wheel
-    export WG_WHEEL WG_CELL WG_PACKAGE WG_VERSION WG_PYTHON WG_CUDA WG_TORCH
-    wg_run sh -c "$WG_TEST_COMMAND"
+    if [ -n "$WG_CUDA" ] && ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+        gpu=skipped
+        printf 'wheelgen: GPU test skipped: no GPU on this host (nvidia-smi -L lists none)\n'
+        printf 'wheelgen: test %s: GPU test skipped (no GPU here)\n' "$CELL" >&3
+    else
+        WG_WHEEL=$wheel
+        export WG_WHEEL WG_CELL WG_PACKAGE WG_VERSION WG_PYTHON WG_CUDA WG_TORCH
+        wg_run sh -c "$WG_TEST_COMMAND"
+        if [ -n "$WG_CUDA" ]; then gpu=passed; else gpu=cpu; fi
+    fi
 fi
 
 # --- stamp -------------------------------------------------------------------
 
 mkdir -p "$B/tests"
-printf '%s\n' "$m_sha256" >"$stamp.tmp"
+# the tested wheel's sha256, and what became of the GPU test (passed, skipped, cpu, none)
+printf '%s\ngpu=%s\n' "$m_sha256" "$gpu" >"$stamp.tmp"
 mv -f "$stamp.tmp" "$stamp"
 cd "$B"
 rm -rf "$scratch"

@@ -1,0 +1,58 @@
+#!/bin/sh
+# the CUDA fixture: nvcc-compiled wheels for every local Python and CUDA toolkit, imported
+# without a GPU, the GPU test reported as skipped (never passed) where there is none, and
+# a memory pool that runs builds one at a time when each claims more than the host has
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$WORK/src
+t_case "configure the CUDA example with 1 GB for builds"
+if t_configure "$src" --config examples/cuda/packages.yml --memory-gb 1; then t_pass; else t_fail "$(cat "$src.configure.log")"; exit 0; fi
+cd "$src"
+if ! grep -q '^cuda ' out/host.txt; then
+	t_case "a CUDA toolkit on this host"
+	t_fail "configure found none (nvcc is expected at /usr/local/cuda-*)"
+	exit 0
+fi
+
+t_case "the memory pool allows one build at a time when one build claims more than the host has"
+ninja build.ninja >"$WORK/regen.log" 2>&1 || true
+if grep -q "^pool wheelmem" out/graph.ninja && grep -A1 "^pool wheelmem" out/graph.ninja | grep -q "depth = 1$" &&
+	grep -q "MAX_JOBS=" templates/build-host.sh; then t_pass; else t_fail "$(head -n 8 out/graph.ninja)"; fi
+
+t_case "ninja builds and tests the CUDA fixture for every local Python and toolkit"
+if ninja >"$WORK/ninja.log" 2>&1; then t_pass; else t_fail "$(tail -n 30 "$WORK/ninja.log")"; fi
+
+cells=$(out/wheelgen matrix --config examples/cuda/packages.yml --host out/host.txt --table | awk '$2 == "yes" {print $1}')
+t_case "one tested wheel per buildable cell (at least 2), built by nvcc for sm_90"
+n=0 bad=
+for cell in $cells; do
+	if [ -f "out/tests/$cell.ok" ] && grep -q -- "-gencode arch=compute_90,code=sm_90" "out/logs/$cell.build.log" &&
+		grep -q "^MAX_JOBS\|MAX_JOBS=" "out/cells/$cell/spec"; then n=$((n + 1)); else bad="$bad $cell"; fi
+done
+if [ -z "$bad" ] && [ "$n" -ge 2 ]; then t_pass; else t_fail "missing:$bad (ok: $n)"; fi
+
+t_case "without a GPU the GPU test is reported as skipped, never as passed"
+if nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+	want=passed
+else
+	want=skipped
+fi
+bad=
+for cell in $cells; do
+	grep -q "^gpu=$want\$" "out/tests/$cell.ok" || bad="$bad $cell"
+done
+if [ -z "$bad" ] && { [ "$want" = passed ] || grep -q "GPU test skipped (no GPU here)" "$WORK/ninja.log"; }; then t_pass; else t_fail "stamps not gpu=$want:$bad"; fi
+
+t_case "the wheel imports without a GPU and reports the CUDA runtime it was built with"
+cell=$(echo "$cells" | tail -n 1)
+cu=$(sed -n 's/^cuda=//p' "out/wheels/$cell/manifest" | tr -d .)
+py=$(sed -n 's/^WG_PYTHON_EXE=//p' "out/cells/$cell/spec" | tr -d "'")
+"$py" -m venv "$WORK/venv" >/dev/null 2>&1
+"$WORK/venv/bin/pip" install -q --no-deps "out/wheels/$cell/"*.whl >/dev/null 2>&1
+got=$(cd / && "$WORK/venv/bin/python" -c 'import wgcuda; print(wgcuda.runtime_version() // 100)')
+t_check test "$got" = "$cu"
+
+t_case "with a pool of depth 1, no two wheel builds overlapped (from .ninja_log)"
+if awk -F'\t' 'NR > 1 && $4 ~ /\/manifest$/ {print $1, $2}' out/.ninja_log | sort -n | awk '
+	{ if (NR > 1 && $1 < end) bad = 1; end = $2 } END { exit bad }'; then t_pass; else t_fail "$(cat out/.ninja_log)"; fi
