@@ -72,6 +72,7 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir)
 	shvar(s, "WG_SOURCE_DIR", srcdir);
 	shvar(s, "WG_LOCAL_VERSION", cl->local);
 	sbaddf(s, "WG_MAX_JOBS=%ld\nWG_NVCC_THREADS=%ld\n", cl->max_jobs, cl->nvcc_threads);
+	shvar(s, "WG_CCACHE", cl->ccache);
 	for (i = 0; i < p->extra_deps.n; i++)
 		shcall(s, "wg_dep", p->extra_deps.v[i], NULL);
 	for (i = 0; i < p->build_args.n; i++)

@@ -36,6 +36,8 @@ hostload(struct arena *a, const char *path, struct host *h)
 			*sp2 = '\0';
 			h->cudaver[h->ncuda] = astrdup(a, sp1 + 1);
 			h->cudahome[h->ncuda++] = astrdup(a, sp2 + 1);
+		} else if (!strcmp(line, "ccache")) {
+			h->ccache = astrdup(a, sp1 + 1);
 		} else if (!strcmp(line, "memory_gb")) {
 			h->memory_gb = strtod(sp1 + 1, NULL);
 		} else if (!strcmp(line, "cpus")) {
@@ -148,6 +150,7 @@ sethost(struct builder *b, struct cell *cl)
 
 	cl->max_jobs = h && h->max_jobs ? h->max_jobs : cl->pkg->max_jobs ? cl->pkg->max_jobs : h && h->cpus ? h->cpus : 1;
 	cl->nvcc_threads = h && h->nvcc_threads ? h->nvcc_threads : cl->pkg->nvcc_threads;
+	cl->ccache = h ? h->ccache : NULL;
 	if (!h || !h->known)
 		return;
 	for (i = 0; i < h->npy; i++) {

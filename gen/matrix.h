@@ -15,6 +15,7 @@ struct cell {
 	const char *whynot;      /* why this host cannot build it; NULL = it can */
 	long max_jobs;           /* MAX_JOBS for its build */
 	long nvcc_threads;       /* NVCC_THREADS for its build */
+	const char *ccache;      /* ccache for its compilers, NULL for none */
 };
 
 /* a cell that was dropped, and why (for --verbose) */
@@ -33,6 +34,7 @@ struct host {
 	double memory_gb;              /* memory builds may use (0: unknown) */
 	long cpus;                     /* processors (0: unknown) */
 	long max_jobs, nvcc_threads;   /* configure's overrides of every package's values (0: none) */
+	const char *ccache;            /* ccache to wrap compilers with, NULL for none */
 };
 
 /* all cells of a config */

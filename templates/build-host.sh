@@ -54,7 +54,7 @@ wg_env() {
 WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
 WG_CUDA='' WG_CUDA_HOME='' WG_TORCH='' WG_CUDA_ARCHS=''
 WG_SOURCE_KIND='' WG_SOURCE='' WG_SOURCE_DIR='' WG_LOCAL_VERSION=''
-WG_MAX_JOBS=1 WG_NVCC_THREADS=1
+WG_MAX_JOBS=1 WG_NVCC_THREADS=1 WG_CCACHE=''
 
 printf 'wheelgen: build %s (%s)\n' "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
 [ -f "$spec" ] || wg_die "spec file not found: $spec"
@@ -113,6 +113,33 @@ if [ -n "$WG_CUDA_HOME" ]; then
     PATH=$CUDA_HOME/bin:$PATH
     export CUDA_HOME PATH
 fi
+# ccache for the C/C++ compiler and nvcc, one cache shared by every cell. Each cell builds
+# a copy of its source under BUILDDIR/build/<cell>/src; with BASEDIR there, ccache hashes
+# paths relative to it, so the same file of another cell (another Python, say) hits.
+# The remote storage (CCACHE_REMOTE_STORAGE=redis://... or http://...) comes from the
+# environment, never from a file wheelgen writes.
+if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
+    CCACHE_DIR=${CCACHE_DIR:-$B/cache/ccache}
+    CCACHE_BASEDIR=$B/build
+    CCACHE_NOHASHDIR=1
+    CCACHE_COMPILERCHECK=content
+    CCACHE_STATSLOG=$scratch/ccache.stats
+    export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR CCACHE_COMPILERCHECK CCACHE_STATSLOG
+    wg_sysvar() { "$WG_PYTHON_EXE" -c 'import sys, sysconfig; print(sysconfig.get_config_var(sys.argv[1]) or "")' "$1"; }
+    CC="$WG_CCACHE ${CC:-$(wg_sysvar CC)}"
+    CXX="$WG_CCACHE ${CXX:-$(wg_sysvar CXX)}"
+    export CC CXX
+    if [ -n "$WG_CUDA_HOME" ]; then
+        NVCC="$WG_CCACHE $WG_CUDA_HOME/bin/nvcc"
+        # torch's cpp_extension reads PYTORCH_NVCC; its --generate-dependencies-with-compile
+        # defeats ccache, and this turns it off
+        PYTORCH_NVCC=$NVCC
+        TORCH_EXTENSION_SKIP_NVCC_GEN_DEPENDENCIES=1
+        export NVCC PYTORCH_NVCC TORCH_EXTENSION_SKIP_NVCC_GEN_DEPENDENCIES
+    fi
+    printf 'wheelgen: ccache: CC=%s CXX=%s NVCC=%s dir=%s\n' "$CC" "$CXX" "${NVCC:-}" "$CCACHE_DIR"
+fi
+
 if [ -n "$WG_CUDA_ARCHS" ]; then
     TORCH_CUDA_ARCH_LIST=$WG_CUDA_ARCHS
     export TORCH_CUDA_ARCH_LIST
@@ -346,6 +373,11 @@ else
     printf 'wheelgen: manifest updated\n'
 fi
 sed 's/^/  | /' "$outdir/manifest"
+if [ -f "${CCACHE_STATSLOG:-/nonexistent}" ]; then
+    # this build's compiler cache hits and misses (the cache itself is shared)
+    printf 'wheelgen: ccache statistics of this build:\n'
+    "$WG_CCACHE" --show-log-stats -v | sed 's/^/  | /' || true
+fi
 # The scratch dir (venv, copied source) is kept after a failure, for a look.
 cd "$B"
 rm -rf "$scratch"

@@ -56,3 +56,15 @@ t_check test "$got" = "$cu"
 t_case "with a pool of depth 1, no two wheel builds overlapped (from .ninja_log)"
 if awk -F'\t' 'NR > 1 && $4 ~ /\/manifest$/ {print $1, $2}' out/.ninja_log | sort -n | awk '
 	{ if (NR > 1 && $1 < end) bad = 1; end = $2 } END { exit bad }'; then t_pass; else t_fail "$(cat out/.ninja_log)"; fi
+
+t_case "ccache: after the first cell, every cell's CUDA object comes from the cache (another Python, same CUDA)"
+if grep -q '^ccache ' out/host.txt; then
+	n=0 hits=0
+	for cell in $cells; do
+		n=$((n + 1))
+		grep -A2 "ccache statistics of this build" "out/logs/$cell.build.log" | grep -q "Hits: *[1-9]" && hits=$((hits + 1))
+	done
+	if [ "$n" -ge 2 ] && [ "$hits" -ge $((n - 1)) ]; then t_pass; else t_fail "$hits of $n cells hit the cache"; fi
+else
+	t_fail "configure found no ccache (apt-get install ccache)"
+fi

@@ -36,12 +36,13 @@ def gencode_flags():
 class BuildCuda(build_ext):
     def build_extension(self, ext):
         home = cuda_home()
-        nvcc = os.path.join(home, "bin", "nvcc")
+        # NVCC may name a launcher too ("ccache /usr/local/cuda/bin/nvcc"), as wheelgen sets it
+        nvcc = (os.environ.get("NVCC") or os.path.join(home, "bin", "nvcc")).split()
         objects = []
         for src in [s for s in ext.sources if s.endswith(".cu")]:
             obj = os.path.join(self.build_temp, os.path.basename(src) + ".o")
             os.makedirs(self.build_temp, exist_ok=True)
-            cmd = [nvcc, "-c", src, "-o", obj, "-O2", "-Xcompiler", "-fPIC", "-std=c++17"] + gencode_flags()
+            cmd = nvcc + ["-c", src, "-o", obj, "-O2", "-Xcompiler", "-fPIC", "-std=c++17"] + gencode_flags()
             threads = os.environ.get("NVCC_THREADS")
             if threads:
                 cmd += ["--threads", threads]
