@@ -238,3 +238,22 @@ git -C "$WORK/work/top" push -q "$repos/top.git" HEAD:refs/pull/1/head 2>/dev/nu
 out/wheelgen fetch --url "$base/top.git" >/dev/null 2>&1 || true
 if git -C "$repos/top.git" rev-parse -q --verify refs/pull/1/head >/dev/null &&
 	! git -C "out/git/127.0.0.1_$port/top.git" for-each-ref | grep -q "refs/pull/"; then t_pass; else t_fail "$(git -C "out/git/127.0.0.1_$port/top.git" for-each-ref)"; fi
+
+t_case "a submodule that cannot be fetched fails the checkout naming the package, the submodule and its url"
+mkrepo broken
+echo b >"$WORK/work/broken/b.txt"
+git -C "$WORK/work/broken" add -A
+git -C "$WORK/work/broken" -c protocol.file.allow=always submodule add -q "$repos/leaf.git" vendor/leaf >/dev/null 2>&1
+git -C "$WORK/work/broken" config -f .gitmodules submodule.vendor/leaf.url git://127.0.0.1:9/gone.git
+git -C "$WORK/work/broken" add -A && git -C "$WORK/work/broken" commit -qm b && git -C "$WORK/work/broken" tag v1.0
+publish broken
+printf 'package=broken\nversion=1.0\nurl=%s/broken.git\nref=v1.0\ndest=%s/broken\nstamp=%s/broken.commit\nlock=\n' \
+	"$base" "$WORK" "$WORK" >"$WORK/broken.spec"
+if out/wheelgen checkout --builddir out "$WORK/broken.spec" >"$WORK/broken.log" 2>&1; then
+	t_fail "checked out with a submodule that cannot be fetched"
+elif grep -q "broken 1.0: cannot fetch submodule 'vendor/leaf' from git://127.0.0.1:9/gone.git" "$WORK/broken.log" &&
+	[ ! -e "$WORK/broken" ] && [ ! -e "$WORK/broken.commit" ]; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/broken.log"; find "$WORK" -maxdepth 1 -name "broken*")"
+fi
