@@ -703,25 +703,19 @@ out:
 int
 srcspecread(const char *path, struct srcspec *s)
 {
-	char *buf, *next, *line, *eq, **slot;
+	static const char *const keys[] = { "package", "version", "url", "ref", "dest", "stamp", "lock", NULL };
+	char *v[8] = { NULL };
 
 	memset(s, 0, sizeof(*s));
-	if (!(buf = readfile(path, NULL)))
+	if (readkeys(path, keys, v) < 0)
 		return error("cannot read source spec '%s': %s", path, strerror(errno));
-	next = buf;
-	while ((line = nextline(&next))) {
-		if (!(eq = strchr(line, '=')))
-			continue;
-		*eq = '\0';
-		slot = !strcmp(line, "package") ? &s->package : !strcmp(line, "version") ? &s->version
-		     : !strcmp(line, "url") ? &s->url : !strcmp(line, "ref") ? &s->ref : !strcmp(line, "dest") ? &s->dest
-		     : !strcmp(line, "stamp") ? &s->stamp : !strcmp(line, "lock") ? &s->lock : NULL;
-		if (slot) {
-			free(*slot);
-			*slot = xstrdup(eq + 1);
-		}
-	}
-	free(buf);
+	s->package = v[0];
+	s->version = v[1];
+	s->url = v[2];
+	s->ref = v[3];
+	s->dest = v[4];
+	s->stamp = v[5];
+	s->lock = v[6];
 	if (!s->package || !s->version || !s->url || !s->ref || !s->dest || !s->stamp || !s->lock) {
 		srcspecfree(s);
 		return error("source spec '%s' is incomplete", path);

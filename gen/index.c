@@ -13,30 +13,21 @@
 int
 manifestread(const char *path, struct wheelinfo *w)
 {
-	char *buf, *line, *next, *eq, **slot;
+	static const char *const keys[] = { "cell", "package", "version", "filename", "sha256", "tags", "size", NULL };
+	char *v[8] = { NULL };
 	const char *slash;
 
 	memset(w, 0, sizeof(*w));
-	buf = readfile(path, NULL);
-	if (!buf)
+	if (readkeys(path, keys, v) < 0)
 		return error("cannot read manifest '%s': %s", path, strerror(errno));
-	next = buf;
-	while ((line = nextline(&next))) {
-		eq = strchr(line, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		slot = !strcmp(line, "cell") ? &w->cell : !strcmp(line, "package") ? &w->package
-		     : !strcmp(line, "version") ? &w->version : !strcmp(line, "filename") ? &w->filename
-		     : !strcmp(line, "sha256") ? &w->sha256 : !strcmp(line, "tags") ? &w->tags : NULL;
-		if (slot) {
-			free(*slot);
-			*slot = xstrdup(eq + 1);
-		} else if (!strcmp(line, "size")) {
-			w->size = strtoll(eq + 1, NULL, 10);
-		}
-	}
-	free(buf);
+	w->cell = v[0];
+	w->package = v[1];
+	w->version = v[2];
+	w->filename = v[3];
+	w->sha256 = v[4];
+	w->tags = v[5];
+	w->size = v[6] ? strtoll(v[6], NULL, 10) : 0;
+	free(v[6]);
 	slash = strrchr(path, '/');
 	w->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
 	if (!w->package || !w->filename || !w->sha256 || strchr(w->filename, '/') || !*w->filename) {

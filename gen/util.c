@@ -450,6 +450,30 @@ nextline(char **p)
 }
 
 int
+readkeys(const char *path, const char *const *keys, char **slots)
+{
+	char *buf, *next, *line, *eq;
+	size_t i;
+
+	if (!(buf = readfile(path, NULL)))
+		return -1;
+	next = buf;
+	while ((line = nextline(&next))) {
+		if (!(eq = strchr(line, '=')))
+			continue;
+		*eq = '\0';
+		for (i = 0; keys[i]; i++) {
+			if (!strcmp(line, keys[i])) {
+				free(slots[i]);
+				slots[i] = xstrdup(eq + 1);
+			}
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+int
 setadd(struct sb *set, const char *name)
 {
 	struct sb key = SB_INIT;

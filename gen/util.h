@@ -106,6 +106,13 @@ int writeifchanged(const char *path, const char *data, size_t len);
 char *nextline(char **p);
 
 /*
+ * Read a file of "key=value" lines: for each keys[i] (the list ends with NULL) that
+ * appears, slots[i] gets a malloc'd copy of its value (the last one wins); others are
+ * left as they are. Returns -1 with errno set if the file cannot be read.
+ */
+int readkeys(const char *path, const char *const *keys, char **slots);
+
+/*
  * A set of names kept in a string, one per line: add name unless present.
  * Returns 1 if it was added, 0 if it was there. Linear: for small sets.
  */
