@@ -39,6 +39,15 @@ WG_RESULTS=$(mktemp "${TMPDIR:-/tmp}/wgresults.XXXXXX")
 export WG_RESULTS
 WG_CONFARGS=$confargs
 export WG_CONFARGS
+case $confargs in
+*--sanitize*)
+	# full stacks (the libraries have no frame pointers), so that the suppressions match
+	ASAN_OPTIONS=fast_unwind_on_malloc=0:abort_on_error=0
+	LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+	;;
+esac
 
 for t in tests/t[0-9]*.sh; do
 	name=$(basename "$t" .sh)
