@@ -29,7 +29,7 @@ static const char usage[] =
 	"  matrix   print the cells of a config (plain, --json, --github, --tsv, --table)\n"
 	"  gen      write the cell specs and graph.ninja (build.ninja runs this for you)\n"
 	"  index    write the static package index from wheel manifests (ninja runs this)\n"
-	"  lock     resolve the tag of every git package version and write packages.lock\n"
+	"  lock     resolve the tag of every git package version into the lock file\n"
 	"  fetch    update the mirrors of git sources (one URL, or every one of a config)\n"
 	"  checkout check out one git source with its submodules (ninja runs this)\n"
 	"  outdated list upstream tags newer than the newest configured version\n"
@@ -79,7 +79,8 @@ static const char lockusage[] =
 	"usage: wheelgen lock [--config FILE] [--builddir DIR] [--update]\n"
 	"\n"
 	"Fetch every git source of FILE into its mirror under DIR/git/, resolve the tag of\n"
-	"each configured version and record the commit in packages.lock beside FILE.\n"
+	"each configured version and record the commit in the lock file: FILE with .lock\n"
+	"for its extension (config/packages.yml -> config/packages.lock).\n"
 	"A tag that now points elsewhere than the lock says is an error naming the tag and\n"
 	"both commits, unless --update is given (then the lock takes the new commit).\n";
 
@@ -403,8 +404,10 @@ cmdindex(int argc, char **argv)
 		return 2;
 	}
 	list = readfile(o.manifests, &len);
-	if (!list)
-		return error("cannot read '%s': %s", o.manifests, strerror(errno)) ? 1 : 1;
+	if (!list) {
+		error("cannot read '%s': %s", o.manifests, strerror(errno));
+		return 1;
+	}
 	for (p = strtok(list, " \t\n"); p; p = strtok(NULL, " \t\n")) {
 		GROW(v, cap, n + 1);
 		v[n++] = p;
