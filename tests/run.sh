@@ -7,7 +7,7 @@
 #
 # --install-deps  install the Debian packages first, once (apt-get; needs root or sudo):
 #                 wheelgen's build dependencies and the tools the tests use (git, nginx,
-#                 fcgiwrap, bc and the shell linter)
+#                 fcgiwrap, redis, bc and the shell linter)
 # --sanitize      build wheelgen and the unit tests with ASan + UBSan
 # --werror        build with -Werror
 # Names select test scripts by prefix (default: all). WG_KEEP=1 keeps work dirs.
@@ -31,8 +31,8 @@ if [ "$installdeps" = 1 ]; then
 	./configure --install-deps --deps-only
 	sudo=
 	[ "$(id -u)" = 0 ] || sudo=sudo
-	echo "tests/run.sh: installing git nginx-light fcgiwrap shellcheck bc"
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq git nginx-light fcgiwrap shellcheck bc >/dev/null
+	echo "tests/run.sh: installing git nginx-light fcgiwrap redis-server shellcheck bc"
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq git nginx-light fcgiwrap redis-server shellcheck bc >/dev/null
 fi
 
 WG_RESULTS=$(mktemp "${TMPDIR:-/tmp}/wgresults.XXXXXX")

@@ -68,3 +68,29 @@ if grep -q '^ccache ' out/host.txt; then
 else
 	t_fail "configure found no ccache (apt-get install ccache)"
 fi
+
+t_case "ccache remote storage: a build with an empty local cache gets the CUDA object from redis on 127.0.0.1"
+if command -v redis-server >/dev/null 2>&1; then
+	rport=$(t_freeport)
+	redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+		--pidfile "$WORK/redis.pid" --logfile "$WORK/redis.log" >/dev/null
+	i=0
+	until redis-cli -p "$rport" ping >/dev/null 2>&1; do i=$((i + 1)); [ "$i" -lt 50 ] || break; sleep 0.1; done
+	a=$(echo "$cells" | head -n 1)
+	b=$(echo "$cells" | tail -n 1)
+	export CCACHE_REMOTE_STORAGE="redis://127.0.0.1:$rport"
+	rm -rf out/cache/ccache "out/wheels/$a/manifest"
+	ninja "wheel/$a" >"$WORK/remote-a.log" 2>&1 || true
+	rm -rf out/cache/ccache "out/wheels/$b/manifest"
+	ninja "wheel/$b" >"$WORK/remote-b.log" 2>&1 || true
+	unset CCACHE_REMOTE_STORAGE
+	kill "$(cat "$WORK/redis.pid")" 2>/dev/null || true
+	if sed -n '/Remote storage:/,/Hits:/p' "out/logs/$b.build.log" | grep -q "Hits: *[1-9]" &&
+		! grep -q "redis://" "out/cells/$b/spec"; then
+		t_pass
+	else
+		t_fail "$(sed -n '/ccache statistics/,$p' "out/logs/$b.build.log" | head -n 30)"
+	fi
+else
+	t_fail "redis-server is not installed (apt-get install redis-server)"
+fi
