@@ -109,3 +109,7 @@ if [ "$ok" = 1 ]; then t_pass; else t_fail "a help text or usage error is missin
 
 t_case "the production config passes check"
 t_check $wg check --config config/packages.yml >/dev/null
+
+t_case "the benchmarks still run (small sizes): bench/gen-bench.sh and bench/git-bench.sh"
+if sh bench/gen-bench.sh 100 >"$WORK/bench.log" 2>&1 && grep -q "^100 " "$WORK/bench.log" &&
+	sh bench/git-bench.sh 2 >>"$WORK/bench.log" 2>&1 && grep -q "^2 " "$WORK/bench.log"; then t_pass; else t_fail "$(tail -n 20 "$WORK/bench.log")"; fi
