@@ -289,36 +289,45 @@ testgiturls(void)
 	struct sb s = SB_INIT;
 	char *u;
 
-	CHECK(mirrorpath(&s, "out", "https://github.com/Dao-AILab/flash-attention.git") == 0, "https url");
-	checkstr(s.buf, "out/git/github.com/Dao-AILab/flash-attention.git", "mirror of an https url");
-	sbreset(&s);
-	CHECK(mirrorpath(&s, "out", "git://127.0.0.1:9418/a/b/") == 0, "git url with port");
-	checkstr(s.buf, "out/git/127.0.0.1_9418/a/b.git", "mirror keeps the port, drops the trailing slash");
-	sbreset(&s);
-	CHECK(mirrorpath(&s, "out", "git@github.com:owner/repo.git") == 0, "scp-like url");
-	checkstr(s.buf, "out/git/github.com/owner/repo.git", "mirror of an scp-like url");
-	sbreset(&s);
-	CHECK(mirrorpath(&s, "out", "file:///srv/git/x.git") == 0, "file url");
-	checkstr(s.buf, "out/git/file/srv/git/x.git", "mirror of a file url");
-	sbreset(&s);
-	CHECK(mirrorpath(&s, "out", "https://user:secret@example.com/a b.git") == 0, "userinfo and a space");
-	checkstr(s.buf, "out/git/example.com/a_b.git", "no credentials and no spaces in the mirror path");
+	static const struct {
+		const char *url, *want, *what;
+	} mirrors[] = {
+		{ "https://github.com/Dao-AILab/flash-attention.git", "out/git/github.com/Dao-AILab/flash-attention.git",
+		  "mirror of an https url" },
+		{ "git://127.0.0.1:9418/a/b/", "out/git/127.0.0.1_9418/a/b.git", "mirror keeps the port, drops the trailing slash" },
+		{ "git@github.com:owner/repo.git", "out/git/github.com/owner/repo.git", "mirror of an scp-like url" },
+		{ "file:///srv/git/x.git", "out/git/file/srv/git/x.git", "mirror of a file url" },
+		{ "https://user:secret@example.com/a b.git", "out/git/example.com/a_b.git",
+		  "no credentials and no spaces in the mirror path" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(mirrors) / sizeof(mirrors[0]); i++) {
+		sbreset(&s);
+		CHECK(mirrorpath(&s, "out", mirrors[i].url) == 0, mirrors[i].what);
+		checkstr(s.buf, mirrors[i].want, mirrors[i].what);
+	}
 	sbreset(&s);
 	CHECK(mirrorpath(&s, "out", "https://example.com/../etc") < 0, "'..' refused");
 	sbfree(&s);
 
-	u = resolveurl("https://github.com/facebookresearch/xformers.git", "../../Dao-AILab/flash-attention.git");
-	checkstr(u, "https://github.com/Dao-AILab/flash-attention.git", "relative submodule url, two levels up");
-	free(u);
-	u = resolveurl("git://h:1/top.git/", "./sub.git");
-	checkstr(u, "git://h:1/top.git/sub.git", "./ is below the parent");
-	free(u);
-	u = resolveurl("git://h:1/top.git", "https://other/x.git");
-	checkstr(u, "https://other/x.git", "absolute urls stay as they are");
-	free(u);
-	u = resolveurl("git@github.com:owner/top.git", "../mid.git");
-	checkstr(u, "git@github.com:owner/mid.git", "scp-like parent");
-	free(u);
+	{
+		static const struct {
+			const char *parent, *url, *want, *what;
+		} rel[] = {
+			{ "https://github.com/facebookresearch/xformers.git", "../../Dao-AILab/flash-attention.git",
+			  "https://github.com/Dao-AILab/flash-attention.git", "relative submodule url, two levels up" },
+			{ "git://h:1/top.git/", "./sub.git", "git://h:1/top.git/sub.git", "./ is below the parent" },
+			{ "git://h:1/top.git", "https://other/x.git", "https://other/x.git", "absolute urls stay as they are" },
+			{ "git@github.com:owner/top.git", "../mid.git", "git@github.com:owner/mid.git", "scp-like parent" },
+		};
+
+		for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+			u = resolveurl(rel[i].parent, rel[i].url);
+			checkstr(u, rel[i].want, rel[i].what);
+			free(u);
+		}
+	}
 }
 
 int
