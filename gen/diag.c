@@ -70,33 +70,12 @@ srcline(const struct diags *d, int line, size_t *len)
 	return p;
 }
 
-/* 1 if the n bytes at s are well-formed UTF-8 */
-static int
-validutf8(const char *s, size_t n)
-{
-	size_t i = 0, k, need;
-
-	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
-
-		need = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : 9;
-		if (need == 9 || need > n - i - 1)
-			return 0;
-		for (k = 1; k <= need; k++) {
-			if (((unsigned char)s[i + k] & 0xC0) != 0x80)
-				return 0;
-		}
-		i += need + 1;
-	}
-	return 1;
-}
-
 static void
 printone(const struct diags *d, const struct diag *g, FILE *f)
 {
 	const char *line;
 	size_t len, i;
-	int c = 1, k;
+	int c = 1, k, utf8;
 
 	fprintf(f, "%s:%d:%d: %s: %s\n", d->file, g->line, g->col, g->note ? "note" : "error", g->msg);
 	line = srcline(d, g->line, &len);
@@ -104,10 +83,11 @@ printone(const struct diags *d, const struct diag *g, FILE *f)
 		return;
 	fputs("    ", f);
 	/* quote the line as it is, but never pass on control characters or bytes that are not UTF-8 */
+	utf8 = utf8invalid(line, len) == len;
 	for (i = 0; i < len; i++) {
 		unsigned char b = (unsigned char)line[i];
 
-		fputc((b < 0x20 && b != '\t') || b == 0x7f || (b >= 0x80 && !validutf8(line, len)) ? '?' : (char)b, f);
+		fputc((b < 0x20 && b != '\t') || b == 0x7f || (b >= 0x80 && !utf8) ? '?' : (char)b, f);
 	}
 	fputs("\n    ", f);
 	/* columns are characters: skip UTF-8 continuation bytes while walking */

@@ -238,7 +238,8 @@ static const char rules[] =
 	"  command = $builddir/wheelgen check --config $config && touch $out\n"
 	"  description = CHECK $config\n\n";
 
-long
+/* the memory pool's depth: how many of the largest build fit in memory_gb (at least 1); 0 for no pool */
+static long
 pooldepth(const struct matrix *m, double memory_gb, double *claim, const char **who)
 {
 	size_t i;

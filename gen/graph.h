@@ -8,8 +8,6 @@
 struct graphopts {
 	double memory_gb;       /* memory builds may use; 0: unknown (no memory pool) */
 	const char *builddir;   /* e.g. "out" (as ninja sees it, relative to the top directory) */
-	const char *config;     /* the config path as ninja sees it */
-	int verbose;            /* print dropped and unbuildable cells */
 };
 
 /* counts of what gengraph did */
@@ -23,9 +21,6 @@ struct graphstats {
 void cellspec(struct sb *s, const struct cell *cl, const char *srcdir);
 /* the text of one cell's test spec (sourced by templates/test-*.sh) */
 void celltestspec(struct sb *s, const struct cell *cl);
-
-/* the memory pool's depth: how many of the largest build fit in memory_gb (at least 1); 0 for no pool */
-long pooldepth(const struct matrix *m, double memory_gb, double *claim, const char **who);
 
 /*
  * Write builddir/cells/<cell>/{spec,test} for every cell and builddir/graph.ninja,

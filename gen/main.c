@@ -273,8 +273,6 @@ cmdgen(int argc, char **argv)
 	c = load(&a, &o, &h, &m);
 	if (c) {
 		go.builddir = o.builddir;
-		go.config = o.config;
-		go.verbose = o.verbose;
 		go.memory_gb = h.memory_gb;
 		if (gengraph(c, &m, &go, &st) == 0) {
 			rc = 0;

@@ -432,6 +432,43 @@ fail:
 	return -1;
 }
 
+size_t
+utf8invalid(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, k, need;
+	unsigned int cp, min;
+
+	while (i < len) {
+		unsigned char c = s[i];
+
+		if (c == 0)
+			return i;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if ((c & 0xE0) == 0xC0) {
+			need = 1; cp = c & 0x1F; min = 0x80;
+		} else if ((c & 0xF0) == 0xE0) {
+			need = 2; cp = c & 0x0F; min = 0x800;
+		} else if ((c & 0xF8) == 0xF0) {
+			need = 3; cp = c & 0x07; min = 0x10000;
+		} else {
+			return i;
+		}
+		for (k = 1; k <= need; k++) {
+			if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
+				return i;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return i;
+		i += need + 1;
+	}
+	return len;
+}
+
 char *
 nextline(char **p)
 {

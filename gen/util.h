@@ -118,6 +118,9 @@ int readkeys(const char *path, const char *const *keys, char **slots);
  */
 int setadd(struct sb *set, const char *name);
 
+/* the byte offset of the first byte that is not well-formed UTF-8 (or a NUL) in s, or len if none */
+size_t utf8invalid(const char *s, size_t len);
+
 /* true if s starts with prefix */
 int startswith(const char *s, const char *prefix);
 

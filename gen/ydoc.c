@@ -13,43 +13,6 @@ struct kids {
 	size_t n, cap;
 };
 
-/* first invalid UTF-8 sequence: its byte offset, or len if all valid */
-static size_t
-utf8check(const unsigned char *s, size_t len)
-{
-	size_t i = 0, k, need;
-	unsigned int cp, min;
-
-	while (i < len) {
-		unsigned char c = s[i];
-
-		if (c == 0)
-			return i;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if ((c & 0xE0) == 0xC0) {
-			need = 1; cp = c & 0x1F; min = 0x80;
-		} else if ((c & 0xF0) == 0xE0) {
-			need = 2; cp = c & 0x0F; min = 0x800;
-		} else if ((c & 0xF8) == 0xF0) {
-			need = 3; cp = c & 0x07; min = 0x10000;
-		} else {
-			return i;
-		}
-		for (k = 1; k <= need; k++) {
-			if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
-				return i;
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return i;
-		i += need + 1;
-	}
-	return len;
-}
-
 /* line and character column of byte offset off */
 static void
 position(const char *src, size_t off, int *line, int *col)
@@ -158,7 +121,7 @@ ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
 	struct namelist aliases = { 0 };
 	int docs = 0, done = 0, line, col;
 
-	bad = utf8check((const unsigned char *)src, len);
+	bad = utf8invalid(src, len);
 	if (bad < len) {
 		position(src, bad, &line, &col);
 		if (src[bad] == '\0')

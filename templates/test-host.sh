@@ -26,14 +26,9 @@ rm -f "$stamp"
 
 # --- read the spec and the manifest ------------------------------------------
 
-# Build-only directives: nothing to do when testing.
-wg_dep() { :; }
-wg_arg() { :; }
-wg_env() { :; }
-
 # Everything this step reads from the spec, so that `set -u` holds.
 WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
-WG_CUDA='' WG_CUDA_HOME='' WG_TORCH=''
+WG_CUDA='' WG_TORCH=''
 WG_SOURCE_KIND='' WG_SOURCE=''
 WG_TEST_IMPORT='' WG_TEST_COMMAND=''
 
@@ -89,12 +84,6 @@ PIP_NO_INPUT=1
 PYTHONDONTWRITEBYTECODE=1
 export PIP_CACHE_DIR PIP_DISABLE_PIP_VERSION_CHECK PIP_NO_INPUT
 export PYTHONDONTWRITEBYTECODE
-
-if [ -n "$WG_CUDA_HOME" ]; then
-    CUDA_HOME=$WG_CUDA_HOME
-    PATH=$CUDA_HOME/bin:$PATH
-    export CUDA_HOME PATH
-fi
 
 rm -rf "$scratch"
 # run/ stays empty: imports run from there, so only the installed package
