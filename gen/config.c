@@ -15,19 +15,21 @@ static const char *const knownpython[] = {
 	"3.14", "3.14t", "3.15", "3.15t", NULL,
 };
 
-static const char *const topkeys[] = { "defaults", "torch", "packages", "profiles", "publish", "index", NULL };
+static const char *const topkeys[] = { "defaults", "torch", "torch_index", "packages", "profiles", "publish", "index", "container", NULL };
 static const char *const defaultkeys[] = { "python", "cuda", "cuda_archs", NULL };
-static const char *const torchkeys[] = { "cuda", "python", NULL };
+static const char *const torchkeys[] = { "cuda", "python", "pypi", NULL };
 static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
-	"memory_per_job_gb", "max_jobs", "nvcc_threads", NULL,
+	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", NULL,
 };
+static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
 static const char *const matchkeys[] = { "version", "python", "cuda", "torch", NULL };
 static const char *const profilekeys[] = { "packages", "versions", "python", "cuda", "torch", NULL };
 static const char *const publishkeys[] = { "dir", NULL };
 static const char *const indexkeys[] = { "base_url", "title", NULL };
+static const char *const containerkeys[] = { "image", "cpu_image", NULL };
 
 struct ctx {
 	struct arena *a;
@@ -357,6 +359,7 @@ static void
 loadtorch(struct ctx *x, struct node *n)
 {
 	struct torchrow *r;
+	struct node *pv;
 	long maj, min;
 	size_t i;
 
@@ -384,7 +387,32 @@ loadtorch(struct ctx *x, struct node *n)
 		checkcudas(x, &r->cuda, "the torch table");
 		getlist(x, mapget(v, "python"), "torch.python", &r->python, 0);
 		checkpythons(x, &r->python, "the torch table");
+		if ((pv = mapget(v, "pypi")) && (r->pypi = getstr(x, pv, "torch.pypi")) && r->cuda.n &&
+		    !strlisthas(&r->cuda, r->pypi))
+			nodeerr(x->d, pv, "torch %s: pypi names CUDA '%s', which is not in its cuda list", k->s, r->pypi);
 	}
+}
+
+/* torch_index: the URL template torch comes from for cells whose CUDA is not PyPI's */
+static void
+loadtorchindex(struct ctx *x, struct node *n)
+{
+	const char *s, *q;
+
+	x->c->torchindex = "https://download.pytorch.org/whl/cu{cuda}";
+	if (!n || !(s = getstr(x, n, "torch_index")))
+		return;
+	if (strncmp(s, "https://", 8) && strncmp(s, "http://", 7) && strncmp(s, "file://", 7)) {
+		nodeerr(x->d, n, "torch_index must be an http://, https:// or file:// URL, not '%s'", s);
+		return;
+	}
+	for (q = s; (q = strchr(q, '{')); q++) {
+		if (strncmp(q, "{cuda}", 6) && strncmp(q, "{cuda_major}", 12)) {
+			nodeerr(x->d, n, "unknown placeholder in torch_index (known: {cuda}, {cuda_major})");
+			return;
+		}
+	}
+	x->c->torchindex = s;
 }
 
 /* a list for one coordinate of an exclude/include/profile entry */
@@ -523,13 +551,41 @@ loadsource(struct ctx *x, struct package *p, struct node *n)
 	}
 }
 
+/* repair: {plat: ..., exclude: [...]}: auditwheel repair after the build ({} for the defaults) */
+static void
+loadrepair(struct ctx *x, struct package *p, struct node *n)
+{
+	struct node *v;
+	size_t i;
+
+	if (!wantmap(x, n, "'repair'"))
+		return;
+	checkmapkeys(x, n, repairkeys, "'repair'");
+	p->repair = 1;
+	if ((v = mapget(n, "plat")) && (p->repairplat = getstr(x, v, "repair.plat"))) {
+		const char *s = p->repairplat;
+
+		if (strncmp(s, "manylinux", 9) && strncmp(s, "musllinux", 9))
+			nodeerr(x->d, v, "repair.plat '%s' is not a manylinux or musllinux tag, e.g. manylinux_2_28_x86_64", s);
+		else if (s[strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_")])
+			nodeerr(x->d, v, "repair.plat '%s' may hold only lower-case letters, digits and '_'", s);
+	}
+	getlist(x, mapget(n, "exclude"), "'repair.exclude'", &p->repairexclude, 0);
+	for (i = 0; i < p->repairexclude.n; i++) {
+		const char *s = p->repairexclude.v[i];
+
+		if (!*s || strchr(s, '/') || s[strcspn(s, " \t\n'\"\\")])
+			nodeerr(x->d, p->repairexclude.at[i], "repair.exclude entries are library file names or globs (libfoo.so.*), not '%s'", s);
+	}
+}
+
 /* check the local_version pattern by expanding it with sample values */
 static void
 checklocal(struct ctx *x, struct package *p, struct node *n)
 {
 	const char *s = getstr(x, n, "local_version"), *q;
 	struct sb out = SB_INIT;
-	const char *const keys[] = { "cuda", "cuda_major", "torch", "python", NULL };
+	const char *const keys[] = { "cuda", "cuda_version", "cuda_major", "torch", "python", NULL };
 
 	if (!s)
 		return;
@@ -550,11 +606,11 @@ checklocal(struct ctx *x, struct package *p, struct node *n)
 			memcpy(key, q + 1, len);
 			key[len] = '\0';
 			if (!inlist(keys, key)) {
-				nodeerr(x->d, n, "unknown placeholder {%s} in local_version (known: {cuda}, {cuda_major}, {torch}, {python})", key);
+				nodeerr(x->d, n, "unknown placeholder {%s} in local_version (known: {cuda}, {cuda_version}, {cuda_major}, {torch}, {python})", key);
 				sbfree(&out);
 				return;
 			}
-			if ((!strcmp(key, "cuda") || !strcmp(key, "cuda_major")) && !p->cudaaxis)
+			if (!strncmp(key, "cuda", 4) && !p->cudaaxis)
 				nodeerr(x->d, n, "local_version uses {%s} but package '%s' has no CUDA versions", key, p->name);
 			if (!strcmp(key, "torch") && !p->torchaxis)
 				nodeerr(x->d, n, "local_version uses {torch} but package '%s' has no torch versions", p->name);
@@ -692,6 +748,8 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 		p->description = getstr(x, n, "description");
 	if ((n = mapget(v, "local_version")))
 		checklocal(x, p, n);
+	if ((n = mapget(v, "repair")))
+		loadrepair(x, p, n);
 	p->memory_per_job_gb = getnumber(x, mapget(v, "memory_per_job_gb"), "memory_per_job_gb", 2, 0.01, 4096, 0);
 	p->max_jobs = (long)getnumber(x, mapget(v, "max_jobs"), "max_jobs", 0, 1, 1024, 1);
 	p->nvcc_threads = (long)getnumber(x, mapget(v, "nvcc_threads"), "nvcc_threads", 1, 1, 64, 1);
@@ -790,6 +848,26 @@ loadprofiles(struct ctx *x, struct node *n)
 	}
 }
 
+/* an image reference: no blanks or shell/ninja specials; placeholders {cuda} {cuda_version} {cuda_major} {torch} {python} */
+static const char *
+checkimage(struct ctx *x, struct node *n, const char *s)
+{
+	const char *q;
+
+	if (!*s || s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:@{}")]) {
+		nodeerr(x->d, n, "'%s' is not an image reference (letters, digits and . _ - / : @ only)", s);
+		return s;
+	}
+	for (q = s; (q = strchr(q, '{')); q++) {
+		if (strncmp(q, "{cuda}", 6) && strncmp(q, "{cuda_version}", 14) && strncmp(q, "{cuda_major}", 12) &&
+		    strncmp(q, "{torch}", 7) && strncmp(q, "{python}", 8)) {
+			nodeerr(x->d, n, "unknown placeholder in image '%s' (known: {cuda}, {cuda_version}, {cuda_major}, {torch}, {python})", s);
+			break;
+		}
+	}
+	return s;
+}
+
 static void
 loadsmall(struct ctx *x, struct node *root)
 {
@@ -800,6 +878,17 @@ loadsmall(struct ctx *x, struct node *root)
 		checkmapkeys(x, n, publishkeys, "'publish'");
 		if ((v = mapget(n, "dir")) && (s = getstr(x, v, "publish.dir")))
 			x->c->publishdir = abspath(x, s);
+	}
+	/* images for the docker and podman backends: PyTorch's manylinux builder images carry
+	   every CPython at /opt/python/cpXY-cpXY and the CUDA toolkit at /usr/local/cuda-X.Y */
+	x->c->image = "pytorch/manylinux2_28-builder:cuda{cuda_version}";
+	x->c->cpuimage = "quay.io/pypa/manylinux_2_28_x86_64";
+	if ((n = mapget(root, "container")) && wantmap(x, n, "'container'")) {
+		checkmapkeys(x, n, containerkeys, "'container'");
+		if ((v = mapget(n, "image")) && (s = getstr(x, v, "container.image")))
+			x->c->image = checkimage(x, v, s);
+		if ((v = mapget(n, "cpu_image")) && (s = getstr(x, v, "container.cpu_image")))
+			x->c->cpuimage = checkimage(x, v, s);
 	}
 	if ((n = mapget(root, "index")) && wantmap(x, n, "'index'")) {
 		checkmapkeys(x, n, indexkeys, "'index'");
@@ -865,6 +954,7 @@ configload(struct arena *a, const char *path, struct diags *d)
 	checkmapkeys(&x, c->root, topkeys, "the top level");
 	loaddefaults(&x, mapget(c->root, "defaults"));
 	loadtorch(&x, mapget(c->root, "torch"));
+	loadtorchindex(&x, mapget(c->root, "torch_index"));
 	if (!mapget(c->root, "packages"))
 		diagerr(d, c->root->line, c->root->col, 1, "no 'packages:' mapping: nothing to build");
 	loadpackages(&x, mapget(c->root, "packages"));

@@ -20,6 +20,7 @@ struct torchrow {
 	struct node *at;         /* its key */
 	struct strlist cuda;     /* CUDA versions it ships wheels for */
 	struct strlist python;   /* Python versions it ships wheels for */
+	const char *pypi;        /* the CUDA version of PyPI's own wheel of it, NULL if not said */
 };
 
 /* an exclude or include entry; an empty list means "any" (excludes only) */
@@ -60,6 +61,9 @@ struct package {
 	long max_jobs;             /* MAX_JOBS for the build (0: the host's processors) */
 	long nvcc_threads;         /* NVCC_THREADS for the build (default 1) */
 	struct node *localat;      /* where local_version was written */
+	int repair;                /* 1: auditwheel repair the wheel (repair: given) */
+	const char *repairplat;    /* repair.plat, NULL: auditwheel's choice */
+	struct strlist repairexclude; /* repair.exclude: more libraries to leave out */
 };
 
 /* a named subset of the matrix; empty lists mean "any" */
@@ -76,6 +80,8 @@ struct config {
 	struct strlist python, cuda, cuda_archs;   /* defaults: */
 	struct torchrow *torch;
 	size_t ntorch;
+	const char *image, *cpuimage;  /* container: images for CUDA and CPU-only cells ({cuda} etc. expanded per cell) */
+	const char *torchindex;    /* torch_index: URL template ({cuda}, {cuda_major}) for torch not from PyPI */
 	struct package *pkgs;
 	size_t npkgs;
 	struct profile *profiles;

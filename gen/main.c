@@ -251,6 +251,34 @@ cmdcheck(int argc, char **argv)
 	return c ? 0 : 1;
 }
 
+/* when the graph changed and some cells cannot be built here: how many, and why (grouped) */
+static void
+whynotsummary(const struct matrix *m, size_t n, const char *builddir)
+{
+	const char **why = xcalloc(m->n, sizeof(*why));
+	size_t *count = xcalloc(m->n, sizeof(*count));
+	size_t i, j, nwhy = 0;
+
+	for (i = 0; i < m->n; i++) {
+		if (!m->cells[i].whynot)
+			continue;
+		for (j = 0; j < nwhy && strcmp(why[j], m->cells[i].whynot); j++)
+			;
+		if (j == nwhy)
+			why[nwhy++] = m->cells[i].whynot;
+		count[j]++;
+	}
+	fprintf(stderr, "%s: %zu of %zu cells cannot be built on this host (left out of the default target):\n",
+		argv0, n, m->n);
+	for (j = 0; j < nwhy && j < 5; j++)
+		fprintf(stderr, "  %zu cell%s: %s\n", count[j], count[j] == 1 ? "" : "s", why[j]);
+	if (nwhy > 5)
+		fprintf(stderr, "  ... and %zu more reasons\n", nwhy - 5);
+	fprintf(stderr, "  (wheelgen matrix --table --host %s/host.txt lists them)\n", builddir);
+	free(why);
+	free(count);
+}
+
 static int
 cmdgen(int argc, char **argv)
 {
@@ -274,8 +302,11 @@ cmdgen(int argc, char **argv)
 	if (c) {
 		go.builddir = o.builddir;
 		go.memory_gb = h.memory_gb;
+		go.container = h.container;
 		if (gengraph(c, &m, &go, &st) == 0) {
 			rc = 0;
+			if (st.graphwritten && st.buildable < st.cells)
+				whynotsummary(&m, st.cells - st.buildable, o.builddir);
 			if (o.verbose)
 				fprintf(stderr, "%s: %zu cells, %zu buildable here; %zu spec files written; graph.ninja %s\n",
 					argv0, st.cells, st.buildable, st.written, st.graphwritten ? "written" : "unchanged");

@@ -38,6 +38,10 @@ hostload(struct arena *a, const char *path, struct host *h)
 			h->cudahome[h->ncuda++] = astrdup(a, sp2 + 1);
 		} else if (!strcmp(line, "ccache")) {
 			h->ccache = astrdup(a, sp1 + 1);
+		} else if (!strcmp(line, "uv")) {
+			h->uv = astrdup(a, sp1 + 1);
+		} else if (!strcmp(line, "backend")) {
+			h->container = !strcmp(sp1 + 1, "docker") || !strcmp(sp1 + 1, "podman");
 		} else if (!strcmp(line, "memory_gb")) {
 			h->memory_gb = strtod(sp1 + 1, NULL);
 		} else if (!strcmp(line, "cpus")) {
@@ -86,16 +90,16 @@ impossible(struct arena *a, const struct config *c, const char *py, const char *
 	return NULL;
 }
 
-/* fill the local label by expanding the package's pattern */
+/* expand the placeholders {cuda} (130), {cuda_version} (13.0), {cuda_major}, {torch} and {python} (312) of a pattern */
 static const char *
-expandlocal(struct arena *a, const struct package *p, const char *py, const char *cuda, const char *torch)
+expand(struct arena *a, const char *pattern, const char *py, const char *cuda, const char *torch)
 {
 	struct sb s = SB_INIT;
 	const char *q, *r;
 
-	if (!p->local_version)
+	if (!pattern)
 		return NULL;
-	for (q = p->local_version; *q; q++) {
+	for (q = pattern; *q; q++) {
 		if (*q != '{') {
 			sbaddc(&s, *q);
 			continue;
@@ -105,6 +109,8 @@ expandlocal(struct arena *a, const struct package *p, const char *py, const char
 			break;
 		if (!strncmp(q, "{cuda}", 6) && cuda)
 			sbadd(&s, nodots(a, cuda));
+		else if (!strncmp(q, "{cuda_version}", 14) && cuda)
+			sbadd(&s, cuda);
 		else if (!strncmp(q, "{cuda_major}", 12) && cuda)
 			sbaddn(&s, cuda, strcspn(cuda, "."));
 		else if (!strncmp(q, "{torch}", 7) && torch)
@@ -151,6 +157,23 @@ sethost(struct builder *b, struct cell *cl)
 	cl->max_jobs = h && h->max_jobs ? h->max_jobs : cl->pkg->max_jobs ? cl->pkg->max_jobs : h && h->cpus ? h->cpus : 1;
 	cl->nvcc_threads = h && h->nvcc_threads ? h->nvcc_threads : cl->pkg->nvcc_threads;
 	cl->ccache = h ? h->ccache : NULL;
+	cl->uv = h ? h->uv : NULL;
+	cl->memory_gb = cl->pkg->memory_per_job_gb * (double)cl->max_jobs * (double)cl->nvcc_threads;
+	if (h && h->container) {
+		/* the image has what the cell needs, at the manylinux places: /opt/python/cp312-cp312,
+		   /usr/local/cuda-13.0; build-container.sh mounts the host's uv at /wg/bin/uv */
+		const char *t = strchr(cl->python, 't') ? "t" : "", *nd = nodots(b->a, cl->python);
+		int n = (int)strcspn(nd, "t");
+
+		/* CPython 3.7 and older have the "m" ABI flag: cp37-cp37m */
+		cl->pyexe = aprintf(b->a, "/opt/python/cp%.*s-cp%.*s%s/bin/python", n, nd, n, nd,
+				    n == 2 && nd[1] < '8' ? "m" : t);
+		cl->cudahome = cl->cuda ? aprintf(b->a, "/usr/local/cuda-%s", cl->cuda) : NULL;
+		cl->image = expand(b->a, cl->cuda ? b->c->image : b->c->cpuimage, cl->python, cl->cuda, cl->torch);
+		cl->ccache = h->ccache ? "ccache" : NULL;
+		cl->uv = h->uv ? "/wg/bin/uv" : NULL;
+		return;
+	}
 	if (!h || !h->known)
 		return;
 	for (i = 0; i < h->npy; i++) {
@@ -183,7 +206,14 @@ addcell(struct builder *b, const struct package *p, const char *ver, const char 
 	cl->cuda = cuda;
 	cl->torch = torch;
 	cl->id = cellid(b->a, p, ver, py, cuda, torch);
-	cl->local = expandlocal(b->a, p, py, cuda, torch);
+	cl->local = expand(b->a, p->local_version, py, cuda, torch);
+	if (torch) {
+		/* torch from PyPI when PyPI's wheel is built for the cell's CUDA (or the cell has none) */
+		const struct torchrow *r = torchfind(b->c, torch);
+
+		if (cuda && !(r && r->pypi && !strcmp(r->pypi, cuda)))
+			cl->torchindex = expand(b->a, b->c->torchindex, py, cuda, torch);
+	}
 	sethost(b, cl);
 	return cl;
 }

@@ -10,12 +10,16 @@ struct cell {
 	const char *version, *python, *cuda, *torch; /* cuda/torch NULL when the package has no such axis */
 	const char *id;          /* <name>-<version>-py<XY>[-cu<XYZ>][-torch<X.Y>] */
 	const char *local;       /* expanded local_version, NULL if none */
+	const char *torchindex;  /* index URL torch comes from; NULL: PyPI (or no torch axis) */
 	const char *pyexe;       /* host interpreter for python, NULL if none */
 	const char *cudahome;    /* host toolkit for cuda, NULL if none or not needed */
 	const char *whynot;      /* why this host cannot build it; NULL = it can */
 	long max_jobs;           /* MAX_JOBS for its build */
 	long nvcc_threads;       /* NVCC_THREADS for its build */
 	const char *ccache;      /* ccache for its compilers, NULL for none */
+	const char *uv;          /* uv to install packages with (much faster than pip), NULL: pip */
+	const char *image;       /* container backends: the image it builds in, NULL on the host */
+	double memory_gb;        /* what its build claims: memory_per_job_gb x MAX_JOBS x NVCC_THREADS */
 };
 
 /* a cell that was dropped, and why (for --verbose) */
@@ -35,6 +39,8 @@ struct host {
 	long cpus;                     /* processors (0: unknown) */
 	long max_jobs, nvcc_threads;   /* configure's overrides of every package's values (0: none) */
 	const char *ccache;            /* ccache to wrap compilers with, NULL for none */
+	const char *uv;                /* uv for installing into venvs, NULL: use pip */
+	int container;                 /* 1: backend docker or podman (steps run in an image) */
 };
 
 /* all cells of a config */
@@ -47,7 +53,7 @@ struct matrix {
 
 /*
  * Read a host file of lines "python VERSION PATH", "cuda VERSION PATH",
- * "memory_gb N", "cpus N", "max_jobs N", "nvcc_threads N" (others ignored). Returns -1 with a message if it cannot be read.
+ * "memory_gb N", "cpus N", "max_jobs N", "nvcc_threads N", "ccache PATH", "uv PATH" (others ignored). Returns -1 with a message if it cannot be read.
  */
 int hostload(struct arena *a, const char *path, struct host *h);
 

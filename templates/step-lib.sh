@@ -11,13 +11,29 @@ wg_begin() {
     wg_step=$1
     wg_logkind=$2
     shift 2
-    if [ "$#" -ne 2 ]; then
-        printf 'usage: sh templates/%s-host.sh BUILDDIR CELL\n' "$wg_logkind" >&2
+    wg_cellargs "usage: sh templates/$wg_logkind-host.sh BUILDDIR CELL" "$@"
+    log=$B/logs/$CELL.$wg_logkind.log
+    # the log as ninja's user knows it (relative to where ninja runs)
+    log_shown=$BUILDDIR_ARG/logs/$CELL.$wg_logkind.log
+    mkdir -p "$B/logs"
+    : >"$log"
+    exec 3>&2 </dev/null >>"$log" 2>&1
+    trap wg_on_exit EXIT
+    trap 'exit 129' HUP
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}
+
+# wg_cellargs USAGE BUILDDIR CELL: check a step's arguments (exit 2 with USAGE or the
+# problem); sets BUILDDIR_ARG (as ninja spells it), B (absolute) and CELL
+wg_cellargs() {
+    if [ "$#" -ne 3 ]; then
+        printf '%s\n' "$1" >&2
         exit 2
     fi
-    BUILDDIR_ARG=${1%/}
+    BUILDDIR_ARG=${2%/}
     [ -n "$BUILDDIR_ARG" ] || BUILDDIR_ARG=/
-    CELL=$2
+    CELL=$3
     case $CELL in
         '' | . | .. | */* | -*)
             printf 'wheelgen: bad cell name: %s\n' "$CELL" >&2
@@ -29,16 +45,18 @@ wg_begin() {
         exit 2
     fi
     B=$(cd "$BUILDDIR_ARG" && pwd)
-    log=$B/logs/$CELL.$wg_logkind.log
-    # the log as ninja's user knows it (relative to where ninja runs)
-    log_shown=$BUILDDIR_ARG/logs/$CELL.$wg_logkind.log
-    mkdir -p "$B/logs"
-    : >"$log"
-    exec 3>&2 </dev/null >>"$log" 2>&1
-    trap wg_on_exit EXIT
-    trap 'exit 129' HUP
-    trap 'exit 130' INT
-    trap 'exit 143' TERM
+}
+
+# wg_readspec FILE: print and source the cell's spec (POSIX sh written by wheelgen), and
+# check that it is this cell's
+wg_readspec() {
+    printf 'wheelgen: %s %s (%s)\n' "$wg_logkind" "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
+    [ -f "$1" ] || wg_die "spec file not found: $1"
+    printf 'wheelgen: spec %s\n' "$1"
+    sed 's/^/  | /' "$1"
+    # shellcheck source=/dev/null
+    . "$1"
+    [ "$WG_CELL" = "$CELL" ] || wg_die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
 }
 
 wg_on_exit() {
@@ -63,6 +81,26 @@ wg_die() {
 wg_run() {
     printf '+ %s\n' "$*"
     "$@" 3>&-
+}
+
+# wg_install ARGS...: install into the venv of $py, with uv when the spec names one (it
+# links torch's gigabytes from its cache in about a second; pip unpacks them every time)
+wg_install() {
+    if [ -n "${WG_UV:-}" ]; then
+        UV_CACHE_DIR=${UV_CACHE_DIR:-$B/cache/uv} UV_NO_PROGRESS=1 UV_PYTHON_DOWNLOADS=never \
+            wg_run "$WG_UV" pip install --python "$py" "$@"
+    else
+        wg_run "$py" -m pip install "$@"
+    fi
+}
+
+# wg_install_torch ARGS... SPEC: torch (with its CUDA libraries) from WG_TORCH_INDEX, or PyPI when empty
+wg_install_torch() {
+    if [ -n "${WG_TORCH_INDEX:-}" ]; then
+        wg_install --index-url "$WG_TORCH_INDEX" "$@"
+    else
+        wg_install "$@"
+    fi
 }
 
 # wg_venv DIR: a fresh venv from $WG_PYTHON_EXE, activated (VIRTUAL_ENV, PATH, py)

@@ -28,18 +28,11 @@ rm -f "$stamp"
 
 # Everything this step reads from the spec, so that `set -u` holds.
 WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
-WG_CUDA='' WG_TORCH=''
+WG_CUDA='' WG_TORCH='' WG_TORCH_INDEX='' WG_UV=''
 WG_SOURCE_KIND='' WG_SOURCE=''
 WG_TEST_IMPORT='' WG_TEST_COMMAND=''
 
-printf 'wheelgen: test %s (%s)\n' "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
-[ -f "$spec" ] || wg_die "spec file not found: $spec"
-printf 'wheelgen: spec %s\n' "$spec"
-sed 's/^/  | /' "$spec"
-# shellcheck source=/dev/null
-. "$spec"
-
-[ "$WG_CELL" = "$CELL" ] || wg_die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
+wg_readspec "$spec"
 [ -n "$WG_PYTHON_EXE" ] || wg_die "spec: WG_PYTHON_EXE is empty"
 [ -x "$WG_PYTHON_EXE" ] || wg_die "python not found or not executable: $WG_PYTHON_EXE"
 
@@ -48,10 +41,12 @@ printf 'wheelgen: manifest %s\n' "$manifest"
 sed 's/^/  | /' "$manifest"
 m_filename=''
 m_sha256=''
+m_torch_version=''
 while IFS= read -r wg_line; do
     case $wg_line in
         filename=*) m_filename=${wg_line#filename=} ;;
         sha256=*) m_sha256=${wg_line#sha256=} ;;
+        torch_version=*) m_torch_version=${wg_line#torch_version=} ;;
     esac
 done <"$manifest"
 case $m_filename in
@@ -92,7 +87,12 @@ mkdir -p "$scratch/run" "$PIP_CACHE_DIR"
 cd "$scratch/run"
 
 wg_venv "$scratch/venv"
-wg_run "$py" -m pip install --no-deps "$wheel"
+if [ -n "$WG_TORCH" ]; then
+    # the very torch the wheel was built against, from the same index
+    [ -n "$m_torch_version" ] || wg_die "manifest: no torch_version for a torch cell (rebuild: ninja wheel/$CELL)"
+    wg_install_torch "torch==$m_torch_version"
+fi
+wg_install --no-deps "$wheel"
 wg_run "$py" -m pip list
 
 # --- tests -------------------------------------------------------------------

@@ -7,7 +7,7 @@
 #
 # --install-deps  install the Debian packages first, once (apt-get; needs root or sudo):
 #                 wheelgen's build dependencies and the tools the tests use (git, nginx,
-#                 fcgiwrap, redis, bc and the shell linter)
+#                 fcgiwrap, redis, bc, unzip and the shell linter), and uv (PyPI) into out/tools
 # --sanitize      build wheelgen and the unit tests with ASan + UBSan
 # --werror        build with -Werror
 # Names select test scripts by prefix (default: all). WG_KEEP=1 keeps work dirs.
@@ -31,9 +31,18 @@ if [ "$installdeps" = 1 ]; then
 	./configure --install-deps --deps-only
 	sudo=
 	[ "$(id -u)" = 0 ] || sudo=sudo
-	echo "tests/run.sh: installing git nginx-light fcgiwrap redis-server shellcheck bc"
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq git nginx-light fcgiwrap redis-server shellcheck bc >/dev/null
+	echo "tests/run.sh: installing git nginx-light fcgiwrap redis-server shellcheck bc unzip"
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq git nginx-light fcgiwrap redis-server shellcheck bc unzip >/dev/null
 fi
+
+# uv (configure --install-deps put it in out/tools) for every test's configure, and one uv
+# cache for all of them, so that torch is downloaded once
+if [ -z "${UV:-}" ] && [ -x "$top/out/tools/bin/uv" ]; then
+	UV=$top/out/tools/bin/uv
+	export UV
+fi
+UV_CACHE_DIR=${UV_CACHE_DIR:-$top/out/cache/uv}
+export UV_CACHE_DIR
 
 WG_RESULTS=$(mktemp "${TMPDIR:-/tmp}/wgresults.XXXXXX")
 export WG_RESULTS

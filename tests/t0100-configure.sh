@@ -31,9 +31,9 @@ if ./configure --builddir "my out" >"$WORK/o" 2>&1; then t_fail "accepted"; else
 	if grep -q "may only hold" "$WORK/o"; then t_pass; else t_fail "$(cat "$WORK/o")"; fi
 fi
 
-t_case "the docker backend is refused as not implemented, auto means host"
-if ./configure --backend docker >"$WORK/o" 2>&1; then t_fail "accepted"; else
-	if grep -q "not implemented" "$WORK/o"; then t_pass; else t_fail "$(cat "$WORK/o")"; fi
+t_case "an unknown backend is refused, naming the four there are"
+if ./configure --backend lxc >"$WORK/o" 2>&1; then t_fail "accepted"; else
+	if grep -q "unknown backend 'lxc' (auto, host, docker or podman)" "$WORK/o"; then t_pass; else t_fail "$(cat "$WORK/o")"; fi
 fi
 
 t_case "configure writes build.ninja, out/config.ninja and out/host.txt and prints a summary"

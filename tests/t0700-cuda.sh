@@ -94,3 +94,25 @@ if command -v redis-server >/dev/null 2>&1; then
 else
 	t_fail "redis-server is not installed (apt-get install redis-server)"
 fi
+
+t_case "configure --cuda-from-pypi 13.2 assembles a second toolkit from PyPI's wheels; its cell builds and imports"
+# shellcheck disable=SC2086
+if ./configure ${WG_CONFARGS:-} --config examples/cuda/packages.yml --memory-gb 1 --cuda-from-pypi 13.2 >"$WORK/pypicuda.log" 2>&1 &&
+	grep -q "^cuda 13.2 $PWD/out/toolkits/cuda-13.2/nvidia/cu13$" out/host.txt; then
+	py=$(t_pythons 1)
+	cell=wgcuda-0.1.0-py$(echo "$py" | tr -d .)-cu132
+	exe=$(sed -n "s/^python $py //p" out/host.txt)
+	if ninja "test/$cell" >"$WORK/cu132.log" 2>&1 && "$exe" -m venv "$WORK/venv132" >/dev/null 2>&1 &&
+		"$WORK/venv132/bin/pip" install -q --no-deps "out/wheels/$cell/"*.whl >/dev/null 2>&1; then
+		got=$(cd / && "$WORK/venv132/bin/python" -c 'import wgcuda; print(wgcuda.runtime_version())')
+		if [ "$got" = 13020 ] && grep -q "out/toolkits/cuda-13.2/nvidia/cu13/bin/nvcc\|CUDA_HOME=.*cuda-13.2" "out/logs/$cell.build.log"; then
+			t_pass
+		else
+			t_fail "runtime_version() = $got, want 13020" "$(grep -n nvcc "out/logs/$cell.build.log" | head -n 5)"
+		fi
+	else
+		t_fail "$(tail -n 20 "$WORK/cu132.log")"
+	fi
+else
+	t_fail "$(tail -n 20 "$WORK/pypicuda.log")" "$(grep cuda out/host.txt)"
+fi

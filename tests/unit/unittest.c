@@ -34,11 +34,11 @@ check(int ok, const char *desc, const char *file, int line)
 static void
 checkstr(const char *got, const char *want, const char *desc)
 {
-	int ok = strcmp(got, want) == 0;
+	int ok = got && strcmp(got, want) == 0;
 
 	check(ok, desc, __FILE__, __LINE__);
 	if (!ok)
-		printf("  want: %s\n  got:  %s\n", want, got);
+		printf("  want: %s\n  got:  %s\n", want, got ? got : "(null)");
 }
 
 static void
@@ -242,6 +242,64 @@ testmatrix(void)
 	afree(&a);
 }
 
+/* the torch index per cell, and what the container backends put in a cell */
+static void
+testtorchcontainer(void)
+{
+	static const char cfg[] =
+		"defaults: {python: ['3.7', '3.12', '3.13t'], cuda: ['12.8', '13.0']}\n"
+		"torch:\n"
+		"  '2.9': {cuda: ['12.8', '13.0'], python: ['3.7', '3.12', '3.13t'], pypi: '12.8'}\n"
+		"packages:\n"
+		"  fa: {versions: ['1.0'], torch: ['2.9'], local_version: 'cu{cuda_version}'}\n"
+		"  cpu: {versions: ['1.0'], python: ['3.12'], cuda: []}\n";
+	char path[] = "/tmp/wgcfgXXXXXX";
+	struct arena a = { 0 };
+	struct diags d = { 0 };
+	struct host h;
+	struct matrix m = { 0 };
+	struct config *c;
+	const struct cell *cl;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || write(fd, cfg, strlen(cfg)) != (ssize_t)strlen(cfg))
+		fatal("cannot write temp config");
+	close(fd);
+	c = configload(&a, path, &d);
+	memset(&h, 0, sizeof(h));
+	h.known = 1;
+	h.container = 1;
+	h.ccache = "/usr/bin/ccache";
+	h.uv = "/home/u/uv";
+	if (c && d.errors == 0)
+		matrixexpand(&a, c, &h, &m, &d);
+	CHECK(d.errors == 0 && m.n == 7, "torch/container config: 6 fa cells and 1 cpu cell");
+	if (m.n == 7) {
+		cl = &m.cells[0]; /* fa-1.0-py37-cu128-torch2.9 */
+		checkstr(cl->id, "fa-1.0-py37-cu128-torch2.9", "first cell");
+		CHECK(cl->torchindex == NULL, "torch from PyPI where pypi: names the cell's CUDA");
+		checkstr(cl->pyexe, "/opt/python/cp37-cp37m/bin/python", "container python 3.7 has the m ABI flag");
+		checkstr(cl->cudahome, "/usr/local/cuda-12.8", "container toolkit path");
+		checkstr(cl->image, "pytorch/manylinux2_28-builder:cuda12.8", "default image with {cuda_version}");
+		checkstr(cl->local, "cu12.8", "local label with {cuda_version}");
+		checkstr(cl->uv, "/wg/bin/uv", "container uv is the mounted one");
+		checkstr(cl->ccache, "ccache", "container ccache is looked up in the image");
+		CHECK(cl->whynot == NULL, "container cells are buildable whatever the host has");
+		cl = &m.cells[1]; /* py37-cu130 */
+		checkstr(cl->torchindex, "https://download.pytorch.org/whl/cu130", "torch_index default for other CUDA");
+		cl = &m.cells[4];
+		checkstr(cl->pyexe, "/opt/python/cp313-cp313t/bin/python", "free-threaded container python");
+		cl = &m.cells[6];
+		checkstr(cl->image, "quay.io/pypa/manylinux_2_28_x86_64", "cpu cells use cpu_image");
+		CHECK(cl->cudahome == NULL && cl->torchindex == NULL, "cpu cell has no toolkit and no torch");
+	}
+	diagfree(&d);
+	unlink(path);
+	free(m.cells);
+	free(m.dropped);
+	afree(&a);
+}
+
 static void
 testconfigerrors(void)
 {
@@ -337,6 +395,7 @@ main(void)
 	testpep();
 	testutil();
 	testmatrix();
+	testtorchcontainer();
 	testconfigerrors();
 	testgiturls();
 	pepfree();

@@ -1,0 +1,19 @@
+# A tiny torch CUDA extension: one C++ file (bindings, a CPU path) and one .cu file
+# (a kernel), compiled by torch.utils.cpp_extension with the cell's nvcc.
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+setup(
+    name="wgtorch",
+    version="0.1.0",
+    description="wheelgen's torch CUDA extension fixture",
+    packages=["wgtorch"],
+    ext_modules=[
+        CUDAExtension(
+            "wgtorch._C",
+            ["csrc/bindings.cpp", "csrc/scale.cu"],
+            extra_compile_args={"cxx": ["-O2"], "nvcc": ["-O2"]},
+        )
+    ],
+    cmdclass={"build_ext": BuildExtension},
+)

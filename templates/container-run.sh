@@ -1,0 +1,187 @@
+#!/bin/sh
+# wheelgen container step: run one cell's build or test step inside the cell's image with
+# docker or podman (configure --backend docker|podman); build-container.sh and
+# test-container.sh call it.
+#
+#   sh templates/container-run.sh build|test [--dry-run] BUILDDIR CELL
+#
+# Inside the container build-host.sh / test-host.sh run as on the host, with everything at
+# fixed paths, the same for every cell (so that ccache's hashes match across cells):
+#   /wg/templates  wheelgen's templates/ (read-only)
+#   /wg/out        BUILDDIR: specs, wheels, logs, scratch (read-write)
+#   /wg/src        the cell's source: a path source's directory or the git checkout (read-only)
+#   /wg/cache      BUILDDIR/cache (or $WG_CACHE_DIR): ccache and uv caches shared by all cells
+#   /wg/bin/uv     the host's uv, when configure found one (read-only)
+# The container runs as the invoking user (docker --user UID:GID, podman --userns=keep-id),
+# so every file it writes belongs to you; a build's memory is limited to what it claims in
+# wheelgen's memory pool (memory_per_job_gb x MAX_JOBS x NVCC_THREADS, at least 2 GB); a test of a CUDA cell gets the GPUs (docker --gpus all, podman CDI
+# nvidia.com/gpu=all) where nvidia-smi lists one (WG_GPU=1 / WG_GPU=0 force it).
+# The image is pulled when missing, with up to 3 tries (15 s, then 30 s apart).
+# CCACHE_REMOTE_STORAGE is passed by name (-e NAME), so its value is never on a command line.
+#
+# --dry-run prints the engine commands instead of running them (nothing is written).
+# Prints nothing on success; on failure the step's own report, or the engine's output.
+set -eu
+
+usage() {
+    printf 'usage: sh templates/container-run.sh build|test [--dry-run] BUILDDIR CELL\n' >&2
+    exit 2
+}
+[ "$#" -ge 1 ] || usage
+step=$1
+shift
+case $step in
+    build | test) ;;
+    *) usage ;;
+esac
+dry=0
+if [ "${1:-}" = --dry-run ]; then
+    dry=1
+    shift
+fi
+# shellcheck source=templates/step-lib.sh
+. "$(dirname "$0")/step-lib.sh"
+wg_cellargs "usage: sh templates/container-run.sh build|test [--dry-run] BUILDDIR CELL" "$@"
+die() {
+    printf 'wheelgen: %s %s: %s\n' "$step" "$CELL" "$*" >&2
+    exit 1
+}
+templates=$(cd "$(dirname "$0")" && pwd)
+
+# --- what configure found, and the cell's spec ----------------------------------
+
+backend=''
+engine=''
+uv=''
+[ -f "$B/host.txt" ] || die "$BUILDDIR_ARG/host.txt not found (run ./configure --backend docker|podman)"
+while read -r key value; do
+    case $key in
+        backend) backend=$value ;;
+        engine) engine=$value ;;
+        uv) uv=$value ;;
+    esac
+done <"$B/host.txt"
+case $backend in
+    docker | podman) ;;
+    *) die "configure chose the '$backend' backend, not docker or podman (re-run ./configure --backend docker)" ;;
+esac
+[ -n "$engine" ] || die "host.txt names no container engine (re-run ./configure --backend $backend)"
+
+if [ "$step" = build ]; then spec=$B/cells/$CELL/spec; else spec=$B/cells/$CELL/test; fi
+[ -f "$spec" ] || die "spec file not found: $spec"
+WG_CELL='' WG_IMAGE='' WG_SOURCE_KIND='' WG_SOURCE='' WG_SOURCE_DIR='' WG_CUDA='' WG_MEMORY_GB=''
+# the spec is POSIX sh written by wheelgen; the build parameters it also sets are not used here
+wg_dep() { :; }
+wg_arg() { :; }
+wg_env() { :; }
+wg_repair_exclude() { :; }
+# shellcheck source=/dev/null
+. "$spec"
+[ "$WG_CELL" = "$CELL" ] || die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
+[ -n "$WG_IMAGE" ] || die "spec names no image (was it generated for the host backend? re-run ./configure --backend $backend)"
+
+# --- the engine command ------------------------------------------------------------
+
+runargs=''
+arg() { # arg WORD...: append to the engine's argument list (kept in $runargs, newline-separated)
+    for a in "$@"; do
+        case $a in
+            *'
+'*) die "argument with a newline: $a" ;;
+        esac
+        runargs="$runargs$a
+"
+    done
+}
+
+arg run --rm --init
+if [ "$backend" = podman ]; then
+    # rootless podman maps the invoking user to the same uid inside
+    arg --userns=keep-id
+else
+    arg --user "$(id -u):$(id -g)"
+fi
+arg -e HOME=/tmp
+arg -v "$templates:/wg/templates:ro"
+arg -v "$B:/wg/out"
+cache=${WG_CACHE_DIR:-$B/cache}
+arg -v "$cache:/wg/cache" -e CCACHE_DIR=/wg/cache/ccache -e UV_CACHE_DIR=/wg/cache/uv
+if [ -n "$uv" ]; then
+    arg -v "$uv:/wg/bin/uv:ro"
+fi
+if [ "$step" = build ]; then
+    # the limit is the claim the memory pool counted for this build (the test is not limited)
+    mb=$(awk -v g="${WG_MEMORY_GB:-0}" 'BEGIN { m = int(g * 1024 + 0.5); if (m < 2048) m = 2048; print m }')
+    arg --memory "${mb}m" --memory-swap "${mb}m"
+    case $WG_SOURCE_KIND in
+        path)
+            arg -v "$WG_SOURCE:/wg/src:ro" -e WG_SOURCE_OVERRIDE=/wg/src -e "WG_DEPFILE_SOURCE=$WG_SOURCE"
+            ;;
+        git)
+            arg -v "$WG_SOURCE_DIR:/wg/src:ro" -v "$WG_SOURCE_DIR.commit:/wg/src.commit:ro" -e WG_SOURCE_OVERRIDE=/wg/src
+            ;;
+    esac
+    # the depfile names the manifest as ninja spells it on the host
+    arg -e "WG_DEPFILE_TARGET=$BUILDDIR_ARG/wheels/$CELL/manifest"
+fi
+if [ -n "${CCACHE_REMOTE_STORAGE:-}" ]; then
+    arg -e CCACHE_REMOTE_STORAGE
+fi
+if [ "$step" = test ] && [ -n "$WG_CUDA" ]; then
+    gpu=${WG_GPU:-}
+    if [ -z "$gpu" ]; then
+        if nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then gpu=1; else gpu=0; fi
+    fi
+    if [ "$gpu" = 1 ]; then
+        if [ "$backend" = podman ]; then arg --device nvidia.com/gpu=all; else arg --gpus all; fi
+    fi
+fi
+arg -w /wg/out "$WG_IMAGE" sh "/wg/templates/$step-host.sh" /wg/out "$CELL"
+
+oldifs=$IFS
+IFS='
+'
+# shellcheck disable=SC2086 # one argument per line of $runargs
+set -- $runargs
+IFS=$oldifs
+# the same, quoted for printing
+shown=''
+for a in "$@"; do
+    case $a in
+        *[!A-Za-z0-9_./:=@%+,-]* | '') shown="$shown '$(printf '%s' "$a" | sed "s/'/'\\\\''/g")'" ;;
+        *) shown="$shown $a" ;;
+    esac
+done
+
+pull() {
+    i=1
+    while :; do
+        if "$engine" pull "$WG_IMAGE"; then return 0; fi
+        [ "$i" -lt 3 ] || return 1
+        printf 'wheelgen: pulling %s failed (try %d of 3); again in %d s\n' "$WG_IMAGE" "$i" "$((i * ${WG_PULL_DELAY:-15}))"
+        sleep "$((i * ${WG_PULL_DELAY:-15}))"
+        i=$((i + 1))
+    done
+}
+
+if [ "$dry" = 1 ]; then
+    printf '%s image inspect %s || %s pull %s   # up to 3 tries\n' "$engine" "$WG_IMAGE" "$engine" "$WG_IMAGE"
+    printf '%s%s\n' "$engine" "$shown"
+    exit 0
+fi
+
+mkdir -p "$cache/ccache" "$cache/uv"
+mkdir -p "$B/logs"
+englog=$B/logs/$CELL.$step-engine.log
+: >"$englog"
+if ! "$engine" image inspect "$WG_IMAGE" >/dev/null 2>&1; then
+    if ! pull >>"$englog" 2>&1; then
+        printf 'wheelgen: %s %s failed: cannot pull %s; log: %s/logs/%s.%s-engine.log\n' \
+            "$step" "$CELL" "$WG_IMAGE" "$BUILDDIR_ARG" "$CELL" "$step" >&2
+        tail -n 20 "$englog" >&2
+        exit 1
+    fi
+fi
+printf '+ %s%s\n' "$engine" "$shown" >>"$englog"
+# the step inside prints its own failure report (to stderr, which the engine passes on)
+exec "$engine" "$@"

@@ -1,0 +1,126 @@
+#!/bin/sh
+# the torch extension path: torch (from PyPI, whose torch 2.13 is built with CUDA 13.0) in
+# the build venv, torch.utils.cpp_extension compiling a .cu file with the cell's nvcc, the
+# local version label applied to the file name, METADATA and RECORD, the same torch in the
+# test venv, pip installing the wheel from the generated index, and the second Python's
+# CUDA object coming from ccache
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$WORK/src
+t_case "configure the torch example"
+if t_configure "$src" --config examples/torch/packages.yml; then t_pass; else t_fail "$(cat "$src.configure.log")"; exit 0; fi
+cd "$src" || exit 1
+ninja build.ninja >"$WORK/regen.log" 2>&1 || true
+cells=$(out/wheelgen matrix --config examples/torch/packages.yml --host out/host.txt --table | awk '$2 == "yes" {print $1}')
+a=$(echo "$cells" | tail -n 1)
+b=$(echo "$cells" | tail -n 2 | head -n 1)
+t_case "this host can build at least two cells (two Pythons from 3.10 to 3.14, CUDA 13.0)"
+if [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ]; then t_pass; else t_fail "buildable: $cells"; exit 0; fi
+case $a in *-cu130-torch2.13) ;; *) t_fail "unexpected cell name $a" ;; esac
+
+t_case "ninja test/$a: torch from PyPI, cpp_extension builds the .cu with nvcc, the import test passes"
+start=$(date +%s)
+if ninja "test/$a" >"$WORK/a.log" 2>&1; then t_pass; else t_fail "$(tail -n 30 "$WORK/a.log")"; exit 0; fi
+secs_a=$(($(date +%s) - start))
+echo "# cell $a: build and test took ${secs_a}s"
+m=out/wheels/$a/manifest
+log=out/logs/$a.build.log
+
+t_case "the build installed torch 2.13 from PyPI, built with CUDA 13.0, and compiled scale.cu with nvcc for sm_90"
+if grep -q '^wheelgen: torch 2.13.\* from PyPI$' "$log" && grep -q '^torch_version=2\.13\.' "$m" &&
+	grep -q '^torch_cuda=13\.0$' "$m" && grep -q 'nvcc.*scale\.cu.*code=sm_90\|code=sm_90.*scale\.cu' "$log"; then
+	t_pass
+else
+	t_fail "$(grep -n 'torch\|nvcc' "$log" | head -n 20)" "$(cat "$m")"
+fi
+
+t_case "the local label +cu130torch2.13 is in the file name, the .dist-info name, METADATA and RECORD"
+f=$(sed -n 's/^filename=//p' "$m")
+py=$(sed -n 's/^WG_PYTHON_EXE=//p' "out/cells/$a/spec" | tr -d "'")
+# shellcheck disable=SC2016
+if case $f in wgtorch-0.1.0+cu130torch2.13-cp*.whl) true ;; *) false ;; esac &&
+	grep -q '^wheel_version=0.1.0+cu130torch2.13$' "$m" &&
+	"$py" - "out/wheels/$a/$f" <<'PY'
+import base64, csv, hashlib, io, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+info = "wgtorch-0.1.0+cu130torch2.13.dist-info/"
+names = z.namelist()
+assert not [n for n in names if ".dist-info/" in n and not n.startswith(info)], names
+meta = z.read(info + "METADATA").decode()
+assert "\nVersion: 0.1.0+cu130torch2.13\n" in meta, meta[:200]
+rows = list(csv.reader(io.StringIO(z.read(info + "RECORD").decode())))
+assert sorted(r[0] for r in rows) == sorted(n for n in names if not n.endswith("/")), rows
+for path, h, size in rows:
+    if path == info + "RECORD":
+        continue
+    data = z.read(path)
+    want = "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    assert h == want and int(size) == len(data), (path, h, want)
+PY
+then t_pass; else t_fail "filename=$f" "$(cat "$m")"; fi
+
+t_case "the test step installed the same torch into a fresh venv and reported the GPU test as skipped here"
+tv=$(sed -n 's/^torch_version=//p' "$m")
+if grep -q "pip install .*torch==$tv\$" "out/logs/$a.test.log" &&
+	{ nvidia-smi -L 2>/dev/null | grep -q '^GPU ' || grep -q '^gpu=skipped$' "out/tests/$a.ok"; }; then
+	t_pass
+else
+	t_fail "$(grep -n 'torch' "out/logs/$a.test.log" | head)" "$(cat "out/tests/$a.ok" 2>/dev/null)"
+fi
+
+t_case "pip installs wgtorch==0.1.0+cu130torch2.13 from the generated index; scale() works on the CPU"
+# an index of this one wheel (the index target would build every cell first)
+echo "$m" >"$WORK/manifests"
+out/wheelgen index --builddir out --manifests "$WORK/manifests" >"$WORK/index.log" 2>&1 || true
+"$py" -m venv "$WORK/venv" >/dev/null 2>&1
+if "$WORK/venv/bin/pip" install -q --no-cache-dir --no-deps --index-url "file://$src/out/index/simple" \
+	"wgtorch==0.1.0+cu130torch2.13" >"$WORK/pip.log" 2>&1 &&
+	if [ -n "${UV:-}" ]; then
+		"$UV" pip install -q --python "$WORK/venv/bin/python" "torch==$tv"
+	else
+		"$WORK/venv/bin/pip" install -q "torch==$tv"
+	fi >>"$WORK/pip.log" 2>&1 &&
+	(cd / && "$WORK/venv/bin/python" -W ignore -c '
+import torch, wgtorch
+assert torch.equal(wgtorch.scale(torch.arange(4.0), 3.0), torch.arange(4.0) * 3)
+assert wgtorch.cuda_runtime_version() // 1000 == 13, wgtorch.cuda_runtime_version()
+print("ok")') >"$WORK/run.log" 2>&1; then
+	t_pass
+else
+	t_fail "$(tail -n 15 "$WORK/pip.log" "$WORK/run.log")"
+fi
+
+t_case "ninja wheel/$b (another Python): the CUDA object comes from ccache"
+start=$(date +%s)
+if ninja "wheel/$b" >"$WORK/b.log" 2>&1; then
+	secs_b=$(($(date +%s) - start))
+	echo "# cell $b: build took ${secs_b}s (cell $a: build and test ${secs_a}s)"
+	if ! grep -q '^ccache ' out/host.txt; then
+		t_fail "configure found no ccache"
+	elif grep -A3 "ccache statistics of this build" "out/logs/$b.build.log" | grep -q "Hits: *[1-9]"; then
+		t_pass
+	else
+		t_fail "$(sed -n '/ccache statistics/,$p' "out/logs/$b.build.log" | head -n 20)"
+	fi
+else
+	t_fail "$(tail -n 30 "$WORK/b.log")"
+fi
+
+t_case "a toolkit one minor version off torch's CUDA (13.2 from PyPI, torch built with 13.0): a note, and the build goes on"
+# torch 2.13 from PyPI (CUDA 13.0) for a CUDA 13.2 cell: torch_index pointed at PyPI itself
+sed -e 's|^  "2.13": {cuda: \[[^]]*\]|  "2.13": {cuda: ["13.0", "13.2"]|' -e 's|^  cuda: \["13.0"\]|  cuda: ["13.2"]|' \
+	-e 's|^torch_index: .*|torch_index: "https://pypi.org/simple"|' examples/torch/packages.yml >examples/torch/minor.yml
+c=wgtorch-0.1.0-py$(echo "$a" | sed 's/^wgtorch-0.1.0-py\([0-9]*\)-.*/\1/')-cu132-torch2.13
+# shellcheck disable=SC2086
+if ./configure ${WG_CONFARGS:-} --config examples/torch/minor.yml --cuda-from-pypi 13.2 >"$WORK/minor.configure.log" 2>&1 &&
+	ninja "wheel/$c" >"$WORK/minor.log" 2>&1; then
+	if grep -q "note: torch was built with CUDA 13.0 and the toolkit is CUDA 13.2" "out/logs/$c.build.log" &&
+		grep -q "^torch_cuda=13.0$" "out/wheels/$c/manifest" && grep -q "^torch_index=https://pypi.org/simple$" "out/wheels/$c/manifest"; then
+		t_pass
+	else
+		t_fail "$(grep -n 'torch' "out/logs/$c.build.log" | head -n 10)"
+	fi
+else
+	t_fail "$(tail -n 20 "$WORK/minor.configure.log" "$WORK/minor.log")"
+fi
