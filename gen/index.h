@@ -7,8 +7,13 @@
 /* one wheel, as its manifest (key=value lines) describes it */
 struct wheelinfo {
 	char *cell, *package, *version, *filename, *sha256, *tags;
+	char *cuda, *torch, *python;   /* the cell's coordinates ("" or NULL when it has none) */
+	char *metasha;     /* sha256 of <wheel>.metadata beside it (NULL: none) */
+	char *requirespy;  /* Requires-Python from its METADATA (NULL or "": none) */
+	char *variant;     /* "cu130-torch2.9", "cu130", or NULL for a wheel that fits every variant */
 	char *dir;      /* directory holding the manifest and the wheel */
 	long long size;
+	long long mtime;   /* the wheel file's modification time (its upload-time in the index) */
 };
 
 /* read a manifest; -1 with a message if unreadable or incomplete */
@@ -17,9 +22,13 @@ int manifestread(const char *path, struct wheelinfo *w);
 void manifestfree(struct wheelinfo *w);
 
 /*
- * Write builddir/index/: simple/index.html (the projects), simple/<project>/index.html
- * (the files, with #sha256=) and files/<wheel> (hard links to the built wheels), each only
- * if changed. manifests: paths of the manifests to include. Returns -1 on failure.
+ * Write builddir/index/, each file only if its content changed:
+ *   files/<wheel>, files/<wheel>.metadata   hard links to the built wheels and their METADATA
+ *   simple/                                 every wheel: index.html + index.json (PEP 503/691/700)
+ *   <variant>/simple/                       one per CUDA/torch variant (cu130-torch2.9): its wheels
+ *                                           and the wheels that fit every variant (no CUDA)
+ *   index.html                              the compatibility matrix and the install lines
+ * manifests: paths of the manifests to include. Returns -1 on failure.
  */
 int writeindex(const char *builddir, char **manifests, size_t n);
 

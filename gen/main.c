@@ -71,9 +71,14 @@ static const char genusage[] =
 static const char indexusage[] =
 	"usage: wheelgen index [--builddir DIR] --manifests FILE\n"
 	"\n"
-	"Write DIR/index/simple/ (a PEP 503 index) and DIR/index/files/ from the wheel\n"
-	"manifests listed in FILE (separated by whitespace). Pages are written only if\n"
-	"their content changed.\n";
+	"Write DIR/index/ from the wheel manifests listed in FILE (separated by whitespace):\n"
+	"  files/               the wheels and their METADATA (<wheel>.metadata, PEP 658)\n"
+	"  simple/              every wheel: index.html (PEP 503) and index.json (PEP 691/700)\n"
+	"  <variant>/simple/    one index per CUDA/torch variant (cu130-torch2.9), holding its\n"
+	"                       wheels and those without CUDA\n"
+	"  index.html           which wheel fits which setup, and how to install from each variant\n"
+	"Pages are written only if their content changed. templates/nginx-index.conf serves\n"
+	"the tree, HTML or JSON by the Accept header.\n";
 
 static const char lockusage[] =
 	"usage: wheelgen lock [--config FILE] [--builddir DIR] [--update]\n"

@@ -440,16 +440,35 @@ if [ -n "$WG_LOCAL_VERSION" ]; then
 fi
 
 # shellcheck disable=SC2016
+# the wheel's sha256 and size, and its METADATA written beside it as <wheel>.metadata (the
+# index serves it: PEP 658/714), with that file's sha256 and the Requires-Python it gives
 wg_hash=$("$py" -c '
-import hashlib, os, sys
+import email.parser, hashlib, os, sys, zipfile
+def sha(data):
+    return hashlib.sha256(data).hexdigest()
 h = hashlib.sha256()
 with open(sys.argv[1], "rb") as f:
     for block in iter(lambda: f.read(1 << 20), b""):
         h.update(block)
-print(h.hexdigest(), os.path.getsize(sys.argv[1]))
-' "$wheel")
+with zipfile.ZipFile(sys.argv[1]) as z:
+    names = [n for n in z.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
+    if len(names) != 1:
+        sys.exit("the wheel has %d .dist-info/METADATA files, expected one" % len(names))
+    meta = z.read(names[0])
+with open(sys.argv[2], "wb") as f:
+    f.write(meta)
+rp = email.parser.BytesParser().parsebytes(meta, headersonly=True).get("Requires-Python") or ""
+print(h.hexdigest(), os.path.getsize(sys.argv[1]), sha(meta), " ".join(str(rp).split()))
+' "$wheel" "$scratch/METADATA") || wg_die "cannot read the wheel $wheel_name"
 sha256=${wg_hash%% *}
-size=${wg_hash#* }
+wg_hash=${wg_hash#* }
+size=${wg_hash%% *}
+wg_hash=${wg_hash#* }
+metadata_sha256=${wg_hash%% *}
+requires_python=''
+case $wg_hash in
+    *' '*) requires_python=${wg_hash#* } ;;
+esac
 
 # --- publish -----------------------------------------------------------------
 
@@ -462,9 +481,14 @@ else
     mv -f "$wheel" "$outdir/.$wheel_name.tmp"
     mv -f "$outdir/.$wheel_name.tmp" "$outdir/$wheel_name"
 fi
-for wg_old in "$outdir"/*.whl; do
+if [ -f "$outdir/$wheel_name.metadata" ] && cmp -s "$scratch/METADATA" "$outdir/$wheel_name.metadata"; then
+    rm -f "$scratch/METADATA"
+else
+    mv -f "$scratch/METADATA" "$outdir/$wheel_name.metadata"
+fi
+for wg_old in "$outdir"/*.whl "$outdir"/*.whl.metadata; do
     [ -e "$wg_old" ] || continue
-    [ "${wg_old##*/}" = "$wheel_name" ] && continue
+    case ${wg_old##*/} in "$wheel_name" | "$wheel_name.metadata") continue ;; esac
     wg_run rm -f "$wg_old"
 done
 
@@ -489,6 +513,8 @@ done
     printf 'filename=%s\n' "$wheel_name"
     printf 'sha256=%s\n' "$sha256"
     printf 'size=%s\n' "$size"
+    printf 'metadata_sha256=%s\n' "$metadata_sha256"
+    printf 'requires_python=%s\n' "$requires_python"
     printf 'tags=%s\n' "$tags"
 } >"$outdir/manifest.tmp"
 if [ -f "$outdir/manifest" ] && cmp -s "$outdir/manifest.tmp" "$outdir/manifest"; then

@@ -135,6 +135,25 @@ t_freeport() {
 # t_git_http_start REPOS DIR: serve the bare repositories in REPOS over smart HTTP on 127.0.0.1
 # (nginx + fcgiwrap + git http-backend, every file of theirs inside DIR); prints the port.
 # t_git_http_stop DIR stops them.
+# t_nginx_head DIR: the start of an nginx.conf for a private nginx (pid, logs and temp files
+# in DIR, daemon), up to and including "http {"; the caller adds the rest
+t_nginx_head() {
+	mkdir -p "$1/tmp" "$1/logs"
+	[ "$(id -u)" != 0 ] || echo "user root;"
+	cat <<NGINX
+daemon on;
+pid $1/nginx.pid;
+error_log $1/logs/error.log;
+events { worker_connections 64; }
+http {
+  client_body_temp_path $1/tmp/body;
+  fastcgi_temp_path $1/tmp/fastcgi;
+  proxy_temp_path $1/tmp/proxy;
+  uwsgi_temp_path $1/tmp/uwsgi;
+  scgi_temp_path $1/tmp/scgi;
+NGINX
+}
+
 t_git_http_start() {
 	repos=$1 d=$2
 	if ! command -v nginx >/dev/null 2>&1 || ! command -v fcgiwrap >/dev/null 2>&1; then
@@ -145,21 +164,10 @@ t_git_http_start() {
 	port=$(t_freeport)
 	fcgiwrap -s "unix:$d/fcgi.sock" >"$d/logs/fcgiwrap.log" 2>&1 &
 	echo $! >"$d/fcgiwrap.pid"
-	user=
-	[ "$(id -u)" != 0 ] || user="user root;"
-	cat >"$d/nginx.conf" <<NGINX
-$user
-daemon on;
-pid $d/nginx.pid;
-error_log $d/logs/error.log;
-events { worker_connections 64; }
-http {
+	{
+		t_nginx_head "$d"
+		cat <<NGINX
   access_log off;
-  client_body_temp_path $d/tmp/body;
-  fastcgi_temp_path $d/tmp/fastcgi;
-  proxy_temp_path $d/tmp/proxy;
-  uwsgi_temp_path $d/tmp/uwsgi;
-  scgi_temp_path $d/tmp/scgi;
   server {
     listen 127.0.0.1:$port;
     location / {
@@ -173,6 +181,7 @@ http {
   }
 }
 NGINX
+	} >"$d/nginx.conf"
 	nginx -p "$d" -c "$d/nginx.conf" -e "$d/logs/error.log" || return 1
 	i=0
 	until git ls-remote "http://127.0.0.1:$port/leaf.git" >/dev/null 2>&1; do

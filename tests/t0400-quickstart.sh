@@ -37,12 +37,13 @@ for m in out/wheels/*/manifest; do
 done
 if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
 
-t_case "the index lists every wheel with a matching #sha256"
+t_case "the index lists every wheel with a matching #sha256 and its escaped data-requires-python"
 bad=
 for m in out/wheels/*/manifest; do
 	f=$(sed -n 's/^filename=//p' "$m")
 	sha=$(sed -n 's/^sha256=//p' "$m")
-	grep -q "href=\"../../files/$f#sha256=$sha\"" out/index/simple/wgquickstart/index.html || bad="$bad $f"
+	# python_requires=">=3.6" arrives HTML-escaped (PEP 503)
+	grep -q "href=\"../../files/$f#sha256=$sha\" data-requires-python=\"&gt;=3.6\"" out/index/simple/wgquickstart/index.html || bad="$bad $f"
 	cmp -s "out/index/files/$f" "$(dirname "$m")/$f" || bad="$bad files/$f"
 done
 grep -q 'href="wgquickstart/"' out/index/simple/index.html || bad="$bad root-page"
