@@ -9,6 +9,7 @@
 
 #include "esc.h"
 #include "index.h"
+#include "pep.h"
 #include "util.h"
 
 int
@@ -256,8 +257,10 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 			/* HTML (PEP 503, 592, 658/714) */
 			sbaddf(&page, "<a href=\"%s", files);
 			hrefname(&page, x->filename);
-			sbadd(&page, "#sha256=");
-			eschtml(&page, x->sha256);
+			if (x->sha256) {
+				sbadd(&page, "#sha256=");
+				eschtml(&page, x->sha256);
+			}
 			sbaddc(&page, '"');
 			if (hasrp) {
 				sbadd(&page, " data-requires-python=\"");
@@ -271,7 +274,9 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 				eschtml(&page, x->metasha);
 				sbaddc(&page, '"');
 			}
-			sbaddf(&page, " data-size=\"%lld\" data-upload-time=\"%s\">", x->size, t.buf);
+			if (x->sha256)
+				sbaddf(&page, " data-size=\"%lld\" data-upload-time=\"%s\"", x->size, t.buf);
+			sbaddc(&page, '>');
 			eschtml(&page, x->filename);
 			sbadd(&page, "</a><br>\n");
 			/* JSON (PEP 691, 700) */
@@ -280,8 +285,11 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 			sbadd(&json, ", \"url\": \"");
 			sbadd(&json, files);
 			hrefname(&json, x->filename);
-			sbadd(&json, "\", \"hashes\": {\"sha256\": ");
-			escjson(&json, x->sha256);
+			sbadd(&json, "\", \"hashes\": {");
+			if (x->sha256) {
+				sbadd(&json, "\"sha256\": ");
+				escjson(&json, x->sha256);
+			}
 			sbadd(&json, "}, \"requires-python\": ");
 			if (hasrp)
 				escjson(&json, x->requirespy);
@@ -296,7 +304,9 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 			} else {
 				sbadd(&json, ", \"core-metadata\": false");
 			}
-			sbaddf(&json, ", \"size\": %lld, \"upload-time\": \"%s\", \"yanked\": false}", x->size, t.buf);
+			if (x->sha256)
+				sbaddf(&json, ", \"size\": %lld, \"upload-time\": \"%s\"", x->size, t.buf);
+			sbadd(&json, ", \"yanked\": false}");
 			/* versions (PEP 700): each once */
 			wheelversion(&ver, x->filename);
 			if (ver.len) {
@@ -402,16 +412,54 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variant
 	sbadd(s, "</table>\n</body>\n</html>\n");
 }
 
+/*
+ * A distribution file name as the only thing known of it (--from-list): its project is the
+ * first field of a wheel name, and for an sdist what comes before the first "-<digit>".
+ */
+static int
+fromname(const char *name, struct wheelinfo *w)
+{
+	const char *e = NULL, *q;
+	char *proj;
+
+	memset(w, 0, sizeof(*w));
+	if (!*name || strchr(name, '/'))
+		return -1;
+	if (strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".whl"))
+		e = strchr(name, '-');
+	for (q = name; !e && (q = strchr(q, '-')); q++) {
+		if (q[1] >= '0' && q[1] <= '9')
+			e = q;
+	}
+	if (!e || e == name)
+		return -1;
+	proj = xstrndup(name, (size_t)(e - name));
+	w->package = xcalloc(strlen(proj) + 1, 1);
+	pepnormalize(proj, w->package);
+	free(proj);
+	w->filename = xstrdup(name);
+	return 0;
+}
+
 int
-writeindex(const char *builddir, char **manifests, size_t n)
+writeindex(const char *builddir, char **manifests, size_t n, int fromlist)
 {
 	struct wheelinfo *w = xcalloc(n ? n : 1, sizeof(*w));
 	const char **variants = xcalloc(n ? n : 1, sizeof(*variants));
 	struct sb top = SB_INIT, page = SB_INIT;
-	size_t i, k, nw = 0, nv = 0;
+	size_t i, k, nw = 0, nv = 0, skipped = 0;
+	const char *firstskipped = NULL;
 	int rc = 0;
 
 	for (i = 0; i < n; i++) {
+		if (fromlist) {
+			if (fromname(manifests[i], &w[nw]) == 0) {
+				nw++;
+			} else if (!skipped++) {
+				firstskipped = manifests[i];
+			}
+			continue;
+		}
 		if (manifestread(manifests[i], &w[nw]) < 0) {
 			rc = -1;
 			continue;
@@ -423,6 +471,9 @@ writeindex(const char *builddir, char **manifests, size_t n)
 		}
 		nw++;
 	}
+	if (skipped)
+		fprintf(stderr, "wheelgen: skipped %zu file name%s whose project cannot be told (the first: '%s')\n",
+			skipped, skipped == 1 ? "" : "s", firstskipped);
 	if (rc < 0)
 		goto out;
 	qsort(w, nw, sizeof(*w), cmpwheel);

@@ -28,8 +28,10 @@ void manifestfree(struct wheelinfo *w);
  *   <variant>/simple/                       one per CUDA/torch variant (cu130-torch2.9): its wheels
  *                                           and the wheels that fit every variant (no CUDA)
  *   index.html                              the compatibility matrix and the install lines
- * manifests: paths of the manifests to include. Returns -1 on failure.
+ * manifests: paths of the manifests to include; with fromlist, distribution file names
+ * instead (no files, hashes or metadata: for measuring against other generators).
+ * Returns -1 on failure.
  */
-int writeindex(const char *builddir, char **manifests, size_t n);
+int writeindex(const char *builddir, char **manifests, size_t n, int fromlist);
 
 #endif

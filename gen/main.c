@@ -69,7 +69,7 @@ static const char genusage[] =
 	"  --verbose   list dropped cells and cells this host cannot build, and why\n";
 
 static const char indexusage[] =
-	"usage: wheelgen index [--builddir DIR] --manifests FILE\n"
+	"usage: wheelgen index [--builddir DIR] (--manifests FILE | --from-list FILE)\n"
 	"\n"
 	"Write DIR/index/ from the wheel manifests listed in FILE (separated by whitespace):\n"
 	"  files/               the wheels and their METADATA (<wheel>.metadata, PEP 658)\n"
@@ -78,7 +78,9 @@ static const char indexusage[] =
 	"                       wheels and those without CUDA\n"
 	"  index.html           which wheel fits which setup, and how to install from each variant\n"
 	"Pages are written only if their content changed. templates/nginx-index.conf serves\n"
-	"the tree, HTML or JSON by the Accept header.\n";
+	"the tree, HTML or JSON by the Accept header. --from-list FILE builds the same pages\n"
+	"from distribution file names, one per line (no files, hashes or metadata; for\n"
+	"benchmarks: bench/index-bench.sh).\n";
 
 static const char lockusage[] =
 	"usage: wheelgen lock [--config FILE] [--builddir DIR] [--update]\n"
@@ -110,11 +112,11 @@ static const char outdatedusage[] =
 	"cloned: the tags are listed from the remote. Pre-releases only with --pre.\n"
 	"  --json   a JSON list: package, url, configured, newer (newest first)\n";
 
-enum { OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE };
+enum { OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST };
 
 struct opts {
 	const char *config, *builddir, *host, *profile, *manifests, *url;
-	int verbose, format, update, configset, pre;
+	int verbose, format, update, configset, pre, fromlist;
 	char **args;   /* what remains after the options */
 	int nargs;
 	long shard, nshards;
@@ -130,6 +132,7 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 		{ "profile", required_argument, NULL, 'p' },
 		{ "shard", required_argument, NULL, 's' },
 		{ "manifests", required_argument, NULL, 'm' },
+		{ "from-list", required_argument, NULL, OPT_FROMLIST },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "github", no_argument, NULL, OPT_GITHUB },
@@ -159,6 +162,7 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 		case 'H': o->host = optarg; break;
 		case 'p': o->profile = optarg; break;
 		case 'm': o->manifests = optarg; break;
+		case OPT_FROMLIST: o->manifests = optarg; o->fromlist = 1; break;
 		case 'v': o->verbose = 1; break;
 		case 's':
 			o->shard = strtol(optarg, &end, 10);
@@ -434,7 +438,7 @@ cmdindex(int argc, char **argv)
 
 	parseopts(argc, argv, &o, indexusage);
 	if (!o.manifests) {
-		fprintf(stderr, "%s: error: index needs --manifests FILE\n%s", argv0, indexusage);
+		fprintf(stderr, "%s: error: index needs --manifests FILE or --from-list FILE\n%s", argv0, indexusage);
 		return 2;
 	}
 	list = readfile(o.manifests, &len);
@@ -442,11 +446,11 @@ cmdindex(int argc, char **argv)
 		error("cannot read '%s': %s", o.manifests, strerror(errno));
 		return 1;
 	}
-	for (p = strtok(list, " \t\n"); p; p = strtok(NULL, " \t\n")) {
+	for (p = strtok(list, o.fromlist ? "\r\n" : " \t\n"); p; p = strtok(NULL, o.fromlist ? "\r\n" : " \t\n")) {
 		GROW(v, cap, n + 1);
 		v[n++] = p;
 	}
-	rc = writeindex(o.builddir, v, n) < 0;
+	rc = writeindex(o.builddir, v, n, o.fromlist) < 0;
 	free(v);
 	free(list);
 	return rc;

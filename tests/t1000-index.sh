@@ -144,3 +144,14 @@ touch "$stamp"
 ninja index >"$WORK/index2.log" 2>&1
 rewritten=$(find out/index -type f -newer "$stamp" | sort)
 if [ "$rewritten" = out/index/simple/index.html ]; then t_pass; else t_fail "rewritten: $rewritten (before: $before)"; fi
+
+t_case "wheelgen index --from-list builds pages from file names alone, skipping names without a project"
+printf '%s\n' Foo.Bar-1.0-py3-none-any.whl foo_bar-1.1.tar.gz zope.interface-5.0.zip README >"$WORK/names.txt"
+if out/wheelgen index --builddir "$WORK/fl" --from-list "$WORK/names.txt" 2>"$WORK/fl.err" &&
+	[ "$(grep -c '<a href' "$WORK/fl/index/simple/foo-bar/index.html")" = 2 ] &&
+	grep -q 'href="../../files/foo_bar-1.1.tar.gz"' "$WORK/fl/index/simple/foo-bar/index.html" &&
+	[ -f "$WORK/fl/index/simple/zope-interface/index.json" ] && grep -q "skipped 1 file name whose project cannot be told (the first: 'README')" "$WORK/fl.err"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/fl.err")" "$(find "$WORK/fl" | head -n 20)"
+fi
