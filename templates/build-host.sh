@@ -342,8 +342,7 @@ if [ -n "$WG_TORCH" ]; then
 fi
 eval "set -- $wg_deps"
 wg_install --upgrade wheel setuptools "$@"
-wg_run "$py" -m pip --version
-wg_run "$py" -m pip list
+wg_list
 
 eval "set -- $wg_args"
 if [ -n "$WG_TORCH" ]; then

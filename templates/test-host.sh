@@ -93,7 +93,7 @@ if [ -n "$WG_TORCH" ]; then
     wg_install_torch "torch==$m_torch_version"
 fi
 wg_install --no-deps "$wheel"
-wg_run "$py" -m pip list
+wg_list
 
 # --- tests -------------------------------------------------------------------
 
