@@ -21,13 +21,14 @@ static const char *const torchkeys[] = { "cuda", "python", "pypi", NULL };
 static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
-	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", NULL,
+	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
 static const char *const matchkeys[] = { "version", "python", "cuda", "torch", NULL };
 static const char *const profilekeys[] = { "packages", "versions", "python", "cuda", "torch", NULL };
-static const char *const publishkeys[] = { "dir", NULL };
+static const char *const publishkeys[] = { "dir", "http", "github", "retries", "index_dir", "index_http", NULL };
+static const char *const githubkeys[] = { "repo", "tag", "replace", NULL };
 static const char *const indexkeys[] = { "base_url", "title", NULL };
 static const char *const containerkeys[] = { "image", "cpu_image", NULL };
 
@@ -579,6 +580,69 @@ loadrepair(struct ctx *x, struct package *p, struct node *n)
 	}
 }
 
+/* yanked: a list of versions, or a mapping version -> reason (PEP 592) */
+static void
+loadyanked(struct ctx *x, struct package *p, struct node *n)
+{
+	size_t i, cnt;
+
+	if (n->kind == NBAD)
+		return;
+	if (n->kind == NSCALAR) { /* one version */
+		struct node *one[1];
+		struct node seq = *n;
+
+		one[0] = n;
+		seq.kind = NSEQ;
+		seq.kids = one;
+		seq.n = 1;
+		loadyanked(x, p, &seq);
+		return;
+	}
+	if (n->kind != NSEQ && n->kind != NMAP) {
+		nodeerr(x->d, n, "'yanked' must be a list of versions or a mapping of version to reason, not %s",
+			nodekindname(n));
+		return;
+	}
+	cnt = n->n;
+	p->yanked = aalloc(x->a, (cnt + 1) * sizeof(*p->yanked));
+	for (i = 0; i < cnt; i++) {
+		struct node *k = n->kind == NMAP ? n->kids[2 * i] : n->kids[i];
+		struct node *r = n->kind == NMAP ? n->kids[2 * i + 1] : NULL;
+		const char *v = getstr(x, k, "a yanked version"), *why = "";
+
+		if (!v)
+			continue;
+		if (r && r->kind != NNULL && !(why = getstr(x, r, "a yank reason")))
+			continue;
+		if (strchr(why, '\n') || strchr(why, '\r')) {
+			nodeerr(x->d, r, "a yank reason must be one line");
+			continue;
+		}
+		if (!strlisthas(&p->versions, v)) {
+			nodeerr(x->d, k, "yanked version '%s' is not one of the versions of package '%s'", v, p->name);
+			continue;
+		}
+		p->yanked[p->nyanked].version = v;
+		p->yanked[p->nyanked++].reason = why;
+	}
+}
+
+/* an http:// or https:// URL (NULL, error reported, if not) */
+static const char *
+geturl(struct ctx *x, const struct node *n, const char *what)
+{
+	const char *s = getstr(x, n, what);
+
+	if (!s)
+		return NULL;
+	if ((strncmp(s, "http://", 7) && strncmp(s, "https://", 8)) || s[strcspn(s, " \t\r\n'\"\\")]) {
+		nodeerr(x->d, n, "%s must be an http:// or https:// URL without blanks or quotes, not '%s'", what, s);
+		return NULL;
+	}
+	return s;
+}
+
 /* check the local_version pattern by expanding it with sample values */
 static void
 checklocal(struct ctx *x, struct package *p, struct node *n)
@@ -750,6 +814,8 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 		checklocal(x, p, n);
 	if ((n = mapget(v, "repair")))
 		loadrepair(x, p, n);
+	if ((n = mapget(v, "yanked")))
+		loadyanked(x, p, n);
 	p->memory_per_job_gb = getnumber(x, mapget(v, "memory_per_job_gb"), "memory_per_job_gb", 2, 0.01, 4096, 0);
 	p->max_jobs = (long)getnumber(x, mapget(v, "max_jobs"), "max_jobs", 0, 1, 1024, 1);
 	p->nvcc_threads = (long)getnumber(x, mapget(v, "nvcc_threads"), "nvcc_threads", 1, 1, 64, 1);
@@ -874,10 +940,45 @@ loadsmall(struct ctx *x, struct node *root)
 	struct node *n, *v;
 	const char *s;
 
+	x->c->retries = 3;
 	if ((n = mapget(root, "publish")) && wantmap(x, n, "'publish'")) {
 		checkmapkeys(x, n, publishkeys, "'publish'");
 		if ((v = mapget(n, "dir")) && (s = getstr(x, v, "publish.dir")))
 			x->c->publishdir = abspath(x, s);
+		if ((v = mapget(n, "http")))
+			x->c->publishhttp = geturl(x, v, "publish.http");
+		if ((v = mapget(n, "index_dir")) && (s = getstr(x, v, "publish.index_dir")))
+			x->c->indexdir = abspath(x, s);
+		if ((v = mapget(n, "index_http")))
+			x->c->indexhttp = geturl(x, v, "publish.index_http");
+		x->c->retries = (long)getnumber(x, mapget(n, "retries"), "publish.retries", 3, 1, 100, 1);
+		if ((v = mapget(n, "github")) && wantmap(x, v, "'publish.github'")) {
+			struct node *r = mapget(v, "repo"), *t = mapget(v, "tag"), *rp = mapget(v, "replace");
+
+			checkmapkeys(x, v, githubkeys, "'publish.github'");
+			if (!r)
+				nodeerr(x->d, v, "publish.github needs 'repo' (owner/name)");
+			else if ((s = getstr(x, r, "publish.github.repo")) &&
+				 (!strchr(s, '/') || strchr(s, '/') != strrchr(s, '/') || s[0] == '/' ||
+				  s[strlen(s) - 1] == '/' ||
+				  s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./")]))
+				nodeerr(x->d, r, "publish.github.repo must be owner/name, not '%s'", s);
+			else
+				x->c->ghrepo = s;
+			if (!t)
+				nodeerr(x->d, v, "publish.github needs 'tag' (the release's tag)");
+			else if ((s = getstr(x, t, "publish.github.tag")) &&
+				 (!*s || s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+")]))
+				nodeerr(x->d, t, "publish.github.tag may hold letters, digits and '-_./+', not '%s'", s);
+			else
+				x->c->ghtag = s;
+			if (rp && (s = getstr(x, rp, "publish.github.replace"))) {
+				if (!strcmp(s, "true"))
+					x->c->ghreplace = 1;
+				else if (strcmp(s, "false"))
+					nodeerr(x->d, rp, "publish.github.replace must be true or false, not '%s'", s);
+			}
+		}
 	}
 	/* images for the docker and podman backends: PyTorch's manylinux builder images carry
 	   every CPython at /opt/python/cpXY-cpXY and the CUDA toolkit at /usr/local/cuda-X.Y */
@@ -892,10 +993,14 @@ loadsmall(struct ctx *x, struct node *root)
 	}
 	if ((n = mapget(root, "index")) && wantmap(x, n, "'index'")) {
 		checkmapkeys(x, n, indexkeys, "'index'");
-		if ((v = mapget(n, "base_url")))
-			x->c->baseurl = getstr(x, v, "index.base_url");
-		if ((v = mapget(n, "title")))
-			x->c->title = getstr(x, v, "index.title");
+		if ((v = mapget(n, "base_url")) && (s = geturl(x, v, "index.base_url")))
+			x->c->baseurl = s;
+		if ((v = mapget(n, "title")) && (s = getstr(x, v, "index.title"))) {
+			if (strchr(s, '\n') || strchr(s, '\r'))
+				nodeerr(x->d, v, "index.title must be one line");
+			else
+				x->c->title = s;
+		}
 	}
 }
 

@@ -30,6 +30,11 @@ struct match {
 	size_t hits;             /* cells it matched (excludes) or added (includes) */
 };
 
+/* a yanked version (PEP 592) and why; reason is "" when none was given */
+struct yank {
+	const char *version, *reason;
+};
+
 /* one environment variable for the build step */
 struct envvar {
 	const char *name, *value;
@@ -64,6 +69,8 @@ struct package {
 	int repair;                /* 1: auditwheel repair the wheel (repair: given) */
 	const char *repairplat;    /* repair.plat, NULL: auditwheel's choice */
 	struct strlist repairexclude; /* repair.exclude: more libraries to leave out */
+	struct yank *yanked;       /* yanked: versions the index marks yanked */
+	size_t nyanked;
 };
 
 /* a named subset of the matrix; empty lists mean "any" */
@@ -87,6 +94,12 @@ struct config {
 	struct profile *profiles;
 	size_t nprofiles;
 	const char *publishdir;    /* publish: {dir: ...}, absolute; NULL if none */
+	const char *publishhttp;   /* publish.http: URL wheels are PUT under; NULL if none */
+	const char *ghrepo, *ghtag; /* publish.github: {repo, tag}: a GitHub release; NULL if none */
+	int ghreplace;             /* publish.github.replace: replace an asset whose sha256 differs */
+	long retries;              /* publish.retries: tries per upload (default 3) */
+	const char *indexdir;      /* publish.index_dir: publish-index copies the index here (absolute) */
+	const char *indexhttp;     /* publish.index_http: publish-index PUTs the index under this URL */
 	const char *baseurl;       /* index: {base_url: ...}; NULL if none */
 	const char *title;         /* index: {title: ...}; NULL if none */
 	struct node *pkgsat;       /* the packages: mapping */

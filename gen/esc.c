@@ -44,15 +44,20 @@ escshell(struct sb *s, const char *w)
 void
 eschtml(struct sb *s, const char *t)
 {
-	for (; *t; t++) {
+	for (;;) {
+		size_t n = strcspn(t, "&<>\"'");
+
+		sbaddn(s, t, n); /* the plain run at once */
+		t += n;
 		switch (*t) {
+		case '\0': return;
 		case '&': sbadd(s, "&amp;"); break;
 		case '<': sbadd(s, "&lt;"); break;
 		case '>': sbadd(s, "&gt;"); break;
 		case '"': sbadd(s, "&quot;"); break;
-		case '\'': sbadd(s, "&#39;"); break;
-		default: sbaddc(s, *t);
+		default: sbadd(s, "&#39;"); break;
 		}
+		t++;
 	}
 }
 
@@ -60,9 +65,16 @@ void
 escjson(struct sb *s, const char *t)
 {
 	sbaddc(s, '"');
-	for (; *t; t++) {
-		unsigned char c = (unsigned char)*t;
+	for (;;) {
+		const char *q = t;
+		unsigned char c;
 
+		while ((c = (unsigned char)*q) >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+			q++;
+		sbaddn(s, t, (size_t)(q - t)); /* the plain run at once */
+		t = q;
+		if (!c)
+			break;
 		if (c == '"' || c == '\\') {
 			sbaddc(s, '\\');
 			sbaddc(s, (char)c);
@@ -70,11 +82,10 @@ escjson(struct sb *s, const char *t)
 			sbadd(s, "\\n");
 		} else if (c == '\t') {
 			sbadd(s, "\\t");
-		} else if (c < 0x20 || c == 0x7f) {
-			sbaddf(s, "\\u%04x", c);
 		} else {
-			sbaddc(s, (char)c);
+			sbaddf(s, "\\u%04x", c);
 		}
+		t++;
 	}
 	sbaddc(s, '"');
 }

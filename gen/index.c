@@ -1,5 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,107 @@ manifestfree(struct wheelinfo *w)
 	memset(w, 0, sizeof(*w));
 }
 
+int
+indexspecread(const char *path, struct indexopts *o)
+{
+	char *buf, *next, *line, *eq;
+
+	if (!(buf = readfile(path, NULL)))
+		return error("cannot read index spec '%s': %s", path, strerror(errno));
+	next = buf;
+	while ((line = nextline(&next))) {
+		if (*line == '#' || !(eq = strchr(line, '=')))
+			continue;
+		*eq++ = '\0';
+		if (!strcmp(line, "base_url")) {
+			free(o->baseurl);
+			o->baseurl = *eq ? xstrdup(eq) : NULL;
+		} else if (!strcmp(line, "title")) {
+			free(o->title);
+			o->title = *eq ? xstrdup(eq) : NULL;
+		} else if (!strcmp(line, "yanked") && strchr(eq, '\t')) {
+			GROW(o->yanked, o->nyankedcap, o->nyanked + 1);
+			o->yanked[o->nyanked++] = xstrdup(eq);
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+void
+indexoptsfree(struct indexopts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nyanked; i++)
+		free(o->yanked[i]);
+	free(o->yanked);
+	free(o->baseurl);
+	free(o->title);
+	memset(o, 0, sizeof(*o));
+}
+
+/* the version part of a distribution file name: name-VERSION-....whl, or an sdist's
+   name-VERSION.tar.gz (.zip, .tar.bz2, .tgz) where VERSION starts at the first "-<digit>" */
+static void
+wheelversion(struct sb *s, const char *filename)
+{
+	static const char *const exts[] = { ".tar.gz", ".zip", ".tar.bz2", ".tar.xz", ".tgz", NULL };
+	size_t len = strlen(filename), k;
+	const char *a, *b;
+
+	if (len > 4 && !strcmp(filename + len - 4, ".whl")) {
+		a = strchr(filename, '-');
+		b = a ? strchr(a + 1, '-') : NULL;
+		if (a && b)
+			sbaddn(s, a + 1, (size_t)(b - a - 1));
+		return;
+	}
+	for (k = 0; exts[k]; k++) {
+		size_t el = strlen(exts[k]);
+
+		if (len > el && !strcmp(filename + len - el, exts[k])) {
+			for (a = filename; (a = strchr(a, '-')); a++) {
+				if (a[1] >= '0' && a[1] <= '9') {
+					if (filename + len - el > a + 1)
+						sbaddn(s, a + 1, (size_t)(filename + len - el - a - 1));
+					return;
+				}
+			}
+			return;
+		}
+	}
+}
+
+/* why w's version is yanked ("" when no reason was given), or NULL when it is not */
+static const char *
+yankof(const struct indexopts *o, const struct wheelinfo *w)
+{
+	struct sb ver = SB_INIT;
+	const char *why = NULL;
+	size_t i, plen = strlen(w->package);
+
+	if (!o->nyanked)
+		return NULL;
+	if (w->version && *w->version) {
+		sbadd(&ver, w->version);
+	} else {
+		wheelversion(&ver, w->filename);
+		if (ver.len && strchr(ver.buf, '+'))
+			*strchr(ver.buf, '+') = '\0';
+	}
+	for (i = 0; i < o->nyanked && !why && ver.buf; i++) {
+		const char *e = o->yanked[i], *t = strchr(e, '\t'), *r = t ? strchr(t + 1, '\t') : NULL;
+		size_t vlen = strlen(ver.buf);
+
+		if (r && (size_t)(t - e) == plen && !strncmp(e, w->package, plen) && (size_t)(r - t - 1) == vlen &&
+		    !strncmp(t + 1, ver.buf, vlen))
+			why = r + 1;
+	}
+	sbfree(&ver);
+	return why;
+}
+
 static int
 cmpwheel(const void *a, const void *b)
 {
@@ -75,14 +178,14 @@ cmpwheel(const void *a, const void *b)
 
 /* files/<name> as a hard link to <dir>/<name> (a copy across file systems) */
 static int
-linkfile(const char *builddir, const char *srcdir, const char *name)
+linkfile(const char *index, const char *srcdir, const char *name)
 {
 	struct sb src = SB_INIT, dst = SB_INIT, dir = SB_INIT;
 	struct stat a, b;
 	int rc = 0;
 
 	sbaddf(&src, "%s/%s", srcdir, name);
-	sbaddf(&dir, "%s/index/files", builddir);
+	sbaddf(&dir, "%s/files", index);
 	sbaddf(&dst, "%s/%s", dir.buf, name);
 	if (stat(src.buf, &a) < 0) {
 		rc = error("'%s' named by its manifest is missing: %s", src.buf, strerror(errno));
@@ -115,17 +218,19 @@ out:
 
 /* the wheel and its .metadata into files/; its mtime and variant into w */
 static int
-linkwheel(const char *builddir, struct wheelinfo *w)
+linkwheel(const char *index, struct wheelinfo *w, int link)
 {
 	struct sb path = SB_INIT, meta = SB_INIT;
 	struct stat st;
-	int rc = linkfile(builddir, w->dir, w->filename);
+	int rc = link ? linkfile(index, w->dir, w->filename) : 0;
 
 	sbaddf(&path, "%s/%s", w->dir, w->filename);
 	if (rc == 0 && stat(path.buf, &st) == 0)
 		w->mtime = (long long)st.st_mtime;
+	else if (rc == 0 && !link)
+		rc = error("'%s' named by its manifest is missing: %s", path.buf, strerror(errno));
 	sbaddf(&meta, "%s.metadata", w->filename);
-	if (rc == 0 && w->metasha && *w->metasha && linkfile(builddir, w->dir, meta.buf) < 0)
+	if (rc == 0 && link && w->metasha && *w->metasha && linkfile(index, w->dir, meta.buf) < 0)
 		rc = -1;
 	if (w->cuda && *w->cuda) {
 		struct sb v = SB_INIT;
@@ -150,13 +255,16 @@ linkwheel(const char *builddir, struct wheelinfo *w)
 static void
 hrefname(struct sb *s, const char *name)
 {
-	for (; *name; name++) {
-		unsigned char c = (unsigned char)*name;
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~";
 
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-._~", c))
-			sbaddc(s, (char)c);
-		else
-			sbaddf(s, "%%%02X", c);
+	for (;;) {
+		size_t n = strspn(name, plain);
+
+		sbaddn(s, name, n); /* the plain run at once */
+		name += n;
+		if (!*name)
+			return;
+		sbaddf(s, "%%%02X", (unsigned char)*name++);
 	}
 }
 
@@ -169,32 +277,107 @@ pagehead(struct sb *s, const char *title)
 	sbadd(s, "</title>\n</head>\n<body>\n");
 }
 
-/* the version part of a wheel file name (name-VERSION-...) */
-static void
-wheelversion(struct sb *s, const char *filename)
-{
-	const char *a = strchr(filename, '-'), *b = a ? strchr(a + 1, '-') : NULL;
-
-	if (a && b)
-		sbaddn(s, a + 1, (size_t)(b - a - 1));
-}
-
 static void
 isotime(struct sb *s, long long t)
 {
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char buf[64];
+	/* the same few times come again and again (one per wheel, in every tree) */
+	static long long last = -1;
+	static char buf[64];
 
-	gmtime_r(&tt, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
+	if (t != last) {
+		time_t tt = (time_t)t;
+		struct tm tm;
+
+		gmtime_r(&tt, &tm);
+		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
+		last = t;
+	}
 	sbadd(s, buf);
 }
 
+/*
+ * Write a page: through writeifchanged, or, into a fresh tree (fresh: nothing is there yet,
+ * and the whole tree is renamed into place at the end), simply created: a cold build of a
+ * big index is mostly file creation, and this halves its system calls.
+ */
 static int
-writepage(const char *path, const struct sb *s)
+writepage(const char *path, const struct sb *s, int fresh)
 {
-	return writeifchanged(path, s->buf, s->len);
+	size_t off = 0;
+	ssize_t n;
+	int fd;
+
+	if (!fresh)
+		return writeifchanged(path, s->buf, s->len);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)
+		return error("cannot create '%s': %s", path, strerror(errno));
+	while (off < s->len) {
+		if ((n = write(fd, s->buf + off, s->len - off)) < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return error("cannot write '%s': %s", path, strerror(errno));
+		}
+		off += (size_t)n;
+	}
+	if (close(fd) < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 1;
+}
+
+/* a directory of a fresh tree (its parent exists) */
+static int
+freshdir(const char *path)
+{
+	if (mkdir(path, 0777) < 0 && errno != EEXIST)
+		return error("cannot create directory '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* 1 if name is in the sorted array v */
+static int
+sortedhas(const char **v, size_t n, const char *name)
+{
+	return n && bsearch(&name, v, n, sizeof(*v), cmpstr) != NULL;
+}
+
+/* remove dir/<e>/index.html and index.json and the directory, for every entry e of dir not in keep
+   (sorted); only pages this program writes are removed, so anything else put there stays */
+static int
+prunepages(const char *dir, const char **keep, size_t nkeep)
+{
+	struct sb p = SB_INIT;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int rc = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : error("cannot read '%s': %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		static const char *const pages[] = { "index.html", "index.json" };
+		size_t k;
+
+		if (e->d_name[0] == '.' || sortedhas(keep, nkeep, e->d_name))
+			continue;
+		for (k = 0; k < 2; k++) {
+			sbreset(&p);
+			sbaddf(&p, "%s/%s/%s", dir, e->d_name, pages[k]);
+			if (unlink(p.buf) < 0 && errno != ENOENT && errno != ENOTDIR)
+				rc = error("cannot remove '%s': %s", p.buf, strerror(errno));
+		}
+		sbreset(&p);
+		sbaddf(&p, "%s/%s", dir, e->d_name);
+		rmdir(p.buf); /* left if something else is in it */
+	}
+	closedir(d);
+	sbfree(&p);
+	return rc;
 }
 
 /* does wheel w belong to the tree of variant v (NULL: the combined tree)? */
@@ -209,12 +392,19 @@ intree(const struct wheelinfo *w, const char *v)
  * for the wheels of variant v (NULL: all). files is the way from a project page to files/.
  */
 static int
-writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, const char *files)
+writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, const char *files,
+	  const struct indexopts *o, int fresh)
 {
 	struct sb root = SB_INIT, rootj = SB_INIT, page = SB_INIT, json = SB_INIT, vers = SB_INIT, path = SB_INIT;
+	const char **projs = xcalloc(nw ? nw : 1, sizeof(*projs));
 	size_t i, j, k, nproj = 0;
 	int rc = 0;
 
+	if (fresh) {
+		sbaddf(&path, "%s/simple", top);
+		if (mkdirs(path.buf) < 0)
+			goto fail;
+	}
 	pagehead(&root, "Simple index");
 	sbadd(&rootj, "{\"meta\": {\"api-version\": \"1.1\"}, \"projects\": [");
 	for (i = 0; i < nw; i = j) {
@@ -231,6 +421,7 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 		sbadd(&root, "/\">");
 		eschtml(&root, w[i].package);
 		sbadd(&root, "</a><br>\n");
+		projs[nproj] = w[i].package;
 		sbadd(&rootj, nproj++ ? ", {\"name\": " : "{\"name\": ");
 		escjson(&rootj, w[i].package);
 		sbaddc(&rootj, '}');
@@ -250,6 +441,7 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 			struct sb ver = SB_INIT, t = SB_INIT;
 			const struct wheelinfo *x = &w[k];
 			int hasrp = x->requirespy && *x->requirespy, hasmeta = x->metasha && *x->metasha;
+			const char *yank = yankof(o, x);
 
 			if (!intree(x, v) || (k > i && !strcmp(x->filename, w[k - 1].filename)))
 				continue;
@@ -276,6 +468,11 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 			}
 			if (x->sha256)
 				sbaddf(&page, " data-size=\"%lld\" data-upload-time=\"%s\"", x->size, t.buf);
+			if (yank) {
+				sbadd(&page, " data-yanked=\"");
+				eschtml(&page, yank);
+				sbaddc(&page, '"');
+			}
 			sbaddc(&page, '>');
 			eschtml(&page, x->filename);
 			sbadd(&page, "</a><br>\n");
@@ -306,7 +503,15 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 			}
 			if (x->sha256)
 				sbaddf(&json, ", \"size\": %lld, \"upload-time\": \"%s\"", x->size, t.buf);
-			sbadd(&json, ", \"yanked\": false}");
+			if (!yank) {
+				sbadd(&json, ", \"yanked\": false}");
+			} else if (!*yank) {
+				sbadd(&json, ", \"yanked\": true}");
+			} else {
+				sbadd(&json, ", \"yanked\": ");
+				escjson(&json, yank);
+				sbaddc(&json, '}');
+			}
 			/* versions (PEP 700): each once */
 			wheelversion(&ver, x->filename);
 			if (ver.len) {
@@ -325,23 +530,33 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 		sbadd(&page, "</body>\n</html>\n");
 		sbaddf(&json, "], \"versions\": [%s]}\n", vers.buf ? vers.buf : "");
 		sbreset(&path);
-		sbaddf(&path, "%s/simple/%s/index.html", top, w[i].package);
-		if (writepage(path.buf, &page) < 0)
+		sbaddf(&path, "%s/simple/%s", top, w[i].package);
+		if (fresh && freshdir(path.buf) < 0)
+			goto fail;
+		sbadd(&path, "/index.html");
+		if (writepage(path.buf, &page, fresh) < 0)
 			goto fail;
 		sbreset(&path);
 		sbaddf(&path, "%s/simple/%s/index.json", top, w[i].package);
-		if (writepage(path.buf, &json) < 0)
+		if (writepage(path.buf, &json, fresh) < 0)
 			goto fail;
 	}
 	sbadd(&root, "</body>\n</html>\n");
 	sbadd(&rootj, "]}\n");
 	sbreset(&path);
 	sbaddf(&path, "%s/simple/index.html", top);
-	if (writepage(path.buf, &root) < 0)
+	if (writepage(path.buf, &root, fresh) < 0)
 		goto fail;
 	sbreset(&path);
 	sbaddf(&path, "%s/simple/index.json", top);
-	if (writepage(path.buf, &rootj) < 0)
+	if (writepage(path.buf, &rootj, fresh) < 0)
+		goto fail;
+	if (fresh)
+		goto out;
+	/* projects are sorted already (the wheels are) */
+	sbreset(&path);
+	sbaddf(&path, "%s/simple", top);
+	if (prunepages(path.buf, projs, nproj) < 0)
 		goto fail;
 	goto out;
 fail:
@@ -353,17 +568,22 @@ out:
 	sbfree(&json);
 	sbfree(&vers);
 	sbfree(&path);
+	free(projs);
 	return rc;
 }
 
 /* index.html: which wheel fits which setup, and the line that installs from each variant */
 static void
-landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variants, size_t nv)
+landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variants, size_t nv, const char *files,
+	const struct indexopts *o)
 {
+	const char *title = o->title ? o->title : "Wheels";
 	size_t i, k;
 
-	pagehead(s, "Wheels");
-	sbadd(s, "<h1>Wheels</h1>\n"
+	pagehead(s, title);
+	sbadd(s, "<h1>");
+	eschtml(s, title);
+	sbadd(s, "</h1>\n"
 		 "<p>Each CUDA/torch variant has an index of its own: point pip or uv at the one that matches your "
 		 "torch and CUDA, and it cannot pick a wheel built for another. <code>INDEX</code> is the URL of this "
 		 "page's directory. Wheels without CUDA are in every index.</p>\n");
@@ -383,12 +603,14 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variant
 	sbadd(s, "<h2>All wheels</h2>\n<p><a href=\"simple/\">the combined index</a> (every variant: pip takes the "
 		 "highest local label, so name a variant's index instead)</p>\n"
 		 "<table border=\"1\">\n<tr><th>package</th><th>version</th><th>variant</th><th>Python</th>"
-		 "<th>wheel</th><th>built (UTC)</th></tr>\n");
+		 "<th>wheel</th><th>built (UTC)</th><th>yanked</th></tr>\n");
 	for (i = 0; i < nw; i++) {
 		struct sb ver = SB_INIT, t = SB_INIT;
+		const char *yank;
 
 		if (i && !strcmp(w[i].filename, w[i - 1].filename))
 			continue;
+		yank = yankof(o, &w[i]);
 		wheelversion(&ver, w[i].filename);
 		isotime(&t, w[i].mtime);
 		sbadd(s, "<tr><td>");
@@ -399,12 +621,17 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variant
 		eschtml(s, w[i].variant ? w[i].variant : "any");
 		sbadd(s, "</td><td>");
 		eschtml(s, w[i].python ? w[i].python : "");
-		sbadd(s, "</td><td><a href=\"files/");
+		sbadd(s, "</td><td><a href=\"");
+		eschtml(s, files);
 		hrefname(s, w[i].filename);
 		sbadd(s, "\">");
 		eschtml(s, w[i].filename);
 		sbadd(s, "</a></td><td>");
-		sbaddn(s, t.buf, 10);
+		if (w[i].mtime)
+			sbaddn(s, t.buf, 10);
+		sbadd(s, "</td><td>");
+		if (yank)
+			eschtml(s, *yank ? yank : "yes");
 		sbadd(s, "</td></tr>\n");
 		sbfree(&ver);
 		sbfree(&t);
@@ -441,18 +668,125 @@ fromname(const char *name, struct wheelinfo *w)
 	return 0;
 }
 
+/* remove the simple/ trees of variants that are no longer built: index/<v>/simple/ for v not in keep (sorted) */
+static int
+prunevariants(const char *index, const char **keep, size_t nkeep)
+{
+	struct sb p = SB_INIT;
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(index);
+	int rc = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : error("cannot read '%s': %s", index, strerror(errno));
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "simple") || !strcmp(e->d_name, "files") ||
+		    sortedhas(keep, nkeep, e->d_name))
+			continue;
+		sbreset(&p);
+		sbaddf(&p, "%s/%s/simple", index, e->d_name);
+		if (stat(p.buf, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (prunepages(p.buf, NULL, 0) < 0)
+			rc = -1;
+		sbreset(&p);
+		sbaddf(&p, "%s/%s", index, e->d_name);
+		if (prunepages(p.buf, NULL, 0) < 0) /* simple/index.{html,json} and simple/ */
+			rc = -1;
+		rmdir(p.buf);
+	}
+	closedir(d);
+	sbfree(&p);
+	return rc;
+}
+
+/* remove the files of files/ that no manifest names (all of them with a base_url) */
+static int
+prunefiles(const char *index, const struct wheelinfo *w, size_t nw, int keep)
+{
+	const char **names = xcalloc(2 * nw + 1, sizeof(*names));
+	char **metas = xcalloc(nw + 1, sizeof(*metas));
+	struct sb p = SB_INIT;
+	struct dirent *e;
+	size_t i, n = 0;
+	DIR *d;
+	int rc = 0;
+
+	for (i = 0; keep && i < nw; i++) {
+		struct sb m = SB_INIT;
+
+		names[n++] = w[i].filename;
+		sbaddf(&m, "%s.metadata", w[i].filename);
+		metas[i] = sbdetach(&m);
+		names[n++] = metas[i];
+	}
+	qsort(names, n, sizeof(*names), cmpstr);
+	sbaddf(&p, "%s/files", index);
+	if ((d = opendir(p.buf))) {
+		while ((e = readdir(d))) {
+			if (e->d_name[0] == '.' || sortedhas(names, n, e->d_name))
+				continue;
+			sbreset(&p);
+			sbaddf(&p, "%s/files/%s", index, e->d_name);
+			if (unlink(p.buf) < 0 && errno != EISDIR && errno != EPERM)
+				rc = error("cannot remove '%s': %s", p.buf, strerror(errno));
+		}
+		closedir(d);
+		sbreset(&p);
+		sbaddf(&p, "%s/files", index);
+		if (!keep)
+			rmdir(p.buf);
+	} else if (errno != ENOENT) {
+		rc = error("cannot read '%s': %s", p.buf, strerror(errno));
+	}
+	for (i = 0; i < nw; i++)
+		free(metas[i]);
+	free(metas);
+	free(names);
+	sbfree(&p);
+	return rc;
+}
+
 int
-writeindex(const char *builddir, char **manifests, size_t n, int fromlist)
+writeindex(const char *builddir, char **manifests, size_t n, const struct indexopts *o)
 {
 	struct wheelinfo *w = xcalloc(n ? n : 1, sizeof(*w));
 	const char **variants = xcalloc(n ? n : 1, sizeof(*variants));
-	struct sb top = SB_INIT, page = SB_INIT;
+	const char **sorted = NULL;
+	struct sb top = SB_INIT, page = SB_INIT, files = SB_INIT, vfiles = SB_INIT, index = SB_INIT, final = SB_INIT;
 	size_t i, k, nw = 0, nv = 0, skipped = 0;
 	const char *firstskipped = NULL;
-	int rc = 0;
+	struct stat st;
+	int rc = 0, fresh;
 
+	/* No index yet: build the whole tree in index.tmp.<pid> and rename it into place at the
+	   end (no page-by-page comparisons and renames, and readers see all of it or nothing).
+	   Otherwise update index/ in place, each file only if it changed. */
+	sbaddf(&final, "%s/index", builddir);
+	fresh = stat(final.buf, &st) < 0 && errno == ENOENT;
+	if (fresh) {
+		sbaddf(&index, "%s/index.tmp.%ld", builddir, (long)getpid());
+		if (mkdirs(index.buf) < 0) {
+			rc = -1;
+			goto out;
+		}
+	} else {
+		sbadd(&index, final.buf);
+	}
+
+	/* where pages link the wheels: the base URL, or files/ beside simple/ */
+	if (o->baseurl) {
+		sbadd(&files, o->baseurl);
+		if (files.buf[files.len - 1] != '/')
+			sbaddc(&files, '/');
+		sbadd(&vfiles, files.buf);
+	} else {
+		sbadd(&files, "files/");
+		sbadd(&vfiles, "../../../files/");
+	}
 	for (i = 0; i < n; i++) {
-		if (fromlist) {
+		if (o->fromlist) {
 			if (fromname(manifests[i], &w[nw]) == 0) {
 				nw++;
 			} else if (!skipped++) {
@@ -464,7 +798,7 @@ writeindex(const char *builddir, char **manifests, size_t n, int fromlist)
 			rc = -1;
 			continue;
 		}
-		if (linkwheel(builddir, &w[nw]) < 0) {
+		if (linkwheel(index.buf, &w[nw], !o->baseurl) < 0) {
 			rc = -1;
 			manifestfree(&w[nw]);
 			continue;
@@ -483,19 +817,33 @@ writeindex(const char *builddir, char **manifests, size_t n, int fromlist)
 		if (w[i].variant && k == nv)
 			variants[nv++] = w[i].variant;
 	}
-	sbaddf(&top, "%s/index", builddir);
-	if (writetree(top.buf, w, nw, NULL, "../../files/") < 0)
+	if (writetree(index.buf, w, nw, NULL, o->baseurl ? files.buf : "../../files/", o, fresh) < 0)
 		goto fail;
 	for (k = 0; k < nv; k++) {
 		sbreset(&top);
-		sbaddf(&top, "%s/index/%s", builddir, variants[k]);
-		if (writetree(top.buf, w, nw, variants[k], "../../../files/") < 0)
+		sbaddf(&top, "%s/%s", index.buf, variants[k]);
+		if (writetree(top.buf, w, nw, variants[k], vfiles.buf, o, fresh) < 0)
 			goto fail;
 	}
-	landing(&page, w, nw, variants, nv);
+	landing(&page, w, nw, variants, nv, files.buf, o);
 	sbreset(&top);
-	sbaddf(&top, "%s/index/index.html", builddir);
-	if (writepage(top.buf, &page) < 0)
+	sbaddf(&top, "%s/index.html", index.buf);
+	if (writepage(top.buf, &page, fresh) < 0)
+		goto fail;
+	if (fresh) {
+		if (rename(index.buf, final.buf) < 0) {
+			error("cannot rename '%s' to '%s': %s", index.buf, final.buf, strerror(errno));
+			goto fail;
+		}
+		goto out;
+	}
+	/* what an earlier run wrote and this one would not have */
+	sorted = xcalloc(nv + 1, sizeof(*sorted));
+	memcpy(sorted, variants, nv * sizeof(*sorted));
+	qsort(sorted, nv, sizeof(*sorted), cmpstr);
+	if (prunevariants(index.buf, sorted, nv) < 0)
+		goto fail;
+	if (!o->fromlist && prunefiles(index.buf, w, nw, !o->baseurl) < 0)
 		goto fail;
 	goto out;
 fail:
@@ -505,7 +853,12 @@ out:
 		manifestfree(&w[i]);
 	free(w);
 	free(variants);
+	free(sorted);
 	sbfree(&top);
 	sbfree(&page);
+	sbfree(&files);
+	sbfree(&vfiles);
+	sbfree(&index);
+	sbfree(&final);
 	return rc;
 }

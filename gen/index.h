@@ -21,17 +21,32 @@ int manifestread(const char *path, struct wheelinfo *w);
 /* free a manifest's strings */
 void manifestfree(struct wheelinfo *w);
 
+/* what the config says of the index (builddir/index.spec, written by gen) */
+struct indexopts {
+	char *baseurl;     /* wheel URLs are baseurl + file name; NULL: relative, into files/ */
+	char *title;       /* the landing page's title; NULL: "Wheels" */
+	char **yanked;     /* "<normalized project>\t<version>\t<reason>" (PEP 592) */
+	size_t nyanked, nyankedcap;
+	int fromlist;      /* the names are distribution file names, not manifests */
+};
+
+/* read an index spec (key=value lines: base_url, title, yanked); -1 with a message */
+int indexspecread(const char *path, struct indexopts *o);
+void indexoptsfree(struct indexopts *o);
+
 /*
  * Write builddir/index/, each file only if its content changed:
  *   files/<wheel>, files/<wheel>.metadata   hard links to the built wheels and their METADATA
+ *                                           (not with a base_url: the wheels are elsewhere)
  *   simple/                                 every wheel: index.html + index.json (PEP 503/691/700)
  *   <variant>/simple/                       one per CUDA/torch variant (cu130-torch2.9): its wheels
  *                                           and the wheels that fit every variant (no CUDA)
  *   index.html                              the compatibility matrix and the install lines
- * manifests: paths of the manifests to include; with fromlist, distribution file names
+ * Pages of projects and variants that are gone, and files no page names, are removed.
+ * manifests: paths of the manifests to include; with o->fromlist, distribution file names
  * instead (no files, hashes or metadata: for measuring against other generators).
  * Returns -1 on failure.
  */
-int writeindex(const char *builddir, char **manifests, size_t n, int fromlist);
+int writeindex(const char *builddir, char **manifests, size_t n, const struct indexopts *o);
 
 #endif

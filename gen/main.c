@@ -69,15 +69,19 @@ static const char genusage[] =
 	"  --verbose   list dropped cells and cells this host cannot build, and why\n";
 
 static const char indexusage[] =
-	"usage: wheelgen index [--builddir DIR] (--manifests FILE | --from-list FILE)\n"
+	"usage: wheelgen index [--builddir DIR] [--spec FILE] (--manifests FILE | --from-list FILE)\n"
 	"\n"
 	"Write DIR/index/ from the wheel manifests listed in FILE (separated by whitespace):\n"
-	"  files/               the wheels and their METADATA (<wheel>.metadata, PEP 658)\n"
+	"  files/               the wheels and their METADATA (<wheel>.metadata, PEP 658);\n"
+	"                       not with a base_url (the pages link the wheels there)\n"
 	"  simple/              every wheel: index.html (PEP 503) and index.json (PEP 691/700)\n"
 	"  <variant>/simple/    one index per CUDA/torch variant (cu130-torch2.9), holding its\n"
 	"                       wheels and those without CUDA\n"
 	"  index.html           which wheel fits which setup, and how to install from each variant\n"
-	"Pages are written only if their content changed. templates/nginx-index.conf serves\n"
+	"Pages are written only if their content changed; pages of projects and variants\n"
+	"that are gone and files no manifest names are removed. --spec FILE (ninja passes\n"
+	"DIR/index.spec, written by gen from the config) gives the base_url, the title and\n"
+	"the yanked versions. templates/nginx-index.conf serves\n"
 	"the tree, HTML or JSON by the Accept header. --from-list FILE builds the same pages\n"
 	"from distribution file names, one per line (no files, hashes or metadata; for\n"
 	"benchmarks: bench/index-bench.sh).\n";
@@ -112,10 +116,10 @@ static const char outdatedusage[] =
 	"cloned: the tags are listed from the remote. Pre-releases only with --pre.\n"
 	"  --json   a JSON list: package, url, configured, newer (newest first)\n";
 
-enum { OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST };
+enum { OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC };
 
 struct opts {
-	const char *config, *builddir, *host, *profile, *manifests, *url;
+	const char *config, *builddir, *host, *profile, *manifests, *url, *spec;
 	int verbose, format, update, configset, pre, fromlist;
 	char **args;   /* what remains after the options */
 	int nargs;
@@ -133,6 +137,7 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 		{ "shard", required_argument, NULL, 's' },
 		{ "manifests", required_argument, NULL, 'm' },
 		{ "from-list", required_argument, NULL, OPT_FROMLIST },
+		{ "spec", required_argument, NULL, OPT_SPEC },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "github", no_argument, NULL, OPT_GITHUB },
@@ -163,6 +168,7 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 		case 'p': o->profile = optarg; break;
 		case 'm': o->manifests = optarg; break;
 		case OPT_FROMLIST: o->manifests = optarg; o->fromlist = 1; break;
+		case OPT_SPEC: o->spec = optarg; break;
 		case 'v': o->verbose = 1; break;
 		case 's':
 			o->shard = strtol(optarg, &end, 10);
@@ -431,6 +437,7 @@ out:
 static int
 cmdindex(int argc, char **argv)
 {
+	struct indexopts io = { 0 };
 	struct opts o;
 	char *list, *p, **v = NULL;
 	size_t n = 0, cap = 0, len;
@@ -450,7 +457,9 @@ cmdindex(int argc, char **argv)
 		GROW(v, cap, n + 1);
 		v[n++] = p;
 	}
-	rc = writeindex(o.builddir, v, n, o.fromlist) < 0;
+	io.fromlist = o.fromlist;
+	rc = (o.spec && indexspecread(o.spec, &io) < 0) || writeindex(o.builddir, v, n, &io) < 0;
+	indexoptsfree(&io);
 	free(v);
 	free(list);
 	return rc;

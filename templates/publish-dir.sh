@@ -1,22 +1,90 @@
 #!/bin/sh
-# publish-dir.sh BUILDDIR CELL DEST: copy a tested cell's wheel and manifest into the
-# directory DEST (the config's publish.dir), each through a temporary and a rename, then
-# mark the cell published. An interrupted copy never leaves the cell marked done.
+# wheelgen publisher: copy files into a directory (the config's publish.dir, or publish.index_dir
+# for the index).
+#
+#   sh templates/publish-dir.sh [--dry-run] DEST FILE...     each FILE as DEST/<its name>
+#   sh templates/publish-dir.sh [--dry-run] --tree DIR DEST  DIR's files at the same paths
+#                                                            under DEST
+#
+# Each file goes through a temporary beside its destination and a rename, so a reader never
+# sees half a file; a file whose destination already has the same bytes is not touched. With
+# --tree, the files under files/ go first and the pages after them, deepest first, so that no
+# page ever names a file that is not there yet; afterwards the index pages (index.html,
+# index.json) and files/ entries under DEST that DIR no longer has are removed, and nothing
+# else. --dry-run prints what it would copy and remove.
 set -eu
-[ $# -eq 3 ] || { echo "usage: publish-dir.sh BUILDDIR CELL DEST" >&2; exit 2; }
-builddir=$1 cell=$2 dest=$3
-manifest=$builddir/wheels/$cell/manifest
-stamp=$builddir/publish/$cell.done
-filename=$(sed -n 's/^filename=//p' "$manifest")
-[ -n "$filename" ] || { echo "wheelgen: publish $cell: no filename in $manifest" >&2; exit 1; }
-mkdir -p "$dest" "$builddir/publish"
-rm -f "$stamp"
-for f in "$builddir/wheels/$cell/$filename" "$manifest"; do
-	name=$(basename "$f")
-	[ "$name" = manifest ] && name=$cell.manifest
-	cp "$f" "$dest/.$name.tmp.$$"
-	mv "$dest/.$name.tmp.$$" "$dest/$name"
+
+usage() {
+    printf 'usage: sh templates/publish-dir.sh [--dry-run] DEST FILE...\n       sh templates/publish-dir.sh [--dry-run] --tree DIR DEST\n' >&2
+    exit 2
+}
+dry=0
+tree=
+while [ "$#" -gt 0 ]; do
+    case $1 in
+        --dry-run) dry=1 ;;
+        --tree)
+            [ "$#" -ge 2 ] || usage
+            tree=$2
+            shift
+            ;;
+        -h | --help) usage ;;
+        -*) usage ;;
+        *) break ;;
+    esac
+    shift
 done
-sha=$(sed -n 's/^sha256=//p' "$manifest")
-printf '%s\n' "$sha" >"$stamp.tmp.$$"
-mv "$stamp.tmp.$$" "$stamp"
+[ "$#" -ge 1 ] || usage
+dest=${1%/}
+shift
+# shellcheck source=templates/publish-lib.sh
+. "$(dirname "$0")/publish-lib.sh"
+wg_pub_operands publish "$tree" "$#"
+
+# put SRC REL: SRC as DEST/REL
+put() {
+    if [ -f "$dest/$2" ] && cmp -s "$1" "$dest/$2"; then
+        return 0
+    fi
+    if [ "$dry" = 1 ]; then
+        printf 'wheelgen: dir: dry-run: copy %s to %s\n' "$1" "$dest/$2"
+        return 0
+    fi
+    case $2 in
+        */*) mkdir -p "$dest/${2%/*}" ;;
+        *) mkdir -p "$dest" ;;
+    esac
+    wg_tmp=$dest/$2.tmp.$$
+    cp "$1" "$wg_tmp"
+    mv -f "$wg_tmp" "$dest/$2"
+    printf 'wheelgen: dir: %s\n' "$dest/$2"
+}
+
+if [ -z "$tree" ]; then
+    for f in "$@"; do
+        [ -f "$f" ] || { printf 'wheelgen: publish: no such file: %s\n' "$f" >&2; exit 1; }
+        put "$f" "${f##*/}"
+    done
+    exit 0
+fi
+
+list=$(mktemp "${TMPDIR:-/tmp}/wgpublist.XXXXXX")
+trap 'rm -f "$list" "$list.old"' EXIT
+wg_pub_order "$tree" >"$list"
+while IFS= read -r rel; do
+    put "$tree/$rel" "$rel"
+done <"$list"
+# what DEST has from an earlier publish and DIR no longer has
+if [ -d "$dest" ]; then
+    (cd "$dest" && find . -type f \( -name index.html -o -name index.json -o -path './files/*' \) | sed 's|^\./||') >"$list.old"
+    while IFS= read -r rel; do
+        [ ! -e "$tree/$rel" ] || continue
+        if [ "$dry" = 1 ]; then
+            printf 'wheelgen: dir: dry-run: remove %s\n' "$dest/$rel"
+        else
+            rm -f "$dest/$rel"
+            rmdir "$(dirname "$dest/$rel")" 2>/dev/null || true
+            printf 'wheelgen: dir: removed %s\n' "$dest/$rel"
+        fi
+    done <"$list.old"
+fi

@@ -7,7 +7,8 @@
 #
 # --install-deps  install the Debian packages first, once (apt-get; needs root or sudo):
 #                 wheelgen's build dependencies and the tools the tests use (git, nginx,
-#                 fcgiwrap, redis, bc, unzip and the shell linter), and uv (PyPI) into out/tools
+#                 fcgiwrap, redis, bc, unzip, curl, chromium and the shell linter), and uv
+#                 (PyPI) into out/tools
 # --sanitize      build wheelgen and the unit tests with ASan + UBSan
 # --werror        build with -Werror
 # Names select test scripts by prefix (default: all). WG_KEEP=1 keeps work dirs.
@@ -21,7 +22,7 @@ for a in "$@"; do
 	case $a in
 	--install-deps) installdeps=1 ;;
 	--sanitize|--werror) confargs="$confargs $a" ;;
-	-h|--help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) echo "tests/run.sh: unknown option '$a'" >&2; exit 2 ;;
 	*) only="$only $a" ;;
 	esac
@@ -31,8 +32,8 @@ if [ "$installdeps" = 1 ]; then
 	./configure --install-deps --deps-only
 	sudo=
 	[ "$(id -u)" = 0 ] || sudo=sudo
-	echo "tests/run.sh: installing git nginx-light fcgiwrap redis-server shellcheck bc unzip"
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq git nginx-light fcgiwrap redis-server shellcheck bc unzip >/dev/null
+	echo "tests/run.sh: installing git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium"
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium >/dev/null
 fi
 
 # uv (configure --install-deps put it in out/tools) for every test's configure, and one uv

@@ -65,7 +65,7 @@ t_check test ! -e out/publish
 t_case "publish without a destination fails and says why"
 cell=$(out/wheelgen matrix --config examples/quickstart/packages.yml --host out/host.txt --tsv | awk -F'\t' 'NR == 2 {print $1}')
 if ninja "publish/$cell" >"$WORK/pub.log" 2>&1; then t_fail "publish succeeded"; else
-	if grep -q "cannot publish $cell: the config has no 'publish:' destination" "$WORK/pub.log"; then t_pass; else t_fail "$(cat "$WORK/pub.log")"; fi
+	if grep -q "cannot publish $cell: the config's 'publish:' names no destination for wheels" "$WORK/pub.log"; then t_pass; else t_fail "$(cat "$WORK/pub.log")"; fi
 fi
 
 t_case "with publish.dir set, the default build runs only the regeneration"
@@ -81,4 +81,19 @@ if ninja publish >"$WORK/pub.log" 2>&1; then
 	if [ "$nw" -eq "$nc" ] && [ "$nm" -eq "$nc" ]; then t_pass; else t_fail "published $nw wheels, $nm manifests for $nc cells"; fi
 else
 	t_fail "$(tail -n 20 "$WORK/pub.log")"
+fi
+
+t_case "publish.github, dry run: each wheel and its .metadata would go to the release; the token never shows; no mark is lost"
+sed -i 's|^publish: {dir: \(.*\)}$|publish: {dir: \1, github: {repo: example/wheels, tag: wheels-test}}|' examples/quickstart/packages.yml
+if GH_TOKEN=ghp_t0400secret WG_PUBLISH_DRY_RUN=1 ninja publish >"$WORK/gh.log" 2>&1; then
+	ups=$(grep -c 'dry-run: POST https://uploads.github.com/repos/example/wheels/releases/.*/assets?name=' "$WORK/gh.log" || true)
+	done=$(find out/publish -name '*.done' | wc -l)
+	if [ "$ups" -eq $((2 * nc)) ] && [ "$done" -eq "$nc" ] && ! grep -q ghp_t0400secret "$WORK/gh.log" &&
+		grep -q 'dry-run: GET https://api.github.com/repos/example/wheels/releases/tags/wheels-test' "$WORK/gh.log"; then
+		t_pass
+	else
+		t_fail "$ups uploads for $nc cells, $done marks" "$(tail -n 12 "$WORK/gh.log")"
+	fi
+else
+	t_fail "$(tail -n 20 "$WORK/gh.log")"
 fi

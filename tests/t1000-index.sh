@@ -155,3 +155,176 @@ if out/wheelgen index --builddir "$WORK/fl" --from-list "$WORK/names.txt" 2>"$WO
 else
 	t_fail "$(cat "$WORK/fl.err")" "$(find "$WORK/fl" | head -n 20)"
 fi
+
+# --- the landing page in a real browser ---------------------------------------------------
+t_case "the landing page renders in headless chromium, and every link it leads to resolves on the server"
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chrome" ]; then
+	t_fail "chromium not found (tests/run.sh --install-deps installs it)"
+elif ! timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --user-data-dir="$WORK/chrome" \
+	--dump-dom "$url/" >"$WORK/dom.html" 2>"$WORK/chrome.log"; then
+	t_fail "chromium failed: $(tail -n 5 "$WORK/chrome.log")"
+elif python3 - "$url/" "$WORK/dom.html" >"$WORK/crawl.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(tail -n 15 "$WORK/crawl.log")"; fi
+import html.parser, sys, urllib.parse, urllib.request
+base, dom = sys.argv[1], open(sys.argv[2]).read()
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.links = []; self.cells = 0; self.title = ""; self.t = False
+    def handle_starttag(self, tag, attrs):
+        if tag == "a": self.links.append(dict(attrs)["href"])
+        if tag == "td": self.cells += 1
+        self.t = tag == "title"
+    def handle_endtag(self, tag):
+        self.t = False
+    def handle_data(self, d):
+        if self.t: self.title += d
+def parse(text):
+    p = P(); p.feed(text); return p
+# what the browser built from the page: the title, the matrix (2 wheels x 7 columns), the links
+p = parse(dom)
+assert p.title == "Wheels", p.title
+assert p.cells == 14, p.cells
+assert any(l.endswith("cu130/simple/") for l in p.links), p.links
+seen, todo, fetched = set(), [(urllib.parse.urljoin(base, l), 1) for l in p.links], 0
+while todo:
+    u, depth = todo.pop()
+    u = u.split("#")[0]
+    if u in seen or not u.startswith(base):
+        continue
+    seen.add(u)
+    with urllib.request.urlopen(u) as r:   # raises on 404 and other errors
+        body = r.read(); fetched += 1
+        if depth < 4 and r.headers.get_content_type() == "text/html":
+            todo += [(urllib.parse.urljoin(u, l), depth + 1) for l in parse(body.decode()).links]
+# the landing page, 3 simple roots, 3 project pages, 2 wheels (+ their hashes are checked above)
+assert fetched >= 8, (fetched, sorted(seen))
+print("fetched", fetched)
+PY
+
+# --- publishing: HTTP PUT into nginx's WebDAV, the index with a base_url ---------------------
+d2=$WORK/nginx2
+dport=$(t_freeport)
+pport=$(t_freeport)
+mkdir -p "$WORK/dav"
+sed -e "s|listen 127.0.0.1:8080;|listen 127.0.0.1:$pport;|" -e "s|root /srv/wheelgen/out/index;|root $WORK/dav/index;|" \
+	templates/nginx-index.conf >"$WORK/published.conf"
+{
+	t_nginx_head "$d2"
+	cat <<NGINX
+  include /etc/nginx/mime.types;
+  access_log $d2/logs/access.log;
+  server {
+    listen 127.0.0.1:$dport;
+    root $WORK/dav;
+    client_max_body_size 0;
+    location / {
+      dav_methods PUT DELETE MKCOL;
+      create_full_put_path on;
+      dav_access user:rw group:r all:r;
+    }
+  }
+  include $WORK/published.conf;
+}
+NGINX
+} >"$WORK/nginx2.conf"
+t_case "a second nginx: WebDAV PUT for publishing, and the published index served with the shipped configuration"
+if nginx -c "$WORK/nginx2.conf" >"$WORK/nginx2-start.log" 2>&1; then t_pass; else t_fail "$(cat "$WORK/nginx2-start.log" "$d2/logs/error.log" 2>/dev/null)"; exit 0; fi
+trap 'kill "$(cat "$d/nginx.pid" 2>/dev/null)" "$(cat "$d2/nginx.pid" 2>/dev/null)" 2>/dev/null; t_cleanup' EXIT
+dav=http://127.0.0.1:$dport
+purl=http://127.0.0.1:$pport
+cat >>examples/cuda/variants.yml <<YML
+publish: {http: "$dav/wheels/", index_http: "$dav/index/", retries: 2}
+index: {base_url: "$dav/wheels/", title: "wheelgen test wheels"}
+YML
+WG_RETRY_SLEEP=0
+export WG_RETRY_SLEEP
+
+t_case "WG_PUBLISH_DRY_RUN=1 ninja publish prints the PUTs, sends nothing and marks nothing published"
+if WG_PUBLISH_DRY_RUN=1 ninja publish >"$WORK/dry.log" 2>&1 && [ "$(grep -c "dry-run: PUT $dav/wheels/" "$WORK/dry.log")" = 6 ] &&
+	[ ! -d "$WORK/dav/wheels" ] && [ -z "$(find out/publish -name '*.done' 2>/dev/null)" ]; then
+	t_pass
+else
+	t_fail "$(tail -n 20 "$WORK/dry.log")"
+fi
+
+t_case "ninja publish PUTs each tested wheel, its .metadata and its manifest, and marks the cells published"
+if ninja publish >"$WORK/publish.log" 2>&1; then
+	bad=
+	for m in out/wheels/*/manifest; do
+		cell=$(basename "$(dirname "$m")")
+		f=$(sed -n 's/^filename=//p' "$m")
+		cmp -s "out/wheels/$cell/$f" "$WORK/dav/wheels/$f" || bad="$bad $f"
+		cmp -s "out/wheels/$cell/$f.metadata" "$WORK/dav/wheels/$f.metadata" || bad="$bad $f.metadata"
+		cmp -s "$m" "$WORK/dav/wheels/$cell.manifest" || bad="$bad $cell.manifest"
+		[ "$(cat "out/publish/$cell.done")" = "$(sed -n 's/^sha256=//p' "$m")" ] || bad="$bad $cell.done"
+	done
+	if [ -z "$bad" ] && grep -q '"PUT /wheels/wgcuda-0.1.0%2Bcu130-' "$d2/logs/access.log"; then t_pass; else t_fail "missing or different:$bad" "$(tail -n 10 "$WORK/publish.log")"; fi
+else
+	t_fail "$(tail -n 20 "$WORK/publish.log")"
+fi
+
+t_case "with index.base_url the pages link the published wheels, and files/ is gone"
+if ninja index >"$WORK/index3.log" 2>&1 && grep -q "href=\"$dav/wheels/wgcuda-0.1.0%2Bcu130-" out/index/cu130/simple/wgcuda/index.html &&
+	grep -q "\"url\": \"$dav/wheels/wgcuda-0.1.0%2Bcu132-" out/index/simple/wgcuda/index.json && [ ! -e out/index/files ] &&
+	grep -q '<title>wheelgen test wheels</title>' out/index/index.html; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/index3.log")" "$(head -n 12 out/index/cu130/simple/wgcuda/index.html)"
+fi
+
+t_case "ninja publish-index PUTs the tree; pip installs +cu130 from the published cu130 index, the wheel from the publish URL"
+if ninja publish-index >"$WORK/pi.log" 2>&1; then
+	a=$(pipv "$purl/cu130/simple/" wgcuda)
+	if [ "$a" = 0.1.0+cu130 ] && grep -q '"GET /wheels/wgcuda-0.1.0%2Bcu130-' "$d2/logs/access.log" &&
+		[ "$(curl -s -o /dev/null -w '%{content_type}' -H 'Accept: application/vnd.pypi.simple.v1+json' "$purl/cu130/simple/wgcuda/")" = application/vnd.pypi.simple.v1+json ]; then
+		t_pass
+	else
+		t_fail "got '$a'" "$(tail -n 10 "$WORK/pip.log")"
+	fi
+else
+	t_fail "$(tail -n 20 "$WORK/pi.log")"
+fi
+
+t_case "publish-index with nothing changed sends nothing"
+ninja publish-index >"$WORK/pi2.log" 2>&1 || true
+if ! grep -q "wheelgen: http: $dav" "$WORK/pi2.log" && grep -q PUBLISH-INDEX "$WORK/pi2.log"; then t_pass; else t_fail "$(cat "$WORK/pi2.log")"; fi
+
+t_case "a yanked version: data-yanked and the JSON reason on every page of it; publish-index sends only those pages"
+sed -i 's/^    versions: \["0.1.0"\]/    versions: ["0.1.0"]\n    yanked: {"0.1.0": "a test yank"}/' examples/cuda/variants.yml
+if ninja index publish-index >"$WORK/pi3.log" 2>&1; then
+	sent=$(sed -n "s|^wheelgen: http: $dav/index/||p" "$WORK/pi3.log" | sort | tr '\n' ' ')
+	want='cu130/simple/wgcuda/index.html cu130/simple/wgcuda/index.json cu132/simple/wgcuda/index.html cu132/simple/wgcuda/index.json index.html simple/wgcuda/index.html simple/wgcuda/index.json '
+	if [ "$sent" = "$want" ] && grep -q 'data-yanked="a test yank"' "$WORK/dav/index/cu130/simple/wgcuda/index.html" &&
+		grep -q '"yanked": "a test yank"' "$WORK/dav/index/simple/wgcuda/index.json"; then
+		t_pass
+	else
+		t_fail "sent: $sent" "want: $want"
+	fi
+else
+	t_fail "$(tail -n 20 "$WORK/pi3.log")"
+fi
+
+t_case "pip skips the yanked version unless it is pinned with =="
+a=$(pipv "$purl/cu130/simple/" wgcuda || true)
+b=$(pipv "$purl/cu130/simple/" "wgcuda==0.1.0" || true)
+if [ -z "$a" ] && [ "$b" = 0.1.0+cu130 ] && grep -q 'yanked' "$WORK/pip.log"; then t_pass; else t_fail "unpinned: '$a'; pinned: '$b'" "$(tail -n 8 "$WORK/pip.log")"; fi
+
+t_case "a failed upload is retried, fails with the reason, and leaves no cell marked published"
+sed -i "s|^publish: {http: \"$dav/wheels/\"|publish: {http: \"$purl/readonly/\"|" examples/cuda/variants.yml
+if ninja -k 0 publish >"$WORK/fail.log" 2>&1; then
+	t_fail "publish succeeded"
+elif grep -q "PUT failed: .*405" "$WORK/fail.log" && grep -q 'tried 2 times' "$WORK/fail.log" &&
+	[ -z "$(find out/publish -name '*.done')" ]; then
+	t_pass
+else
+	t_fail "$(tail -n 15 "$WORK/fail.log")" "$(ls out/publish)"
+fi
+
+t_case "a variant no longer built: its pages are removed, the others stay"
+sed -i 's/^  cuda: .*/  cuda: ["13.0"]/' examples/cuda/variants.yml
+if ninja index >"$WORK/index4.log" 2>&1 && [ ! -e out/index/cu132 ] && [ -f out/index/cu130/simple/wgcuda/index.html ] &&
+	[ "$(grep -c '<a href' out/index/simple/wgcuda/index.html)" = 1 ]; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/index4.log")" "$(find out/index | head -n 20)"
+fi

@@ -1,0 +1,347 @@
+#!/bin/sh
+# wheelgen publisher: assets of a GitHub release, through the REST API, with curl.
+#
+#   sh templates/publish-github.sh [--dry-run] [--replace] [--retries N] OWNER/REPO TAG FILE...
+#        each FILE as an asset <its name> of the release TAG of OWNER/REPO
+#
+# The release is created when missing (GitHub then makes the tag from the default branch). An
+# asset of the same name whose sha256 (GitHub's "digest") is the file's is left as it is; one
+# with another sha256, or none, is an error, unless --replace, which deletes it and uploads
+# the file. All the files are checked before anything is uploaded, so a refused replacement
+# uploads nothing. An upload whose returned digest is not the file's sha256 is an error.
+# Each request is tried up to N times in all (default 3) on connection errors, 5xx and 429,
+# 2 s, 4 s, ... apart (WG_RETRY_SLEEP sets the first pause).
+#
+# The API is $GITHUB_API_URL (as GitHub Actions sets it), else https://api.github.com.
+# Credentials: GH_TOKEN, else GITHUB_TOKEN (needs contents: write). The token is handed to
+# curl in a private file (curl -H @FILE), never on a command line, and never printed.
+#
+# --dry-run prints each request it would make and makes none (no token needed). The answer
+# to the release's GET is WG_GITHUB_DRYRUN_DIR/release.json when that file exists; otherwise
+# the release is taken as missing.
+# Prints one line per file: uploaded, replaced or skipped. Exit status 1 on failure, 2 on a
+# usage error.
+set -eu
+
+usage() {
+    printf 'usage: sh templates/publish-github.sh [--dry-run] [--replace] [--retries N] OWNER/REPO TAG FILE...\n'
+}
+bad() {
+    [ "$#" -eq 0 ] || printf 'wheelgen: github: %s\n' "$*" >&2
+    usage >&2
+    exit 2
+}
+die() {
+    printf 'wheelgen: github: %s\n' "$*" >&2
+    exit 1
+}
+dry=0
+replace=0
+tries=3
+while [ "$#" -gt 0 ]; do
+    case $1 in
+        --dry-run) dry=1 ;;
+        --replace) replace=1 ;;
+        --retries)
+            [ "$#" -ge 2 ] || bad "--retries needs a number"
+            tries=$2
+            shift
+            ;;
+        -h | --help)
+            usage
+            exit 0
+            ;;
+        --) shift; break ;;
+        -*) bad "unknown option: $1" ;;
+        *) break ;;
+    esac
+    shift
+done
+case $tries in
+    '' | *[!0-9]* | 0*) bad "--retries takes a whole number of tries, 1 or more, not '$tries'" ;;
+esac
+[ "$#" -ge 3 ] || bad
+repo=$1
+tag=$2
+shift 2
+case $repo in
+    */*/* | /* | */ | *[!A-Za-z0-9._/-]*) bad "not OWNER/REPO: $repo" ;;
+    */*) ;;
+    *) bad "not OWNER/REPO: $repo" ;;
+esac
+case $tag in
+    '' | *[!A-Za-z0-9._/+-]*) bad "the tag may hold letters, digits and '-_./+', not '$tag'" ;;
+esac
+command -v python3 >/dev/null 2>&1 || die "python3 is needed"
+if [ "$dry" = 0 ]; then
+    command -v curl >/dev/null 2>&1 || die "curl is needed (apt-get install curl)"
+    # ${VAR:+x}: a test that, traced (sh -x), shows no token
+    if [ -z "${GH_TOKEN:+x}" ] && [ -z "${GITHUB_TOKEN:+x}" ]; then
+        die "no token: set GH_TOKEN or GITHUB_TOKEN (a token with contents: write on $repo)"
+    fi
+fi
+
+api=${GITHUB_API_URL:-https://api.github.com}
+api=${api%/}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpubgh.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+# the credentials, in a file only we can read (curl -H @FILE); awk reads the token from the
+# environment, so that neither a command line nor a trace ever holds it
+: >"$tmp/auth"
+chmod 600 "$tmp/auth"
+if [ "$dry" = 0 ]; then
+    awk 'BEGIN {
+        t = ENVIRON["GH_TOKEN"]
+        if (t == "") t = ENVIRON["GITHUB_TOKEN"]
+        printf "Authorization: Bearer %s\n", t
+    }' >"$tmp/auth"
+fi
+
+# JSON and URL helpers (no jq here)
+pyprog='
+import json, sys, urllib.parse
+cmd, args = sys.argv[1], sys.argv[2:]
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit("wheelgen: github: %s: not a JSON answer (%s)" % (path, e))
+if cmd == "quote":          # TEXT SAFE: TEXT percent-encoded
+    print(urllib.parse.quote(args[0], safe=args[1]))
+elif cmd == "create":       # TAG: the body that creates its release
+    print(json.dumps({"tag_name": args[0], "name": args[0]}))
+elif cmd == "release":      # FILE: "ID UPLOAD_URL" of a release
+    d = load(args[0])
+    if not isinstance(d, dict) or "id" not in d:
+        sys.exit("wheelgen: github: %s: no release in the answer" % args[0])
+    print(d["id"], d.get("upload_url") or "-")
+elif cmd == "asset":        # FILE NAME: "ID DIGEST" of the release asset NAME ("-": no digest)
+    d = load(args[0])
+    for a in d.get("assets") or []:
+        if a.get("name") == args[1]:
+            print(a.get("id"), a.get("digest") or "-")
+            break
+elif cmd == "uploaded":     # FILE: "NAME DIGEST" of an uploaded asset
+    d = load(args[0])
+    print(d.get("digest") or "-", d.get("name") or "-")
+elif cmd == "message":      # FILE: the API error message of an answer (or its start)
+    try:
+        with open(args[0], encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        sys.exit(0)
+    try:
+        d = json.loads(text)
+        m = [str(d.get("message") or "")]
+        for e in d.get("errors") or []:
+            m.append(str(e.get("message") or e.get("code") or e) if isinstance(e, dict) else str(e))
+        print("; ".join(x for x in m if x))
+    except (ValueError, AttributeError):
+        print(" ".join(text.split())[:200])
+'
+py() { python3 -c "$pyprog" "$@"; }
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# the API's message in the answer FILE, as ": message" (nothing when it has none)
+msg() {
+    wg_m=$(py message "$1" 2>/dev/null || true)
+    [ -z "$wg_m" ] || printf ': %s' "$wg_m"
+}
+
+# req METHOD URL OUT [CURL-ARGS...]: make the request, up to $tries times on connection
+# errors, 5xx and 429; sets $code to the HTTP status and leaves the answer's body in OUT.
+# Any other status is left to the caller.
+req() {
+    wg_method=$1 wg_url=$2 wg_out=$3
+    shift 3
+    wg_try=1
+    wg_sleep=${WG_RETRY_SLEEP:-2}
+    while :; do
+        : >"$wg_out"
+        wg_rc=0
+        code=$(curl -sS --connect-timeout 30 -H @"$tmp/auth" \
+            -H 'Accept: application/vnd.github+json' -H 'X-GitHub-Api-Version: 2022-11-28' \
+            -X "$wg_method" -o "$wg_out" -w '%{http_code}' "$@" "$wg_url" 2>"$tmp/err") || wg_rc=$?
+        if [ "$wg_rc" != 0 ]; then
+            wg_why=$(tail -n 1 "$tmp/err")
+            [ -n "$wg_why" ] || wg_why="curl exit status $wg_rc"
+        else
+            case $code in
+                5?? | 429) wg_why="HTTP $code$(msg "$wg_out")" ;;
+                *) return 0 ;;
+            esac
+        fi
+        if [ "$wg_try" -ge "$tries" ]; then
+            die "$wg_method $wg_url failed: $wg_why (tried $wg_try times)"
+        fi
+        printf 'wheelgen: github: %s %s failed: %s; trying again in %s s\n' "$wg_method" "$wg_url" "$wg_why" "$wg_sleep" >&2
+        sleep "$wg_sleep"
+        wg_try=$((wg_try + 1))
+        wg_sleep=$((wg_sleep * 2))
+    done
+}
+
+# fail METHOD URL OUT: an unexpected answer is an error, with the API's message
+fail() {
+    wg_hint=
+    case $code in
+        401 | 403) wg_hint=" (does the token in GH_TOKEN/GITHUB_TOKEN have contents: write on $repo?)" ;;
+    esac
+    die "$1 $2: HTTP $code$(msg "$3")$wg_hint"
+}
+
+say() {
+    printf 'wheelgen: github: dry-run: %s\n' "$*"
+}
+
+# --- the release ---------------------------------------------------------------------
+
+qtag=$(py quote "$tag" /)
+relurl=$api/repos/$repo/releases/tags/$qtag
+release=$tmp/release.json
+found=0
+if [ "$dry" = 1 ]; then
+    say "GET $relurl"
+    if [ -n "${WG_GITHUB_DRYRUN_DIR:-}" ] && [ -f "$WG_GITHUB_DRYRUN_DIR/release.json" ]; then
+        cp "$WG_GITHUB_DRYRUN_DIR/release.json" "$release"
+        found=1
+    fi
+else
+    req GET "$relurl" "$release"
+    case $code in
+        200) found=1 ;;
+        404) ;;
+        *) fail GET "$relurl" "$release" ;;
+    esac
+fi
+if [ "$found" = 0 ]; then
+    body=$(py create "$tag")
+    if [ "$dry" = 1 ]; then
+        say "POST $api/repos/$repo/releases $body"
+        printf '{"id": "<id>", "assets": []}\n' >"$release"
+    else
+        req POST "$api/repos/$repo/releases" "$release" -H 'Content-Type: application/json' --data-binary "$body"
+        case $code in
+            201) printf 'wheelgen: github: created the release %s of %s\n' "$tag" "$repo" >&2 ;;
+            422)
+                # another publish (a parallel ninja job) may have created it meanwhile
+                req GET "$relurl" "$tmp/again.json"
+                [ "$code" = 200 ] || { code=422; fail POST "$api/repos/$repo/releases" "$release"; }
+                mv -f "$tmp/again.json" "$release"
+                ;;
+            *) fail POST "$api/repos/$repo/releases" "$release" ;;
+        esac
+    fi
+fi
+info=$(py release "$release") || exit 1
+relid=${info%% *}
+upload=${info#* }
+upload=${upload%%\{*}
+if [ "$upload" = - ]; then
+    case $api in
+        https://api.github.com) upload=https://uploads.github.com/repos/$repo/releases/$relid/assets ;;
+        *) upload=${api%/v3}/uploads/repos/$repo/releases/$relid/assets ;;
+    esac
+fi
+
+# --- what to do with each file, decided before anything is sent ----------------------
+
+plan=$tmp/plan
+: >"$plan"
+names='
+'
+refused=0
+for f in "$@"; do
+    [ -f "$f" ] || die "no such file: $f"
+    name=${f##*/}
+    case $name in
+        *'
+'*) die "a file name with a newline: $f" ;;
+    esac
+    case $names in
+        *"
+$name
+"*) die "two files named $name" ;;
+    esac
+    names="$names$name
+"
+    fsha=$(sha "$f")
+    asset=$(py asset "$release" "$name") || exit 1
+    if [ -z "$asset" ]; then
+        act=upload id=- old=-
+    else
+        id=${asset%% *}
+        old=${asset#* }
+        if [ "$old" = "sha256:$fsha" ]; then
+            act=skip
+        elif [ "$replace" = 1 ]; then
+            act=replace
+        else
+            act=refuse
+            refused=1
+            if [ "$old" = - ]; then
+                printf 'wheelgen: github: %s is already in %s %s, with no sha256 digest; %s has sha256 %s. Not replacing it without --replace (publish.github.replace: true)\n' \
+                    "$name" "$repo" "$tag" "$f" "$fsha" >&2
+            else
+                printf 'wheelgen: github: %s is already in %s %s with another sha256: the asset has %s, %s has %s. Not replacing it without --replace (publish.github.replace: true)\n' \
+                    "$name" "$repo" "$tag" "${old#sha256:}" "$f" "$fsha" >&2
+            fi
+        fi
+    fi
+    printf '%s %s %s %s\n' "$act" "$fsha" "$id" "$old" >>"$plan"
+done
+[ "$refused" = 0 ] || exit 1
+
+# --- and doing it ---------------------------------------------------------------------
+
+i=0
+for f in "$@"; do
+    i=$((i + 1))
+    name=${f##*/}
+    read -r act fsha id old <<EOF
+$(sed -n "${i}p" "$plan")
+EOF
+    if [ "$act" = skip ]; then
+        printf 'wheelgen: github: %s already in %s %s (same sha256), skipped\n' "$name" "$repo" "$tag"
+        continue
+    fi
+    to="$upload?name=$(py quote "$name" '')"
+    size=$(wc -c <"$f" | tr -d ' ')
+    if [ "$dry" = 1 ]; then
+        [ "$act" != replace ] || say "DELETE $api/repos/$repo/releases/assets/$id"
+        say "POST $to ($size bytes, sha256 $fsha)"
+        continue
+    fi
+    if [ "$act" = replace ]; then
+        req DELETE "$api/repos/$repo/releases/assets/$id" "$tmp/delete.json"
+        case $code in
+            204 | 404) ;;
+            *) fail DELETE "$api/repos/$repo/releases/assets/$id" "$tmp/delete.json" ;;
+        esac
+    fi
+    # -T streams the file (--data-binary @FILE would read a large wheel into memory first)
+    req POST "$to" "$tmp/asset.json" -H 'Content-Type: application/octet-stream' -H 'Expect:' -T "$f"
+    case $code in
+        200 | 201) ;;
+        *) fail POST "$to" "$tmp/asset.json" ;;
+    esac
+    got=$(py uploaded "$tmp/asset.json") || exit 1
+    gotsha=${got%% *}
+    gotname=${got#* }
+    if [ "$gotsha" != - ] && [ "$gotsha" != "sha256:$fsha" ]; then
+        die "$name in $repo $tag: GitHub has sha256 ${gotsha#sha256:} for the upload, $f has $fsha (the asset is bad: delete it, or publish again with --replace)"
+    fi
+    if [ "$gotname" != - ] && [ "$gotname" != "$name" ]; then
+        printf 'wheelgen: github: GitHub renamed %s to %s\n' "$name" "$gotname" >&2
+    fi
+    if [ "$act" = replace ]; then
+        [ "$old" != - ] || old='none'
+        printf 'wheelgen: github: replaced %s in %s %s (sha256 was %s, now %s)\n' "$name" "$repo" "$tag" "${old#sha256:}" "$fsha"
+    else
+        printf 'wheelgen: github: uploaded %s to %s %s\n' "$name" "$repo" "$tag"
+    fi
+done

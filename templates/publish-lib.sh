@@ -1,0 +1,20 @@
+# publish-lib.sh: what the publishers that send a tree share; sourced by publish-dir.sh and
+# publish-http.sh.
+
+# wg_pub_operands WHO TREE NFILES: with --tree, no FILE operands and TREE a directory; without,
+# at least one FILE (usage() otherwise)
+wg_pub_operands() {
+    if [ -n "$2" ]; then
+        [ "$3" -eq 0 ] || usage
+        [ -d "$2" ] || { printf 'wheelgen: %s: %s is not a directory\n' "$1" "$2" >&2; exit 1; }
+    else
+        [ "$3" -ge 1 ] || usage
+    fi
+}
+
+# wg_pub_order DIR: DIR's files, relative, in the order to send them: files/ first, then the
+# pages, deepest first, so that no page ever names something that is not there yet
+wg_pub_order() {
+    (cd "$1" && find . -type f ! -name '*.tmp.*' | sed 's|^\./||' |
+        awk -F/ '{ print ($1 == "files" ? 1000 : NF) "\t" $0 }' | sort -k1,1nr -k2 | cut -f2-)
+}

@@ -1,0 +1,100 @@
+#!/bin/sh
+# wheelgen publish step: send a tested cell's wheel, or the index, where the config's
+# publish: says (BUILDDIR/publish.spec, written by wheelgen gen).
+#
+#   sh templates/publish.sh BUILDDIR CELL      (ninja publish/<cell>, ninja publish)
+#   sh templates/publish.sh --index BUILDDIR   (ninja publish-index)
+#
+# A cell's wheel, its .metadata (PEP 658) and its manifest (as <cell>.manifest) go to each of
+#   publish.dir     a directory                 (templates/publish-dir.sh)
+#   publish.http    HTTP PUT under a URL        (templates/publish-http.sh)
+#   publish.github  a GitHub release's assets   (templates/publish-github.sh; the manifest
+#                   is not uploaded there)
+# and then BUILDDIR/publish/<cell>.done records the wheel's sha256. The mark is removed
+# first and written last, so an interrupted or failed upload never leaves the cell marked
+# published. The index (BUILDDIR/index) goes to publish.index_dir and/or publish.index_http;
+# over HTTP only the files that changed since the last publish-index are sent
+# (BUILDDIR/publish-index.state).
+#
+# WG_PUBLISH_DRY_RUN=1 passes --dry-run to every publisher: they print what they would send,
+# send nothing, and no cell is marked published.
+set -eu
+
+usage() {
+    printf 'usage: sh templates/publish.sh BUILDDIR CELL\n       sh templates/publish.sh --index BUILDDIR\n' >&2
+    exit 2
+}
+here=$(cd "$(dirname "$0")" && pwd)
+index=0
+if [ "${1:-}" = --index ]; then
+    index=1
+    shift
+    [ "$#" -eq 1 ] || usage
+else
+    [ "$#" -eq 2 ] || usage
+fi
+builddir=${1%/}
+spec=$builddir/publish.spec
+[ -f "$spec" ] || { printf 'wheelgen: publish: %s is missing (run ninja build.ninja)\n' "$spec" >&2; exit 1; }
+# shellcheck source=/dev/null
+. "$spec"
+dry=
+case ${WG_PUBLISH_DRY_RUN:-0} in
+    0 | '') ;;
+    *) dry=--dry-run ;;
+esac
+
+if [ "$index" = 1 ]; then
+    [ -f "$builddir/index/simple/index.html" ] || { printf 'wheelgen: publish: no index in %s/index (run ninja index)\n' "$builddir" >&2; exit 1; }
+    if [ -n "$WG_PUBLISH_INDEX_DIR" ]; then
+        sh "$here/publish-dir.sh" $dry --tree "$builddir/index" "$WG_PUBLISH_INDEX_DIR"
+    fi
+    if [ -n "$WG_PUBLISH_INDEX_HTTP" ]; then
+        sh "$here/publish-http.sh" $dry --retries "$WG_PUBLISH_RETRIES" \
+            --state "$builddir/publish-index.state" --tree "$builddir/index" "$WG_PUBLISH_INDEX_HTTP"
+    fi
+    exit 0
+fi
+
+cell=$2
+case $cell in
+    '' | . | .. | */* | -*) printf 'wheelgen: bad cell name: %s\n' "$cell" >&2; exit 2 ;;
+esac
+manifest=$builddir/wheels/$cell/manifest
+stamp=$builddir/publish/$cell.done
+[ -f "$manifest" ] || { printf 'wheelgen: publish %s: no manifest (ninja wheel/%s)\n' "$cell" "$cell" >&2; exit 1; }
+filename=$(sed -n 's/^filename=//p' "$manifest")
+sha=$(sed -n 's/^sha256=//p' "$manifest")
+if [ -z "$filename" ] || [ -z "$sha" ]; then
+    printf 'wheelgen: publish %s: no filename or sha256 in %s\n' "$cell" "$manifest" >&2
+    exit 1
+fi
+wheel=$builddir/wheels/$cell/$filename
+[ "$(sha256sum "$wheel" | cut -d' ' -f1)" = "$sha" ] ||
+    { printf 'wheelgen: publish %s: %s does not match the sha256 its manifest records (rebuild: ninja wheel/%s)\n' "$cell" "$wheel" "$cell" >&2; exit 1; }
+if [ -z "$dry" ]; then
+    mkdir -p "$builddir/publish"
+    rm -f "$stamp"
+fi
+set -- "$wheel"
+[ ! -f "$wheel.metadata" ] || set -- "$@" "$wheel.metadata"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpub.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# the manifest under a name that says whose it is
+cp "$manifest" "$tmp/$cell.manifest"
+
+if [ -n "$WG_PUBLISH_DIR" ]; then
+    sh "$here/publish-dir.sh" $dry "$WG_PUBLISH_DIR" "$@" "$tmp/$cell.manifest"
+fi
+if [ -n "$WG_PUBLISH_HTTP" ]; then
+    sh "$here/publish-http.sh" $dry --retries "$WG_PUBLISH_RETRIES" "$WG_PUBLISH_HTTP" "$@" "$tmp/$cell.manifest"
+fi
+if [ -n "$WG_PUBLISH_GITHUB_REPO" ]; then
+    replace=
+    [ "$WG_PUBLISH_GITHUB_REPLACE" != 1 ] || replace=--replace
+    sh "$here/publish-github.sh" $dry $replace --retries "$WG_PUBLISH_RETRIES" \
+        "$WG_PUBLISH_GITHUB_REPO" "$WG_PUBLISH_GITHUB_TAG" "$@"
+fi
+[ -z "$dry" ] || exit 0
+printf '%s\n' "$sha" >"$stamp.tmp.$$"
+mv -f "$stamp.tmp.$$" "$stamp"

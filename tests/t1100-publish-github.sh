@@ -1,0 +1,377 @@
+#!/bin/sh
+# templates/publish-github.sh, the GitHub release publisher: the requests --dry-run would make
+# (with canned answers for the release's GET: the skip, mismatch and replace decisions), the
+# errors (no token, usage, an unreachable API, after retrying), a real run against a stand-in
+# API on 127.0.0.1 (python3), and that the token never shows in any output, traces included
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+pg=$top/templates/publish-github.sh
+token=ghp_secretvalue123
+all=$WORK/all-output # every output of every run, searched for the token at the end
+: >"$all"
+mkdir -p "$WORK/files"
+whl=$WORK/files/pkg-1.0+cu128-cp312-cp312-linux_x86_64.whl
+meta=$whl.metadata
+printf 'wheel bytes\n' >"$whl"
+printf 'Metadata-Version: 2.1\nName: pkg\n' >"$meta"
+wname=${whl##*/}
+wenc=pkg-1.0%2Bcu128-cp312-cp312-linux_x86_64.whl
+wsha=$(sha256sum "$whl" | cut -d' ' -f1)
+msha=$(sha256sum "$meta" | cut -d' ' -f1)
+wsize=$(wc -c <"$whl" | tr -d ' ')
+msize=$(wc -c <"$meta" | tr -d ' ')
+api=https://api.github.com/repos/o/r
+dr='wheelgen: github: dry-run:'
+
+# pg OUT [args...]: run the publisher with the token set; stdout in OUT, stderr in OUT.err;
+# returns its status
+pg() {
+	o=$1
+	shift
+	set +e
+	GH_TOKEN=$token "$@" >"$o" 2>"$o.err"
+	rc=$?
+	set -e
+	cat "$o" "$o.err" >>"$all"
+	return $rc
+}
+
+# a canned release (id 7) whose assets are the arguments NAME=DIGEST ("-": no digest field)
+canned() {
+	mkdir -p "$WORK/canned"
+	python3 -c '
+import json, sys
+assets = []
+for i, a in enumerate(sys.argv[1:]):
+    name, digest = a.split("=", 1)
+    asset = {"id": 100 + i, "name": name, "state": "uploaded"}
+    if digest != "-":
+        asset["digest"] = digest
+    assets.append(asset)
+print(json.dumps({"id": 7, "tag_name": "v1",
+                  "upload_url": "https://uploads.github.com/repos/o/r/releases/7/assets{?name,label}",
+                  "assets": assets}))
+' "$@" >"$WORK/canned/release.json"
+}
+
+t_case "dry-run, no release: GET, the release's creation, one upload per file (names, sizes, sha256)"
+cat >"$WORK/want1" <<EOF
+$dr GET $api/releases/tags/v1
+$dr POST $api/releases {"tag_name": "v1", "name": "v1"}
+$dr POST https://uploads.github.com/repos/o/r/releases/<id>/assets?name=$wenc ($wsize bytes, sha256 $wsha)
+$dr POST https://uploads.github.com/repos/o/r/releases/<id>/assets?name=$wenc.metadata ($msize bytes, sha256 $msha)
+EOF
+if pg "$WORK/out1" env -u WG_GITHUB_DRYRUN_DIR sh "$pg" --dry-run o/r v1 "$whl" "$meta"; then
+	t_cmp "$WORK/want1" "$WORK/out1"
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out1.err")"
+fi
+
+t_case "dry-run needs no token and makes no request (curl is not even on PATH)"
+mkdir -p "$WORK/nocurl"
+for c in python3 sha256sum cut wc tr sed awk mktemp rm cp chmod cat tail; do
+	ln -sf "$(command -v "$c")" "$WORK/nocurl/$c"
+done
+# the interpreter itself, not a wrapper script (pyenv's shims need bash)
+ln -sf "$(python3 -c 'import sys; print(sys.executable)')" "$WORK/nocurl/python3"
+shell=$(command -v sh)
+if out=$(env -u GH_TOKEN -u GITHUB_TOKEN PATH="$WORK/nocurl" "$shell" "$pg" --dry-run o/r v1 "$whl" "$meta" 2>&1) &&
+	[ "$out" = "$(cat "$WORK/want1")" ]; then
+	t_pass
+else
+	t_fail "$out"
+fi
+
+t_case "dry-run, the release has the file with the same sha256: skipped, no upload"
+canned "$wname=sha256:$wsha"
+cat >"$WORK/want2" <<EOF
+$dr GET $api/releases/tags/v1
+wheelgen: github: $wname already in o/r v1 (same sha256), skipped
+$dr POST https://uploads.github.com/repos/o/r/releases/7/assets?name=$wenc.metadata ($msize bytes, sha256 $msha)
+EOF
+if pg "$WORK/out2" env WG_GITHUB_DRYRUN_DIR="$WORK/canned" sh "$pg" --dry-run o/r v1 "$whl" "$meta"; then
+	t_cmp "$WORK/want2" "$WORK/out2"
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out2.err")"
+fi
+
+other=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+t_case "dry-run, the release has the file with another sha256: exit 1 naming both, nothing uploaded"
+canned "$wname=sha256:$other"
+if pg "$WORK/out3" env WG_GITHUB_DRYRUN_DIR="$WORK/canned" sh "$pg" --dry-run o/r v1 "$meta" "$whl"; then
+	t_fail "exit status 0" "$(cat "$WORK/out3")"
+elif [ "$rc" != 1 ]; then
+	t_fail "exit status $rc, not 1" "$(cat "$WORK/out3.err")"
+elif ! grep "$wname" "$WORK/out3.err" | grep "$other" | grep -q "$wsha"; then
+	t_fail "no message naming the asset and both sha256:" "$(cat "$WORK/out3.err")"
+elif grep -q 'POST' "$WORK/out3"; then
+	t_fail "an upload despite the refusal:" "$(cat "$WORK/out3")"
+else
+	t_pass
+fi
+
+t_case "dry-run --replace, another sha256: DELETE the asset, then upload"
+cat >"$WORK/want4" <<EOF
+$dr GET $api/releases/tags/v1
+$dr DELETE $api/releases/assets/100
+$dr POST https://uploads.github.com/repos/o/r/releases/7/assets?name=$wenc ($wsize bytes, sha256 $wsha)
+EOF
+if pg "$WORK/out4" env WG_GITHUB_DRYRUN_DIR="$WORK/canned" sh "$pg" --dry-run --replace o/r v1 "$whl"; then
+	t_cmp "$WORK/want4" "$WORK/out4"
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out4.err")"
+fi
+
+t_case "dry-run, an asset of the same name without a digest is a mismatch"
+canned "$wname=-"
+if pg "$WORK/out5" env WG_GITHUB_DRYRUN_DIR="$WORK/canned" sh "$pg" --dry-run o/r v1 "$whl"; then
+	t_fail "exit status 0" "$(cat "$WORK/out5")"
+elif [ "$rc" = 1 ] && grep -q "$wname.*no sha256" "$WORK/out5.err" &&
+	pg "$WORK/out5r" env WG_GITHUB_DRYRUN_DIR="$WORK/canned" sh "$pg" --dry-run --replace o/r v1 "$whl" &&
+	grep -q "DELETE $api/releases/assets/100\$" "$WORK/out5r"; then
+	t_pass
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out5.err" "$WORK/out5r" "$WORK/out5r.err" 2>/dev/null)"
+fi
+
+t_case "no token and no --dry-run: a clear error, exit 1"
+set +e
+env -u GH_TOKEN -u GITHUB_TOKEN sh "$pg" o/r v1 "$whl" >"$WORK/out6" 2>&1
+rc=$?
+set -e
+if [ "$rc" = 1 ] && grep -q 'no token: set GH_TOKEN or GITHUB_TOKEN' "$WORK/out6"; then
+	t_pass
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out6")"
+fi
+
+t_case "usage errors: exit 2 with the usage; -h prints it and succeeds"
+ok=1
+for args in "" "o/r v1" "--bogus o/r v1 $whl" "--retries x o/r v1 $whl" "--retries" "owner v1 $whl" "o/r/x v1 $whl"; do
+	# shellcheck disable=SC2086 # the arguments, split
+	if pg "$WORK/out7" sh "$pg" $args; then
+		ok=0; echo "exit status 0 for: $args" >>"$WORK/out7.why"
+	elif [ "$rc" != 2 ] || ! grep -q '^usage: ' "$WORK/out7.err"; then
+		ok=0; echo "exit status $rc for: $args: $(cat "$WORK/out7.err")" >>"$WORK/out7.why"
+	fi
+done
+if ! pg "$WORK/out7h" sh "$pg" --help || ! grep -q '^usage: ' "$WORK/out7h"; then
+	ok=0; echo "--help: exit status $rc" >>"$WORK/out7.why"
+fi
+if [ "$ok" = 1 ]; then t_pass; else t_fail "$(cat "$WORK/out7.why")"; fi
+
+t_case "an unreachable API: fails after the retries, clearly, within the time limit"
+set +e
+GH_TOKEN=$token GITHUB_API_URL=http://127.0.0.1:9 WG_RETRY_SLEEP=0 timeout 60 sh -x "$pg" --retries 2 o/r v1 "$whl" >"$WORK/out8" 2>"$WORK/out8.err"
+rc=$?
+set -e
+cat "$WORK/out8" "$WORK/out8.err" >>"$all"
+if [ "$rc" = 1 ] && grep -q '^wheelgen: github: GET http://127.0.0.1:9/repos/o/r/releases/tags/v1 failed: .*(tried 2 times)$' "$WORK/out8.err" &&
+	[ "$(grep -c '^wheelgen: github: GET .* trying again in 0 s$' "$WORK/out8.err")" = 1 ]; then
+	t_pass
+else
+	t_fail "exit status $rc" "$(grep -v '^+' "$WORK/out8.err")"
+fi
+
+# --- a real run, against a stand-in for the API ------------------------------------------
+
+cat >"$WORK/fakegh.py" <<'PY'
+# a stand-in for the GitHub API: one repository o/r, releases by tag, assets with digests.
+# Logs "METHOD PATH auth=ok|bad" per request; FAKE_FAIL (a file holding N) answers the next
+# N requests 502; while a file "baddigest" is there, uploads are answered with a wrong digest.
+import hashlib, json, os, sys, threading, urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+d = sys.argv[1]
+token = os.environ["FAKE_TOKEN"]
+releases = {}
+lock = threading.Lock()
+ids = [10]
+def nextid():
+    ids[0] += 1
+    return ids[0]
+class H(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *a):
+        pass
+    def answer(self, code, obj=None):
+        body = b"" if obj is None else json.dumps(obj).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def handle_one(self, method):
+        n = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(n) if n else b""
+        u = urllib.parse.urlsplit(self.path)
+        ok = self.headers.get("Authorization") == "Bearer " + token
+        with open(os.path.join(d, "log"), "a") as f:
+            f.write("%s %s auth=%s accept=%s\n" % (method, self.path, "ok" if ok else "bad", self.headers.get("Accept")))
+        failf = os.path.join(d, "fail")
+        if os.path.exists(failf):
+            left = int(open(failf).read() or 0)
+            if left > 0:
+                open(failf, "w").write(str(left - 1))
+                return self.answer(502, {"message": "Server Error"})
+        if not ok:
+            return self.answer(401, {"message": "Bad credentials"})
+        p = u.path
+        with lock:
+            if method == "GET" and p.startswith("/repos/o/r/releases/tags/"):
+                r = releases.get(urllib.parse.unquote(p[len("/repos/o/r/releases/tags/"):]))
+                return self.answer(200, r) if r else self.answer(404, {"message": "Not Found"})
+            if method == "POST" and p == "/repos/o/r/releases":
+                tag = json.loads(body)["tag_name"]
+                if tag in releases:
+                    return self.answer(422, {"message": "Validation Failed", "errors": [{"code": "already_exists"}]})
+                rid = nextid()
+                releases[tag] = {"id": rid, "tag_name": tag, "assets": [],
+                    "upload_url": "http://127.0.0.1:%d/up/repos/o/r/releases/%d/assets{?name,label}" % (self.server.server_port, rid)}
+                return self.answer(201, releases[tag])
+            if method == "POST" and p.startswith("/up/repos/o/r/releases/"):
+                rid = int(p.split("/")[6])
+                name = urllib.parse.parse_qs(u.query)["name"][0]
+                r = [r for r in releases.values() if r["id"] == rid][0]
+                if any(a["name"] == name for a in r["assets"]):
+                    return self.answer(422, {"message": "Validation Failed", "errors": [{"code": "already_exists"}]})
+                digest = "sha256:" + hashlib.sha256(body).hexdigest()
+                if os.path.exists(os.path.join(d, "baddigest")):
+                    digest = "sha256:" + "0" * 64
+                a = {"id": nextid(), "name": name, "size": len(body), "digest": digest, "state": "uploaded",
+                     "content_type": self.headers.get("Content-Type")}
+                r["assets"].append(a)
+                return self.answer(201, a)
+            if method == "DELETE" and p.startswith("/repos/o/r/releases/assets/"):
+                aid = int(p.rsplit("/", 1)[1])
+                for r in releases.values():
+                    r["assets"] = [a for a in r["assets"] if a["id"] != aid]
+                return self.answer(204)
+        return self.answer(404, {"message": "Not Found"})
+    def do_GET(self): self.handle_one("GET")
+    def do_POST(self): self.handle_one("POST")
+    def do_DELETE(self): self.handle_one("DELETE")
+s = ThreadingHTTPServer(("127.0.0.1", 0), H)
+with open(os.path.join(d, "port.tmp"), "w") as f:
+    f.write(str(s.server_port))
+os.rename(os.path.join(d, "port.tmp"), os.path.join(d, "port"))
+s.serve_forever()
+PY
+fake=$WORK/fake
+mkdir -p "$fake"
+FAKE_TOKEN=$token python3 "$WORK/fakegh.py" "$fake" >"$fake/server.log" 2>&1 &
+fakepid=$!
+# stop it however this script ends (then lib.sh's cleanup, with the status it would have seen)
+fake_exit() {
+	st=$?
+	kill "$fakepid" 2>/dev/null || true
+	(exit "$st")
+	t_cleanup
+}
+trap fake_exit EXIT
+i=0
+while [ ! -f "$fake/port" ] && [ "$i" -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+port=$(cat "$fake/port" 2>/dev/null || echo 9)
+fakeapi=http://127.0.0.1:$port
+# fakerun OUT [args...]: the publisher against the stand-in, the token in GH_TOKEN
+fakerun() {
+	: >"$fake/log"
+	pg "$@"
+}
+fakeenv="GITHUB_API_URL=$fakeapi WG_RETRY_SLEEP=0"
+
+t_case "a real run: the release is created and both files uploaded, with the token, once each"
+# shellcheck disable=SC2086 # the environment, split
+if fakerun "$WORK/out9" env $fakeenv timeout 60 sh "$pg" o/r v1 "$whl" "$meta"; then
+	printf '%s\n' "wheelgen: github: uploaded $wname to o/r v1" "wheelgen: github: uploaded $wname.metadata to o/r v1" >"$WORK/want9"
+	printf '%s\n' "GET /repos/o/r/releases/tags/v1 auth=ok accept=application/vnd.github+json" \
+		"POST /repos/o/r/releases auth=ok accept=application/vnd.github+json" \
+		"POST /up/repos/o/r/releases/11/assets?name=$wenc auth=ok accept=application/vnd.github+json" \
+		"POST /up/repos/o/r/releases/11/assets?name=$wenc.metadata auth=ok accept=application/vnd.github+json" >"$WORK/want9.log"
+	cat "$WORK/out9" "$fake/log" >"$WORK/got9"
+	cat "$WORK/want9" "$WORK/want9.log" >"$WORK/want9.all"
+	t_cmp "$WORK/want9.all" "$WORK/got9"
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out9.err" "$fake/server.log")"
+fi
+
+t_case "a real run again: both skipped (the digests match), nothing uploaded"
+# shellcheck disable=SC2086 # the environment, split
+if fakerun "$WORK/out10" env $fakeenv sh "$pg" o/r v1 "$whl" "$meta" &&
+	[ "$(grep -c 'same sha256), skipped$' "$WORK/out10")" = 2 ] && ! grep -q '^POST' "$fake/log"; then
+	t_pass
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out10" "$WORK/out10.err" "$fake/log")"
+fi
+
+t_case "a real run with a changed file: refused without --replace; with it, deleted and uploaded"
+printf 'other wheel bytes\n' >"$whl"
+nsha=$(sha256sum "$whl" | cut -d' ' -f1)
+# shellcheck disable=SC2086 # the environment, split
+if fakerun "$WORK/out11" env $fakeenv sh "$pg" o/r v1 "$whl" "$meta"; then
+	t_fail "exit status 0 without --replace" "$(cat "$WORK/out11")"
+elif [ "$rc" != 1 ] || ! grep -q "$wsha.*$nsha" "$WORK/out11.err" || grep -q '^POST\|^DELETE' "$fake/log"; then
+	t_fail "exit status $rc" "$(cat "$WORK/out11.err" "$fake/log")"
+elif fakerun "$WORK/out11r" env $fakeenv sh "$pg" --replace o/r v1 "$whl" "$meta" &&
+	grep -q "^wheelgen: github: replaced $wname in o/r v1 (sha256 was $wsha, now $nsha)\$" "$WORK/out11r" &&
+	grep -q "skipped" "$WORK/out11r" &&
+	[ "$(sed -n 's/ auth=.*//p' "$fake/log" | tr '\n' ' ')" = "GET /repos/o/r/releases/tags/v1 DELETE /repos/o/r/releases/assets/12 POST /up/repos/o/r/releases/11/assets?name=$wenc " ]; then
+	t_pass
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out11r" "$WORK/out11r.err" "$fake/log")"
+fi
+
+t_case "a real run: 502s are tried again; a wrong returned digest is an error"
+echo 2 >"$fake/fail"
+# shellcheck disable=SC2086 # the environment, split
+if fakerun "$WORK/out12" env $fakeenv sh "$pg" o/r v2 "$meta" &&
+	[ "$(grep -c 'HTTP 502: Server Error; trying again in 0 s$' "$WORK/out12.err")" = 2 ] &&
+	grep -q "^wheelgen: github: uploaded $wname.metadata to o/r v2\$" "$WORK/out12"; then
+	: >"$fake/baddigest"
+	# shellcheck disable=SC2086 # the environment, split
+	if fakerun "$WORK/out12b" env $fakeenv sh "$pg" o/r v3 "$meta"; then
+		t_fail "exit status 0 with a wrong digest" "$(cat "$WORK/out12b")"
+	elif [ "$rc" = 1 ] && grep -q "GitHub has sha256 0000000000000000000000000000000000000000000000000000000000000000 for the upload, .* has $msha" "$WORK/out12b.err"; then
+		t_pass
+	else
+		t_fail "exit status $rc" "$(cat "$WORK/out12b.err")"
+	fi
+	rm -f "$fake/baddigest"
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out12" "$WORK/out12.err" "$fake/log")"
+fi
+
+t_case "a real run with a wrong token: the API's message, exit 1"
+set +e
+GH_TOKEN=ghp_wrongtoken GITHUB_API_URL=$fakeapi WG_RETRY_SLEEP=0 sh "$pg" o/r v1 "$whl" >"$WORK/out13" 2>&1
+rc=$?
+set -e
+if [ "$rc" = 1 ] && grep -q '^wheelgen: github: GET .*/releases/tags/v1: HTTP 401: Bad credentials' "$WORK/out13"; then
+	t_pass
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out13")"
+fi
+kill "$fakepid" 2>/dev/null || true
+wait "$fakepid" 2>/dev/null || true
+
+t_case "the token never shows: not in any output above, not in a trace (sh -x) of a dry-run"
+GH_TOKEN=$token WG_GITHUB_DRYRUN_DIR="$WORK/canned" sh -x "$pg" --dry-run --replace o/r v1 "$whl" >>"$all" 2>&1 || true
+GITHUB_TOKEN=$token GITHUB_API_URL=http://127.0.0.1:9 WG_RETRY_SLEEP=0 timeout 60 sh -x "$pg" --retries 1 o/r v1 "$whl" >>"$all" 2>&1 || true
+if grep -q "$token" "$all"; then
+	t_fail "the token was printed:" "$(grep "$token" "$all" | head -n 5)"
+elif ! grep -q 'wheelgen: github:' "$all" || ! grep -q '^+ ' "$all"; then
+	t_fail "no output was collected"
+else
+	t_pass
+fi
+
+t_case "shellcheck -s sh templates/publish-github.sh"
+if command -v shellcheck >/dev/null 2>&1; then
+	if shellcheck -s sh "$pg" >"$WORK/sc.log" 2>&1; then t_pass; else t_fail "$(head -n 30 "$WORK/sc.log")"; fi
+else
+	t_pass
+	echo "# shellcheck is not installed: not checked (tests/run.sh --install-deps installs it)"
+fi
