@@ -21,7 +21,7 @@ static const char *const torchkeys[] = { "cuda", "python", "pypi", NULL };
 static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
-	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", NULL,
+	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -580,6 +580,28 @@ loadrepair(struct ctx *x, struct package *p, struct node *n)
 	}
 }
 
+/* patches: files (relative to the config) that patch -p1 applies to the source, in order */
+static void
+loadpatches(struct ctx *x, struct package *p, struct node *n)
+{
+	size_t i;
+
+	getlist(x, n, "'patches'", &p->patches, 0);
+	if (p->patches.n && p->src == SRC_PYPI)
+		nodeerr(x->d, n, "patches need a git or path source (pip builds a PyPI sdist where they cannot be applied)");
+	for (i = 0; i < p->patches.n; i++) {
+		const char *s = p->patches.v[i];
+
+		if (!*s || s[strcspn(s, "\n\r|")]) {
+			nodeerr(x->d, p->patches.at[i], "a patch must be a file name on one line, without '|'");
+			continue;
+		}
+		p->patches.v[i] = abspath(x, s);
+		if (access(p->patches.v[i], R_OK) != 0)
+			nodeerr(x->d, p->patches.at[i], "patch '%s' cannot be read: %s", s, strerror(errno));
+	}
+}
+
 /* yanked: a list of versions, or a mapping version -> reason (PEP 592) */
 static void
 loadyanked(struct ctx *x, struct package *p, struct node *n)
@@ -816,6 +838,8 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 		loadrepair(x, p, n);
 	if ((n = mapget(v, "yanked")))
 		loadyanked(x, p, n);
+	if ((n = mapget(v, "patches")))
+		loadpatches(x, p, n);
 	p->memory_per_job_gb = getnumber(x, mapget(v, "memory_per_job_gb"), "memory_per_job_gb", 2, 0.01, 4096, 0);
 	p->max_jobs = (long)getnumber(x, mapget(v, "max_jobs"), "max_jobs", 0, 1, 1024, 1);
 	p->nvcc_threads = (long)getnumber(x, mapget(v, "nvcc_threads"), "nvcc_threads", 1, 1, 64, 1);

@@ -69,6 +69,7 @@ struct package {
 	int repair;                /* 1: auditwheel repair the wheel (repair: given) */
 	const char *repairplat;    /* repair.plat, NULL: auditwheel's choice */
 	struct strlist repairexclude; /* repair.exclude: more libraries to leave out */
+	struct strlist patches;    /* patches: unified diffs applied to the source (absolute paths) */
 	struct yank *yanked;       /* yanked: versions the index marks yanked */
 	size_t nyanked;
 };

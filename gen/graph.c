@@ -90,6 +90,8 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir)
 		shcall(s, "wg_arg", p->build_args.v[i], NULL);
 	for (i = 0; i < p->nenv; i++)
 		shcall(s, "wg_env", p->env[i].name, p->env[i].value);
+	for (i = 0; i < p->patches.n; i++)
+		shcall(s, "wg_patch", p->patches.v[i], NULL);
 	if (p->repair) {
 		sbadd(s, "WG_REPAIR=1\n");
 		shvar(s, "WG_REPAIR_PLAT", p->repairplat);
@@ -211,6 +213,11 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 			sbadd(g, " templates/relabel.py");
 		if (cl->pkg->src == SRC_GIT)
 			sbaddf(g, " $builddir/src/%s-%s.commit", cl->pkg->norm, cl->version);
+		for (k = 0; k < cl->pkg->patches.n; k++) {
+			sbaddc(g, ' ');
+			if (escninjapath(g, cl->pkg->patches.v[k]) < 0)
+				BUG("patch path with a newline");
+		}
 		sbadd(g, "\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbaddc(g, '\n');

@@ -49,6 +49,18 @@ wg_repair_exclude() {
     [ "$#" -eq 1 ] || wg_die "spec: wg_repair_exclude takes one argument, got $#"
     wg_rx="$wg_rx $(wg_quote "$1")"
 }
+wg_patches=
+wg_npatch=0
+wg_patch() {
+    [ "$#" -eq 1 ] || wg_die "spec: wg_patch takes one argument, got $#"
+    wg_npatch=$((wg_npatch + 1))
+    # in a container the patches are mounted at WG_PATCH_DIR/<n>.patch
+    if [ -n "${WG_PATCH_DIR:-}" ]; then
+        wg_patches="$wg_patches $(wg_quote "$WG_PATCH_DIR/$wg_npatch.patch")"
+    else
+        wg_patches="$wg_patches $(wg_quote "$1")"
+    fi
+}
 wg_env() {
     [ "$#" -eq 2 ] || wg_die "spec: wg_env takes two arguments, got $#"
     case $1 in
@@ -303,6 +315,13 @@ if [ "$WG_SOURCE_KIND" != pypi ]; then
         printf 'wheelgen: CPPFLAGS=%s\n' "$CPPFLAGS"
     fi
 fi
+# patches: on the copy, in the config's order; one that does not apply stops the build
+eval "set -- $wg_patches"
+for wg_p in "$@"; do
+    printf 'wheelgen: applying %s\n' "$wg_p"
+    patch -p1 --forward --batch --no-backup-if-mismatch -d "$scratch/src" -i "$wg_p" ||
+        wg_die "patch $wg_p does not apply to $WG_PACKAGE $WG_VERSION (see above)"
+done
 mv -f "$scratch/manifest.d" "$depfile.tmp"
 mv -f "$depfile.tmp" "$depfile"
 

@@ -75,6 +75,11 @@ wg_dep() { :; }
 wg_arg() { :; }
 wg_env() { :; }
 wg_repair_exclude() { :; }
+patches=''
+wg_patch() { # mounted at /wg/patches/<n>.patch (newline-separated host paths)
+    patches="$patches$1
+"
+}
 # shellcheck source=/dev/null
 . "$spec"
 [ "$WG_CELL" = "$CELL" ] || die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
@@ -121,6 +126,15 @@ if [ "$step" = build ]; then
             arg -v "$WG_SOURCE_DIR:/wg/src:ro" -v "$WG_SOURCE_DIR.commit:/wg/src.commit:ro" -e WG_SOURCE_OVERRIDE=/wg/src
             ;;
     esac
+    n=0
+    while IFS= read -r p; do
+        [ -n "$p" ] || continue
+        n=$((n + 1))
+        arg -v "$p:/wg/patches/$n.patch:ro"
+    done <<EOF
+$patches
+EOF
+    [ "$n" -eq 0 ] || arg -e WG_PATCH_DIR=/wg/patches
     # the depfile names the manifest as ninja spells it on the host
     arg -e "WG_DEPFILE_TARGET=$BUILDDIR_ARG/wheels/$CELL/manifest"
 fi
