@@ -1,11 +1,14 @@
 #!/bin/sh
-# bench/ccache-bench.sh [cuda] [torch]: the compile cache across cells. For each fixture
-# (examples/cuda: a .cu extension built by nvcc; examples/torch: a torch CUDA extension built
-# by torch.utils.cpp_extension; default both), here for 4 GPU architectures as real CUDA
+# bench/ccache-bench.sh [cuda] [torch] [causal-conv1d]: the compile cache across cells. For each
+# fixture (examples/cuda: a .cu extension built by nvcc; examples/torch: a torch CUDA extension
+# built by torch.utils.cpp_extension; default both), here for 4 GPU architectures as real CUDA
 # packages build, it builds the wheel for one Python with an empty cache (cell A), then for
 # another Python with the same CUDA (cell B), and prints both wall times, the ratio B/A
-# (target: at most 0.3) and B's ccache hits. Runs in a private copy of the tree; uses uv and
-# its cache from out/tools and out/cache/uv when tests/run.sh --install-deps put them there.
+# (target: at most 0.3) and B's ccache hits. causal-conv1d is the real upstream package of
+# docs/records/causal-conv1d.md (its git source must be reachable: the internet, or
+# WHEELGEN_GIT_REWRITE to a mirror), for Python 3.12 and 3.13 and one architecture (about 8
+# minutes on 2 cores). Runs in a private copy of the tree; uses uv and its cache from out/tools
+# and out/cache/uv when tests/run.sh --install-deps put them there.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 fixtures=${*:-cuda torch}
@@ -15,12 +18,18 @@ export UV_CACHE_DIR
 now() { date +%s.%N; }
 printf '%-40s %8s\n' cell seconds
 for fx in $fixtures; do
-	case $fx in cuda | torch) ;; *) echo "bench: unknown fixture '$fx' (cuda, torch)" >&2; exit 2 ;; esac
+	case $fx in cuda | torch | causal-conv1d) ;; *) echo "bench: unknown fixture '$fx' (cuda, torch, causal-conv1d)" >&2; exit 2 ;; esac
 	work=$(mktemp -d "${TMPDIR:-/tmp}/wgccbench.XXXXXX")
 	(cd "$top" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$work"
 	cd "$work"
-	cfg=examples/$fx/packages.yml
-	sed -i 's/^  cuda_archs: .*/  cuda_archs: ["8.0", "9.0", "10.0", "12.0"]/' "$cfg"
+	if [ "$fx" = causal-conv1d ]; then
+		cfg=docs/records/causal-conv1d.yml
+		sed -i -e 's/^  python: \["3.12"\]/  python: ["3.12", "3.13"]/' \
+			-e 's/python: \["3.12"\], pypi:/python: ["3.12", "3.13"], pypi:/' "$cfg"
+	else
+		cfg=examples/$fx/packages.yml
+		sed -i 's/^  cuda_archs: .*/  cuda_archs: ["8.0", "9.0", "10.0", "12.0"]/' "$cfg"
+	fi
 	./configure --config "$cfg" >configure.log 2>&1 || { cat configure.log >&2; exit 1; }
 	grep -q '^ccache ' out/host.txt || { echo "bench: ccache is not installed" >&2; exit 1; }
 	ninja build.ninja >/dev/null
@@ -36,7 +45,7 @@ for fx in $fixtures; do
 	t2=$(now)
 	ta=$(echo "$t1 - $t0" | bc -l)
 	tb=$(echo "$t2 - $t1" | bc -l)
-	hits=$(grep -A2 "ccache statistics" "out/logs/$b.build.log" | sed -n 's/.*Hits: *\([0-9]* \/ [0-9]*\).*/\1/p')
+	hits=$(grep -A2 "ccache statistics" "out/logs/$b.build.log" | sed -n 's/.*Hits: *\([0-9]*\) *\/ *\([0-9]*\).*/\1 \/ \2/p')
 	printf '%-40s %8.2f   (cold cache)\n' "$a" "$ta"
 	printf '%-40s %8.2f   (ccache hits: %s)\n' "$b" "$tb" "$hits"
 	printf '%-40s %8.2f   (target <= 0.3)\n' "$fx: B/A" "$(echo "$tb / $ta" | bc -l)"

@@ -227,6 +227,39 @@ isnetwork(int klass)
 	       klass == GIT_ERROR_CALLBACK;
 }
 
+/*
+ * The URL to fetch url from: WHEELGEN_GIT_REWRITE holds FROM=TO pairs separated by blanks
+ * (a local mirror or cache for a CI runner, like git's url.<TO>.insteadOf FROM); the longest
+ * FROM that starts url is replaced by its TO. Mirrors, locks and manifests keep the URL of
+ * the config. The result is url itself or lives in buf.
+ */
+static const char *
+rewriteurl(const char *url, struct sb *buf)
+{
+	const char *env = getenv("WHEELGEN_GIT_REWRITE"), *p = env, *best = NULL, *bestto = NULL;
+	size_t bestlen = 0, bestto_len = 0;
+
+	while (p && *p) {
+		size_t len = strcspn(p, " \t\n"), flen;
+		const char *eq = memchr(p, '=', len);
+
+		if (eq && (flen = (size_t)(eq - p)) > bestlen && !strncmp(url, p, flen)) {
+			best = p;
+			bestlen = flen;
+			bestto = eq + 1;
+			bestto_len = len - flen - 1;
+		}
+		p += len;
+		p += strspn(p, " \t\n");
+	}
+	if (!best)
+		return url;
+	sbreset(buf);
+	sbaddn(buf, bestto, bestto_len);
+	sbadd(buf, url + bestlen);
+	return buf->buf;
+}
+
 /* fetch heads and tags of url into the repository at dir */
 static int
 fetchinto(git_repository *repo, const char *url, struct fetchstats *st)
@@ -238,6 +271,7 @@ fetchinto(git_repository *repo, const char *url, struct fetchstats *st)
 	struct progress pr = { url, isatty(2) };
 	const git_indexer_progress *stats;
 	git_remote *remote = NULL;
+	struct sb rw = SB_INIT;
 	int rc;
 
 	/* (the _INIT macros trip -Wmissing-field-initializers) */
@@ -247,7 +281,8 @@ fetchinto(git_repository *repo, const char *url, struct fetchstats *st)
 	opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	opts.prune = GIT_FETCH_PRUNE;
 	opts.proxy_opts.type = GIT_PROXY_AUTO;
-	rc = git_remote_create_anonymous(&remote, repo, url);
+	rc = git_remote_create_anonymous(&remote, repo, rewriteurl(url, &rw));
+	sbfree(&rw);
 	if (rc == 0)
 		rc = git_remote_fetch(remote, &refspecs, &opts, NULL);
 	if (pr.tty)
@@ -915,6 +950,7 @@ gitlstags(const char *url, char ***tags, size_t *n)
 	git_proxy_options proxy;
 	const git_remote_head **heads;
 	size_t nheads, i, cap = 0;
+	struct sb rw = SB_INIT;
 	int rc = -1;
 
 	*tags = NULL;
@@ -922,7 +958,7 @@ gitlstags(const char *url, char ***tags, size_t *n)
 	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
 	git_proxy_options_init(&proxy, GIT_PROXY_OPTIONS_VERSION);
 	proxy.type = GIT_PROXY_AUTO;
-	if (git_remote_create_detached(&remote, url) != 0 ||
+	if (git_remote_create_detached(&remote, rewriteurl(url, &rw)) != 0 ||
 	    git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, &proxy, NULL) != 0 ||
 	    git_remote_ls(&heads, &nheads, remote) != 0) {
 		error("cannot list the tags of '%s': %s", url, giterr());
@@ -943,5 +979,6 @@ out:
 		git_remote_disconnect(remote);
 		git_remote_free(remote);
 	}
+	sbfree(&rw);
 	return rc;
 }

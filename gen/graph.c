@@ -298,6 +298,10 @@ static const char rules[] =
 	"  rspfile = $out.rsp\n"
 	"  rspfile_content = $in\n"
 	"  restat = 1\n"
+	"rule mergeindex\n"
+	"  command = find $builddir/wheels -name manifest -type f 2>/dev/null | sort >$builddir/merge-index.rsp &&"
+	" $builddir/wheelgen index --builddir $builddir --spec $builddir/index.spec --manifests $builddir/merge-index.rsp\n"
+	"  description = MERGE-INDEX $builddir/index\n"
 	"rule checkout\n"
 	"  command = mkdir -p $builddir/logs && $builddir/wheelgen checkout --builddir $builddir $in >$builddir/logs/$name.checkout.log\n"
 	"  description = CHECKOUT $name\n"
@@ -414,8 +418,8 @@ sources(struct sb *g, struct sb *specs, const struct config *c, const struct mat
 }
 
 static const char *const reserved[] = {
-	"wheels", "tests", "index", "publish", "publish-index", "check", "all", "build.ninja", "wheel", "test", "profile",
-	"fetch", NULL,
+	"wheels", "tests", "index", "publish", "publish-index", "merge-index", "publish-merged-index", "check", "all",
+	"build.ninja", "wheel", "test", "profile", "fetch", NULL,
 };
 
 int
@@ -498,6 +502,11 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 	sbadd(&g, " | $builddir/wheelgen $builddir/index.spec\nbuild index: phony $builddir/index/simple/index.html\n");
 	/* no file: it always runs, and publish.sh sends only what changed since the last time */
 	sbaddf(&g, "build publish-index: %s $builddir/index/simple/index.html | " PUBLISHDEPS "\n",
+	       c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");
+	/* CI: jobs built the cells elsewhere and their wheels/<cell>/ came back as artifacts; these
+	   index (and publish the index of) whatever manifests are there, building nothing */
+	sbadd(&g, "build merge-index: mergeindex | $builddir/wheelgen $builddir/index.spec\n");
+	sbaddf(&g, "build publish-merged-index: %s merge-index | " PUBLISHDEPS "\n",
 	       c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");
 	sbadd(&g, "build $builddir/check.stamp: checkconfig $config | $builddir/wheelgen\n");
 	sbadd(&g, "build check: phony $builddir/check.stamp\n");

@@ -65,9 +65,22 @@ wg_on_exit() {
         {
             printf 'wheelgen: %s %s failed; log: %s\n' "$wg_step" "$CELL" "$log_shown"
             tail -n 20 "$log"
+            wg_hint
         } >&3
     fi
     exit "$wg_rc"
+}
+
+# wg_hint: after a failure, a line of advice when the log shows a cause people often hit
+# (docs/troubleshooting.md has the longer story)
+wg_hint() {
+    if grep -q -E 'Killed signal terminated program|died due to signal 9|signal 9 \(Kill|virtual memory exhausted|std::bad_alloc|[Oo]ut of memory|Cannot allocate memory' "$log"; then
+        printf 'wheelgen: hint: a compiler was killed or ran out of memory. Each build claims memory_per_job_gb x MAX_JOBS x NVCC_THREADS in the memory pool: raise memory_per_job_gb or lower max_jobs / nvcc_threads for this package, or ./configure --max-jobs N / --memory-gb N\n'
+    elif grep -q 'undefined symbol' "$log"; then
+        printf 'wheelgen: hint: "undefined symbol" at import: the extension was compiled against another torch, CUDA or C++ ABI than the one that loaded it. The test installs the torch the manifest records; if it still fails, the build saw a different torch (check "torch ... built with CUDA" near the top of the build log)\n'
+    elif grep -q -E 'CUDA_HOME environment variable is not set|nvcc: not found|No such file or directory: .*/bin/nvcc' "$log"; then
+        printf 'wheelgen: hint: the build found no CUDA toolkit: install it (or ./configure --cuda-from-pypi X.Y) and re-run ./configure, which records the toolkits it finds\n'
+    fi
 }
 
 wg_die() {

@@ -97,3 +97,19 @@ if GH_TOKEN=ghp_t0400secret WG_PUBLISH_DRY_RUN=1 ninja publish >"$WORK/gh.log" 2
 else
 	t_fail "$(tail -n 20 "$WORK/gh.log")"
 fi
+
+t_case "ninja merge-index indexes wheels built elsewhere (CI artifacts in out/wheels/<cell>/) and builds nothing"
+ci=$WORK/ci
+if t_configure "$ci" --config examples/quickstart/packages.yml && (cd "$ci" && ninja build.ninja) >"$WORK/ci.log" 2>&1; then
+	mkdir -p "$ci/out/wheels"
+	cp -R out/wheels/. "$ci/out/wheels/"
+	(cd "$ci" && t_ninja_ran "$WORK/merged" merge-index) || true
+	links=$(grep -c '<a href' "$ci/out/index/simple/wgquickstart/index.html" 2>/dev/null || true)
+	if [ "$(cat "$WORK/merged")" = "MERGE-INDEX out/index" ] && [ "$links" = "$nc" ]; then
+		t_pass
+	else
+		t_fail "ran: $(cat "$WORK/merged")" "$links links for $nc wheels" "$(tail -n 10 "$WORK/merged.raw")"
+	fi
+else
+	t_fail "$(tail -n 20 "$ci.configure.log" "$WORK/ci.log")"
+fi

@@ -257,3 +257,15 @@ elif grep -q "broken 1.0: cannot fetch submodule 'vendor/leaf' from git://127.0.
 else
 	t_fail "$(cat "$WORK/broken.log"; find "$WORK" -maxdepth 1 -name "broken*")"
 fi
+
+t_case "WHEELGEN_GIT_REWRITE fetches an unreachable URL from a mirror; the mirror path keeps the config's URL"
+if WHEELGEN_GIT_REWRITE="https://example.invalid/=$base/ https://example.invalid/nope/=git://127.0.0.1:9/" \
+	out/wheelgen fetch --url https://example.invalid/leaf.git >"$WORK/rewrite.log" 2>&1 &&
+	git -C out/git/example.invalid/leaf.git rev-parse -q --verify refs/tags/v1.0 >/dev/null; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/rewrite.log")" "$(ls out/git)"
+fi
+
+t_case "without the rewrite the same URL fails (the mirror was really used)"
+if out/wheelgen fetch --url https://example.invalid/other.git >"$WORK/norewrite.log" 2>&1; then t_fail "fetched"; else t_pass; fi
