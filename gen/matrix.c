@@ -340,6 +340,9 @@ matrixexpand(struct arena *a, const struct config *c, const struct host *h, stru
 int
 profilehas(const struct profile *p, const struct cell *cl)
 {
+	/* a cuda or torch filter says nothing about cells without that axis (cupy has no torch,
+	   a pure C package no CUDA): "torch 2.15" keeps them */
 	return axis(&p->packages, cl->pkg->norm) && axis(&p->versions, cl->version) &&
-	       axis(&p->python, cl->python) && axis(&p->cuda, cl->cuda) && axis(&p->torch, cl->torch);
+	       axis(&p->python, cl->python) && (!cl->cuda || axis(&p->cuda, cl->cuda)) &&
+	       (!cl->torch || axis(&p->torch, cl->torch));
 }

@@ -28,6 +28,7 @@ packages:
     versions: ["1.0"]
     cuda: []
     patches: [flavor.patch]
+    env: {FIXTURE_VERSION: "v{version}-py{python}", FIXTURE_LITERAL: "{not-a-placeholder}"}
     test_import: alpha
     test_command: python -c "import alpha; assert alpha.flavor() == '$1', alpha.flavor()"
 YML
@@ -48,6 +49,14 @@ if ninja "test/$cell" >"$WORK/build.log" 2>&1 && grep -q "wheelgen: applying .*f
 	t_pass
 else
 	t_fail "$(tail -n 20 "$WORK/build.log")"
+fi
+
+t_case "env values get the cell's {version} and {python}; other braces stay as written"
+if grep -qx "wg_env 'FIXTURE_VERSION' 'v1.0-py312'" "out/cells/$cell/spec" &&
+	grep -qx "wg_env 'FIXTURE_LITERAL' '{not-a-placeholder}'" "out/cells/$cell/spec"; then
+	t_pass
+else
+	t_fail "$(grep wg_env "out/cells/$cell/spec")"
 fi
 
 t_case "editing the patch rebuilds the wheel (the patch is an input of the build)"
