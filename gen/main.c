@@ -51,7 +51,8 @@ static const char matrixusage[] =
 	"\n"
 	"Print the cells of FILE (default config/packages.yml), one id per line.\n"
 	"  --json        a JSON list of objects: cell, package, version, python, cuda, torch\n"
-	"  --github      a GitHub Actions matrix: {\"include\": [ ...the same objects... ]}\n"
+	"  --github      a GitHub Actions matrix on one line (for $GITHUB_OUTPUT):\n"
+	"                {\"include\": [ ...the same objects... ]}\n"
 	"  --tsv         tab-separated: cell package version python cuda torch (header first)\n"
 	"  --table       a table for people, with whether this host can build each cell and why not\n"
 	"  --profile P   only the cells of profile P\n"
@@ -404,7 +405,10 @@ cmdmatrix(int argc, char **argv)
 		const struct cell *cl = &m.cells[i];
 
 		switch (o.format) {
-		case OPT_GITHUB:
+		case OPT_GITHUB: /* one line: what a step writes to $GITHUB_OUTPUT */
+			sbadd(&s, k ? ", " : "");
+			jsoncell(&s, cl);
+			break;
 		case OPT_JSON:
 			sbadd(&s, k ? ",\n  " : "\n  ");
 			jsoncell(&s, cl);
@@ -422,7 +426,7 @@ cmdmatrix(int argc, char **argv)
 		}
 	}
 	if (o.format == OPT_GITHUB)
-		sbadd(&s, k ? "\n]}\n" : "]}\n");
+		sbadd(&s, "]}\n");
 	else if (o.format == OPT_JSON)
 		sbadd(&s, k ? "\n]\n" : "]\n");
 	fwrite(s.buf, 1, s.len, stdout);

@@ -1,5 +1,6 @@
-# A tiny torch CUDA extension: one C++ file (bindings, a CPU path) and one .cu file
-# (a kernel), compiled by torch.utils.cpp_extension with the cell's nvcc.
+# A tiny torch CUDA extension: operators registered with the torch dispatcher (ops.cpp, a CPU
+# path), a kernel (scale.cu) and an empty Python module (module.cpp, the only file that includes
+# Python.h), compiled by torch.utils.cpp_extension with the cell's nvcc.
 from setuptools import setup
 from torch.utils.cpp_extension import BuildExtension, CUDAExtension
 
@@ -11,7 +12,7 @@ setup(
     ext_modules=[
         CUDAExtension(
             "wgtorch._C",
-            ["csrc/bindings.cpp", "csrc/scale.cu"],
+            ["csrc/module.cpp", "csrc/ops.cpp", "csrc/scale.cu"],
             extra_compile_args={"cxx": ["-O2"], "nvcc": ["-O2"]},
         )
     ],

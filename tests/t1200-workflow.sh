@@ -1,0 +1,72 @@
+#!/bin/sh
+# the CI workflow (.github/workflows/wheels.yml): valid against GitHub's workflow schema
+# (check-jsonschema from PyPI with its vendored schema; actionlint itself installs only from
+# GitHub), every run: step runs only ./configure, ninja or out/wheelgen matrix, the jobs chain
+# plan -> build -> index, and every ninja target it names exists in the generated graph
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+wf=$top/.github/workflows/wheels.yml
+venv=$WORK/venv
+t_case "check-jsonschema and PyYAML install from PyPI"
+if python3 -m venv "$venv" >"$WORK/venv.log" 2>&1 && "$venv/bin/pip" install -q check-jsonschema pyyaml >>"$WORK/venv.log" 2>&1; then
+	t_pass
+else
+	t_fail "$(tail -n 5 "$WORK/venv.log")"
+	exit 0
+fi
+
+t_case "the workflow validates against GitHub's workflow schema"
+if "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$wf" >"$WORK/schema.log" 2>&1; then t_pass; else t_fail "$(cat "$WORK/schema.log")"; fi
+
+t_case "the schema check catches a broken workflow (steps that are not a list)"
+sed 's/^    steps:$/    steps: 3/' "$wf" >"$WORK/broken.yml"
+if "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$WORK/broken.yml" >"$WORK/broken.log" 2>&1; then t_fail "the broken copy passed"; else t_pass; fi
+
+t_case "jobs plan -> build -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix"
+if "$venv/bin/python" - "$wf" >"$WORK/steps.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(cat "$WORK/steps.log")"; fi
+import re, sys, yaml
+wf = yaml.safe_load(open(sys.argv[1]))
+jobs = wf["jobs"]
+assert list(jobs) == ["plan", "build", "index"], list(jobs)
+assert jobs["build"]["needs"] == "plan" and jobs["index"]["needs"] == "build", (jobs["build"]["needs"], jobs["index"]["needs"])
+assert "fromJSON(needs.plan.outputs.matrix)" in str(jobs["build"]["strategy"]["matrix"])
+allowed = [r"\./configure( --[a-z-]+( [a-z]+)?)*", r"ninja( [^ ;|&]+)+", r'out/wheelgen matrix --github --profile "\$PROFILE" >"\$RUNNER_TEMP/matrix"',
+           r'echo "matrix=\$\(cat "\$RUNNER_TEMP/matrix"\)" >>"\$GITHUB_OUTPUT"']
+bad, runs = [], 0
+for name, job in jobs.items():
+    for step in job["steps"]:
+        if "run" not in step:
+            continue
+        for cmd in re.split(r"\s*&&\s*|\n", step["run"].strip()):
+            runs += 1
+            if not any(re.fullmatch(a, cmd) for a in allowed):
+                bad.append(f"{name}: {step.get('name', '?')}: {cmd}")
+assert not bad, "not a ninja target, configure or the plan:\n" + "\n".join(bad)
+print(runs, "commands checked")
+PY
+
+src=$WORK/src
+t_case "every ninja target the workflow names exists in the graph of config/packages.yml"
+if t_configure "$src" --config config/packages.yml && (cd "$src" && ninja build.ninja) >"$WORK/gen.log" 2>&1; then
+	(cd "$src" && ninja -t targets all) | sed 's/:.*//' | sort -u >"$WORK/targets"
+	cells=$("$src/out/wheelgen" matrix --config "$src/config/packages.yml" --profile default)
+	missing=
+	for t in out/wheelgen merge-index $(grep -E '^ +run: ' "$wf" | grep -o 'ninja [^ ]*' | sed 's/^ninja //' | grep -v '\$'); do
+		grep -qx "$t" "$WORK/targets" || missing="$missing $t"
+	done
+	for c in $cells; do
+		for t in "test/$c" "publish/$c"; do grep -qx "$t" "$WORK/targets" || missing="$missing $t"; done
+	done
+	if [ -n "$cells" ] && [ -z "$missing" ]; then t_pass; else t_fail "missing:$missing (cells: $cells)"; fi
+else
+	t_fail "$(tail -n 20 "$src.configure.log" "$WORK/gen.log")"
+fi
+
+t_case "the plan's command prints a one-line matrix with the default profile's cell"
+if (cd "$src" && out/wheelgen matrix --github --profile default) >"$WORK/matrix" 2>&1 && [ "$(wc -l <"$WORK/matrix")" -eq 1 ] &&
+	"$venv/bin/python" -c 'import json, sys; m = json.load(open(sys.argv[1])); assert m["include"] and all("cell" in c for c in m["include"]), m' "$WORK/matrix"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/matrix")"
+fi
