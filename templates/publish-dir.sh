@@ -61,19 +61,13 @@ put() {
 }
 
 if [ -z "$tree" ]; then
-    for f in "$@"; do
-        [ -f "$f" ] || { printf 'wheelgen: publish: no such file: %s\n' "$f" >&2; exit 1; }
-        put "$f" "${f##*/}"
-    done
+    wg_pub_files publish "$@"
     exit 0
 fi
 
 list=$(mktemp "${TMPDIR:-/tmp}/wgpublist.XXXXXX")
 trap 'rm -f "$list" "$list.old"' EXIT
-wg_pub_order "$tree" >"$list"
-while IFS= read -r rel; do
-    put "$tree/$rel" "$rel"
-done <"$list"
+wg_pub_tree "$tree" "$list"
 # what DEST has from an earlier publish and DIR no longer has
 if [ -d "$dest" ]; then
     (cd "$dest" && find . -type f \( -name index.html -o -name index.json -o -path './files/*' \) | sed 's|^\./||') >"$list.old"

@@ -148,13 +148,7 @@ put() {
 }
 
 if [ -z "$tree" ]; then
-    for f in "$@"; do
-        [ -f "$f" ] || { printf 'wheelgen: http: no such file: %s\n' "$f" >&2; exit 1; }
-        put "$f" "${f##*/}"
-    done
+    wg_pub_files http "$@"
     exit 0
 fi
-wg_pub_order "$tree" >"$tmp/list"
-while IFS= read -r rel; do
-    put "$tree/$rel" "$rel"
-done <"$tmp/list"
+wg_pub_tree "$tree" "$tmp/list"

@@ -18,3 +18,21 @@ wg_pub_order() {
     (cd "$1" && find . -type f ! -name '*.tmp.*' | sed 's|^\./||' |
         awk -F/ '{ print ($1 == "files" ? 1000 : NF) "\t" $0 }' | sort -k1,1nr -k2 | cut -f2-)
 }
+
+# wg_pub_files WHO FILE...: put (the caller's function: put SRC NAME) each FILE under its name
+wg_pub_files() {
+    wg_who=$1
+    shift
+    for wg_f in "$@"; do
+        [ -f "$wg_f" ] || { printf 'wheelgen: %s: no such file: %s\n' "$wg_who" "$wg_f" >&2; exit 1; }
+        put "$wg_f" "${wg_f##*/}"
+    done
+}
+
+# wg_pub_tree DIR LIST: put each file of DIR at its path, in wg_pub_order's order (LIST: a scratch file)
+wg_pub_tree() {
+    wg_pub_order "$1" >"$2"
+    while IFS= read -r wg_rel; do
+        put "$1/$wg_rel" "$wg_rel"
+    done <"$2"
+}

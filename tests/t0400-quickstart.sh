@@ -113,3 +113,13 @@ if t_configure "$ci" --config examples/quickstart/packages.yml && (cd "$ci" && n
 else
 	t_fail "$(tail -n 20 "$ci.configure.log" "$WORK/ci.log")"
 fi
+
+t_case "publish.index_dir: ninja publish-index copies the index; a page that is gone from out/index goes from the copy too"
+sed -i "s|tag: wheels-test}}\$|tag: wheels-test}, index_dir: \"$WORK/www\"}|" examples/quickstart/packages.yml
+mkdir -p "$WORK/www/simple/gone"
+echo stale >"$WORK/www/simple/gone/index.html"
+if ninja publish-index >"$WORK/pi.log" 2>&1 && diff -r out/index "$WORK/www" >"$WORK/pi.diff" 2>&1; then
+	t_pass
+else
+	t_fail "$(tail -n 10 "$WORK/pi.log")" "$(head -n 10 "$WORK/pi.diff")"
+fi
