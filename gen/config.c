@@ -21,7 +21,7 @@ static const char *const torchkeys[] = { "cuda", "python", "pypi", NULL };
 static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
-	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", NULL,
+	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -580,6 +580,23 @@ loadrepair(struct ctx *x, struct package *p, struct node *n)
 	}
 }
 
+/* build_frontend: what builds the wheel: "uv" (uv build) or "pip" (pip wheel); left out, the
+   build picks uv build where uv made the venv and the source is a tree */
+static void
+loadfrontend(struct ctx *x, struct package *p, struct node *n)
+{
+	const char *f = getstr(x, n, "build_frontend");
+
+	if (!f)
+		return;
+	if (strcmp(f, "pip") && strcmp(f, "uv"))
+		nodeerr(x->d, n, "build_frontend must be 'uv' or 'pip', not '%s'", f);
+	else if (!strcmp(f, "uv") && p->src == SRC_PYPI)
+		nodeerr(x->d, n, "build_frontend 'uv' needs a git or path source (uv build takes a source tree; pip builds a PyPI sdist)");
+	else
+		p->frontend = f;
+}
+
 /* patches: files (relative to the config) that patch -p1 applies to the source, in order */
 static void
 loadpatches(struct ctx *x, struct package *p, struct node *n)
@@ -840,6 +857,8 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 		loadyanked(x, p, n);
 	if ((n = mapget(v, "patches")))
 		loadpatches(x, p, n);
+	if ((n = mapget(v, "build_frontend")))
+		loadfrontend(x, p, n);
 	p->memory_per_job_gb = getnumber(x, mapget(v, "memory_per_job_gb"), "memory_per_job_gb", 2, 0.01, 4096, 0);
 	p->max_jobs = (long)getnumber(x, mapget(v, "max_jobs"), "max_jobs", 0, 1, 1024, 1);
 	p->nvcc_threads = (long)getnumber(x, mapget(v, "nvcc_threads"), "nvcc_threads", 1, 1, 64, 1);

@@ -70,6 +70,7 @@ struct package {
 	const char *repairplat;    /* repair.plat, NULL: auditwheel's choice */
 	struct strlist repairexclude; /* repair.exclude: more libraries to leave out */
 	struct strlist patches;    /* patches: unified diffs applied to the source (absolute paths) */
+	const char *frontend;      /* build_frontend: "uv", "pip", NULL: uv where the venv is uv's */
 	struct yank *yanked;       /* yanked: versions the index marks yanked */
 	size_t nyanked;
 };

@@ -135,6 +135,7 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir)
 	shvar(s, "WG_LOCAL_VERSION", cl->local);
 	sbaddf(s, "WG_MAX_JOBS=%ld\nWG_NVCC_THREADS=%ld\n", cl->max_jobs, cl->nvcc_threads);
 	shvar(s, "WG_CCACHE", cl->ccache);
+	shvar(s, "WG_FRONTEND", p->frontend);
 	sbaddf(s, "WG_MEMORY_GB=%.1f\n", cl->memory_gb);
 	for (i = 0; i < p->extra_deps.n; i++)
 		shcall(s, "wg_dep", p->extra_deps.v[i], NULL);

@@ -98,10 +98,15 @@ wg_run() {
 
 # wg_install ARGS...: install into the venv of $py, with uv when the spec names one (it
 # links torch's gigabytes from its cache in about a second; pip unpacks them every time)
+# wg_uv ARGS...: run uv with wheelgen's cache, no progress bars, no Python downloads
+wg_uv() {
+    UV_CACHE_DIR=${UV_CACHE_DIR:-$B/cache/uv} UV_NO_PROGRESS=1 UV_PYTHON_DOWNLOADS=never \
+        wg_run "$WG_UV" "$@"
+}
+
 wg_install() {
     if [ -n "${WG_UV:-}" ]; then
-        UV_CACHE_DIR=${UV_CACHE_DIR:-$B/cache/uv} UV_NO_PROGRESS=1 UV_PYTHON_DOWNLOADS=never \
-            wg_run "$WG_UV" pip install --python "$py" "$@"
+        wg_uv pip install --python "$py" "$@"
     else
         wg_run "$py" -m pip install "$@"
     fi
@@ -110,7 +115,7 @@ wg_install() {
 # wg_list: log what the venv of $py holds
 wg_list() {
     if [ -n "${WG_UV:-}" ]; then
-        UV_CACHE_DIR=${UV_CACHE_DIR:-$B/cache/uv} wg_run "$WG_UV" pip list --python "$py"
+        wg_uv pip list --python "$py"
     else
         wg_run "$py" -m pip list
     fi
@@ -129,13 +134,14 @@ wg_install_torch() {
 # (uv makes it in a fraction of a second with pip seeded from its cache; the venv module
 # runs ensurepip, about 3 s per venv; uv only knows Pythons from 3.8 on)
 wg_venv() {
+    wg_uv_venv=''
     case ${WG_UV:+uv}:${WG_PYTHON:-} in
         uv:3.[0-7] | uv:3.[0-7]t | uv:2.* | :*)
             wg_run "$WG_PYTHON_EXE" -m venv "$1"
             ;;
         *)
-            UV_CACHE_DIR=${UV_CACHE_DIR:-$B/cache/uv} UV_NO_PROGRESS=1 UV_PYTHON_DOWNLOADS=never \
-                wg_run "$WG_UV" venv --seed --python "$WG_PYTHON_EXE" "$1"
+            wg_uv venv --seed --python "$WG_PYTHON_EXE" "$1"
+            wg_uv_venv=1
             ;;
     esac
     VIRTUAL_ENV=$1

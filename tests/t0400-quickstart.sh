@@ -37,6 +37,40 @@ for m in out/wheels/*/manifest; do
 done
 if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
 
+t_case "each build used uv build where uv made its venv (Python >= 3.8), pip wheel elsewhere"
+uvhere=$(sed -n 's/^uv //p' out/host.txt)
+bad= pipcell= uvcell=
+for py in $pys; do
+	cell=wgquickstart-0.1.0-py$(echo "$py" | tr -d .)
+	case $uvhere:$py in
+		:* | *:3.6 | *:3.7) want='pip wheel' pipcell=$cell ;;
+		*) want='uv build' uvcell=$cell ;;
+	esac
+	grep -qx "wheelgen: building with $want" "out/logs/$cell.build.log" || bad="$bad $cell(not $want)"
+done
+if [ -z "$uvhere" ]; then
+	t_fail "configure found no uv (tests/run.sh --install-deps puts it in out/tools)"
+elif [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
+
+t_case "build_frontend: pip rebuilds a uv-built cell with pip wheel, to the same wheel bytes"
+if [ -n "$uvcell" ]; then
+	f=$(sed -n 's/^filename=//p' "out/wheels/$uvcell/manifest")
+	cp "out/wheels/$uvcell/$f" "$WORK/uv.whl"
+	cp examples/quickstart/packages.yml "$WORK/qs.yml"
+	sed -i 's/^    test_import: wgquickstart$/    build_frontend: pip\n&/' examples/quickstart/packages.yml
+	if ! ninja "wheel/$uvcell" >"$WORK/pipfe.log" 2>&1; then
+		t_fail "$(tail -n 20 "$WORK/pipfe.log")"
+	elif ! grep -qx "wheelgen: building with pip wheel" "out/logs/$uvcell.build.log"; then
+		t_fail "the log does not say pip wheel: $(grep 'building with' "out/logs/$uvcell.build.log")"
+	else
+		t_cmp "$WORK/uv.whl" "out/wheels/$uvcell/$f"
+	fi
+	cp "$WORK/qs.yml" examples/quickstart/packages.yml
+	ninja >/dev/null 2>&1 || true
+else
+	t_fail "no cell was built with uv"
+fi
+
 t_case "the index lists every wheel with a matching #sha256 and its escaped data-requires-python"
 bad=
 for m in out/wheels/*/manifest; do
