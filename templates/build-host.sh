@@ -243,8 +243,14 @@ wg_nl='
 '
 depfile=$outdir/manifest.d
 
-mkdir -p "$scratch/dist" "$outdir" "$PIP_CACHE_DIR"
+mkdir -p "$scratch/dist" "$scratch/tmp" "$outdir" "$PIP_CACHE_DIR"
 cd "$scratch"
+# pip unpacks a PyPI sdist into $TMPDIR/pip-req-build-<random>: under the cell's scratch, that is
+# inside ccache's base_dir, so the absolute include paths setup.py files build from their own
+# location become relative, and the next cell's compiles hit the cache; /tmp would put a new
+# path into every compile
+TMPDIR=$scratch/tmp
+export TMPDIR
 
 # Downloads are shared by all cells, but pip's cache of wheels it built from
 # sdists is not: it is keyed by the sdist's URL and the interpreter only, so

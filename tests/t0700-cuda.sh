@@ -95,6 +95,35 @@ else
 	t_fail "redis-server is not installed (apt-get install redis-server)"
 fi
 
+t_case "a pypi: source: pip unpacks the sdist under the cell's build directory, so the next Python's CUDA object comes from the cache"
+# the fixture's setup.py passes nvcc an absolute -I into its own tree, as real packages do;
+# pip's default /tmp/pip-req-build-<random> would put a new path into every compile
+uv=$(sed -n 's/^uv //p' out/host.txt)
+a=$(echo "$cells" | head -n 1)
+b=$(echo "$cells" | tail -n 1)
+cp -r examples/cuda/pkg "$WORK/sdist-src"
+cp examples/cuda/packages.yml "$WORK/cuda.yml"
+sed -i 's/^    source: {path: pkg}$/    source: {pypi: true}/' examples/cuda/packages.yml
+if [ -z "$uv" ]; then
+	t_fail "configure found no uv (tests/run.sh --install-deps puts it in out/tools)"
+elif ! "$uv" build -q --sdist -o "$WORK/dl" "$WORK/sdist-src" >"$WORK/sdist.log" 2>&1; then
+	t_fail "$(tail -n 20 "$WORK/sdist.log")"
+else
+	rm -rf out/cache/ccache "out/wheels/$a/manifest" "out/wheels/$b/manifest"
+	PIP_NO_INDEX=1 PIP_FIND_LINKS=$WORK/dl ninja "wheel/$a" >"$WORK/pypi-a.log" 2>&1 &&
+		PIP_NO_INDEX=1 PIP_FIND_LINKS=$WORK/dl ninja "wheel/$b" >"$WORK/pypi-b.log" 2>&1
+	if ! grep -q "wgcuda-0.1.0.tar.gz" "out/logs/$b.build.log"; then
+		t_fail "not built from the sdist:" "$(tail -n 20 "$WORK/pypi-a.log" "$WORK/pypi-b.log")"
+	elif [ "$a" = "$b" ]; then
+		t_fail "needs two buildable cells"
+	elif grep -A2 "ccache statistics of this build" "out/logs/$b.build.log" | grep -q "Hits: *[1-9]"; then
+		t_pass
+	else
+		t_fail "$(sed -n '/ccache statistics of this build/,$p' "out/logs/$b.build.log" | head -n 12)"
+	fi
+fi
+cp "$WORK/cuda.yml" examples/cuda/packages.yml
+
 t_case "configure --cuda-from-pypi 13.2 assembles a second toolkit from PyPI's wheels; its cell builds and imports"
 # shellcheck disable=SC2086
 if ./configure ${WG_CONFARGS:-} --config examples/cuda/packages.yml --memory-gb 1 --cuda-from-pypi 13.2 >"$WORK/pypicuda.log" 2>&1 &&

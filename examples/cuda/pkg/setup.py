@@ -11,6 +11,12 @@ import subprocess
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
+# Absolute include paths, as flash-attn, xformers and the rest build them
+# (os.path.dirname(os.path.abspath(__file__))): the compile cache must still hit when
+# the tree sits somewhere else for the next cell.
+HERE = os.path.dirname(os.path.abspath(__file__))
+INCLUDE = os.path.join(HERE, "src", "wgcuda")
+
 
 def cuda_home():
     home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
@@ -42,7 +48,7 @@ class BuildCuda(build_ext):
         for src in [s for s in ext.sources if s.endswith(".cu")]:
             obj = os.path.join(self.build_temp, os.path.basename(src) + ".o")
             os.makedirs(self.build_temp, exist_ok=True)
-            cmd = nvcc + ["-c", src, "-o", obj, "-O2", "-Xcompiler", "-fPIC", "-std=c++17"] + gencode_flags()
+            cmd = nvcc + ["-c", src, "-o", obj, "-O2", "-Xcompiler", "-fPIC", "-std=c++17", "-I" + INCLUDE] + gencode_flags()
             threads = os.environ.get("NVCC_THREADS")
             if threads:
                 cmd += ["--threads", threads]

@@ -1,5 +1,6 @@
 // wgcuda kernels: a vector add, and host functions that work without a GPU.
 #include <cuda_runtime.h>
+#include <wgcuda_config.h>
 
 __global__ void add_kernel(const float *a, const float *b, float *c, int n)
 {
@@ -31,7 +32,7 @@ extern "C" int wg_add(const float *a, const float *b, float *c, int n)
 		goto out;
 	if ((e = cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice)) || (e = cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice)))
 		goto out;
-	add_kernel<<<(n + 255) / 256, 256>>>(da, db, dc, n);
+	add_kernel<<<(n + WG_BLOCK - 1) / WG_BLOCK, WG_BLOCK>>>(da, db, dc, n);
 	if ((e = cudaGetLastError()) || (e = cudaMemcpy(c, dc, bytes, cudaMemcpyDeviceToHost)))
 		goto out;
 out:
