@@ -130,7 +130,8 @@ wg_install_torch() {
     fi
 }
 
-# wg_venv DIR: a fresh venv from $WG_PYTHON_EXE, activated (VIRTUAL_ENV, PATH, py)
+# wg_venv DIR: a fresh venv from $WG_PYTHON_EXE, activated (VIRTUAL_ENV, PATH, py); wg_uv_venv
+# is 1 when uv made it (build-host.sh then builds with uv build), else empty
 # (uv makes it in a fraction of a second with pip seeded from its cache; the venv module
 # runs ensurepip, about 3 s per venv; uv only knows Pythons from 3.8 on)
 wg_venv() {
@@ -141,6 +142,7 @@ wg_venv() {
             ;;
         *)
             wg_uv venv --seed --python "$WG_PYTHON_EXE" "$1"
+            # shellcheck disable=SC2034 # read by build-host.sh
             wg_uv_venv=1
             ;;
     esac

@@ -39,11 +39,11 @@ if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
 
 t_case "each build used uv build where uv made its venv (Python >= 3.8), pip wheel elsewhere"
 uvhere=$(sed -n 's/^uv //p' out/host.txt)
-bad= pipcell= uvcell=
+bad='' uvcell=''
 for py in $pys; do
 	cell=wgquickstart-0.1.0-py$(echo "$py" | tr -d .)
 	case $uvhere:$py in
-		:* | *:3.6 | *:3.7) want='pip wheel' pipcell=$cell ;;
+		:* | *:3.6 | *:3.7) want='pip wheel' ;;
 		*) want='uv build' uvcell=$cell ;;
 	esac
 	grep -qx "wheelgen: building with $want" "out/logs/$cell.build.log" || bad="$bad $cell(not $want)"
