@@ -128,7 +128,7 @@ esac
 # --- environment -----------------------------------------------------------
 
 unset PYTHONHOME PYTHONPATH
-PIP_CACHE_DIR=$B/cache/pip
+PIP_CACHE_DIR=${PIP_CACHE_DIR:-$B/cache/pip}
 PIP_DISABLE_PIP_VERSION_CHECK=1
 PIP_NO_INPUT=1
 PYTHONDONTWRITEBYTECODE=1

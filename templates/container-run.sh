@@ -10,7 +10,7 @@
 #   /wg/templates  wheelgen's templates/ (read-only)
 #   /wg/out        BUILDDIR: specs, wheels, logs, scratch (read-write)
 #   /wg/src        the cell's source: a path source's directory or the git checkout (read-only)
-#   /wg/cache      BUILDDIR/cache (or $WG_CACHE_DIR): ccache and uv caches shared by all cells
+#   /wg/cache      BUILDDIR/cache (or $WG_CACHE_DIR): ccache, uv and pip caches shared by all cells
 #   /wg/bin/uv     the host's uv, when configure found one (read-only)
 # The container runs as the invoking user (docker --user UID:GID, podman --userns=keep-id),
 # so every file it writes belongs to you; a build's memory is limited to what it claims in
@@ -110,7 +110,7 @@ arg -e HOME=/tmp
 arg -v "$templates:/wg/templates:ro"
 arg -v "$B:/wg/out"
 cache=${WG_CACHE_DIR:-$B/cache}
-arg -v "$cache:/wg/cache" -e CCACHE_DIR=/wg/cache/ccache -e UV_CACHE_DIR=/wg/cache/uv
+arg -v "$cache:/wg/cache" -e CCACHE_DIR=/wg/cache/ccache -e UV_CACHE_DIR=/wg/cache/uv -e PIP_CACHE_DIR=/wg/cache/pip
 if [ -n "$uv" ]; then
     arg -v "$uv:/wg/bin/uv:ro"
 fi
