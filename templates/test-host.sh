@@ -9,6 +9,12 @@
 #         BUILDDIR/logs/CELL.test.log   (everything the step printed)
 # Scratch BUILDDIR/build/CELL-test/     (removed again on success)
 #
+# Environment, for a test on another machine than the build's (a GPU machine; copy
+# BUILDDIR/cells/CELL/test, BUILDDIR/wheels/CELL/ and templates/ there):
+#   WHEELGEN_TEST_PYTHON  the Python to test with instead of the spec's (same X.Y)
+#   WHEELGEN_TEST_TORCH   'site': use the torch that Python has (same minor and CUDA major
+#                         as the build's) instead of installing the manifest's
+#
 # Prints nothing on success.  On failure prints a one-line summary and the
 # tail of the log to stderr and exits non-zero.
 set -eu
@@ -34,6 +40,33 @@ WG_TEST_IMPORT='' WG_TEST_COMMAND=''
 
 wg_readspec "$spec"
 [ -n "$WG_PYTHON_EXE" ] || wg_die "spec: WG_PYTHON_EXE is empty"
+
+# A test on another machine than the build's (a GPU machine that builds nothing) names its
+# own Python, which must be the cell's version, and may use the torch that Python has.
+WHEELGEN_TEST_PYTHON=${WHEELGEN_TEST_PYTHON:-}
+WHEELGEN_TEST_TORCH=${WHEELGEN_TEST_TORCH:-}
+case $WHEELGEN_TEST_TORCH in
+    '' | site) ;;
+    *) wg_die "WHEELGEN_TEST_TORCH='$WHEELGEN_TEST_TORCH': the only value is 'site' (use the torch of the test's Python)" ;;
+esac
+if [ -n "$WHEELGEN_TEST_PYTHON" ]; then
+    wg_p=$(command -v "$WHEELGEN_TEST_PYTHON") ||
+        wg_die "WHEELGEN_TEST_PYTHON='$WHEELGEN_TEST_PYTHON' was not found"
+    # shellcheck disable=SC2016
+    wg_v=$("$wg_p" -c 'import sys, sysconfig
+print("%d.%d%s" % (sys.version_info[0], sys.version_info[1], "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""))') ||
+        wg_die "WHEELGEN_TEST_PYTHON='$WHEELGEN_TEST_PYTHON' does not run"
+    [ "$wg_v" = "$WG_PYTHON" ] ||
+        wg_die "WHEELGEN_TEST_PYTHON='$WHEELGEN_TEST_PYTHON' is Python $wg_v; cell $CELL needs Python $WG_PYTHON"
+    printf 'wheelgen: testing with %s (WHEELGEN_TEST_PYTHON), not %s\n' "$wg_p" "$WG_PYTHON_EXE"
+    WG_PYTHON_EXE=$wg_p
+fi
+if [ -n "$WG_UV" ] && [ ! -x "$WG_UV" ]; then
+    # the spec names the build host's uv: elsewhere the venv module and pip, which need
+    # nothing from the network to install a wheel file (uv venv --seed fetches pip)
+    printf 'wheelgen: note: %s not found here; using the venv module and pip\n' "$WG_UV"
+    WG_UV=''
+fi
 [ -x "$WG_PYTHON_EXE" ] || wg_die "python not found or not executable: $WG_PYTHON_EXE"
 
 [ -f "$manifest" ] || wg_die "manifest not found: $manifest (did the build step run?)"
@@ -42,11 +75,13 @@ sed 's/^/  | /' "$manifest"
 m_filename=''
 m_sha256=''
 m_torch_version=''
+m_torch_cuda=''
 while IFS= read -r wg_line; do
     case $wg_line in
         filename=*) m_filename=${wg_line#filename=} ;;
         sha256=*) m_sha256=${wg_line#sha256=} ;;
         torch_version=*) m_torch_version=${wg_line#torch_version=} ;;
+        torch_cuda=*) m_torch_cuda=${wg_line#torch_cuda=} ;;
     esac
 done <"$manifest"
 case $m_filename in
@@ -70,6 +105,36 @@ print(h.hexdigest())
 [ "$wg_hash" = "$m_sha256" ] ||
     wg_die "sha256 of $wheel is $wg_hash, the manifest says $m_sha256"
 
+# wg_site_torch: let the venv of $py see the torch that $WG_PYTHON_EXE already has (a .pth
+# naming the directory torch is installed in, with its CUDA libraries beside it), when it is the
+# cell's torch minor and CUDA major; a different patch release or CUDA minor is a note
+wg_site_torch() {
+    # shellcheck disable=SC2016
+    wg_t=$("$WG_PYTHON_EXE" -W ignore -c '
+import importlib.metadata as m, os, torch
+print(m.version("torch"), torch.version.cuda or "-", os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__))))
+' 3>&-) || wg_die "WHEELGEN_TEST_TORCH=site: $WG_PYTHON_EXE has no torch that imports (see above)"
+    wg_tv=${wg_t%% *}
+    wg_t=${wg_t#* }
+    wg_tc=${wg_t%% *}
+    wg_tdir=${wg_t#* }
+    printf 'wheelgen: torch %s (CUDA %s) from %s (WHEELGEN_TEST_TORCH=site); the wheel was built against torch %s (CUDA %s)\n' \
+        "$wg_tv" "$wg_tc" "$wg_tdir" "$m_torch_version" "${m_torch_cuda:--}"
+    wg_pub=${wg_tv%%+*}
+    case $wg_pub in
+        "$WG_TORCH" | "$WG_TORCH".*) ;;
+        *) wg_die "WHEELGEN_TEST_TORCH=site: $WG_PYTHON_EXE has torch $wg_tv, cell $CELL was built against torch $m_torch_version: an extension only loads into the torch minor it was built for" ;;
+    esac
+    if [ -n "$m_torch_cuda" ] && [ "${wg_tc%%.*}" != "${m_torch_cuda%%.*}" ]; then
+        wg_die "WHEELGEN_TEST_TORCH=site: $WG_PYTHON_EXE has torch $wg_tv built with CUDA $wg_tc, cell $CELL was built against torch with CUDA $m_torch_cuda"
+    fi
+    if [ "$wg_pub" != "${m_torch_version%%+*}" ] || [ "$wg_tc" != "$m_torch_cuda" ]; then
+        printf 'wheelgen: note: not the exact torch of the build, but the same minor and CUDA major version\n'
+    fi
+    wg_sp=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    printf '%s\n' "$wg_tdir" >"$wg_sp/wheelgen-site-torch.pth"
+}
+
 # --- environment -------------------------------------------------------------
 
 unset PYTHONHOME PYTHONPATH
@@ -88,9 +153,13 @@ cd "$scratch/run"
 
 wg_venv "$scratch/venv"
 if [ -n "$WG_TORCH" ]; then
-    # the very torch the wheel was built against, from the same index
     [ -n "$m_torch_version" ] || wg_die "manifest: no torch_version for a torch cell (rebuild: ninja wheel/$CELL)"
-    wg_install_torch "torch==$m_torch_version"
+    if [ "$WHEELGEN_TEST_TORCH" = site ]; then
+        wg_site_torch
+    else
+        # the very torch the wheel was built against, from the same index
+        wg_install_torch "torch==$m_torch_version"
+    fi
 fi
 wg_install --no-deps "$wheel"
 wg_list

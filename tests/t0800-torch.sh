@@ -91,6 +91,51 @@ else
 	t_fail "$(tail -n 15 "$WORK/pip.log" "$WORK/run.log")"
 fi
 
+# A test on another machine (a GPU machine that builds nothing): the test spec and the wheel's
+# directory copied there, the spec naming a Python and a uv that machine does not have.
+# WHEELGEN_TEST_PYTHON names its Python; WHEELGEN_TEST_TORCH=site uses the torch it has.
+elsewhere=$WORK/elsewhere
+mkdir -p "$elsewhere/cells/$a" "$elsewhere/wheels"
+sed -e "s|^WG_PYTHON_EXE=.*|WG_PYTHON_EXE='/nonexistent/bin/python3'|" -e "s|^WG_UV=.*|WG_UV='/nonexistent/bin/uv'|" \
+	"out/cells/$a/test" >"$elsewhere/cells/$a/test"
+cp -R "out/wheels/$a" "$elsewhere/wheels/"
+t_case "elsewhere: WHEELGEN_TEST_PYTHON and WHEELGEN_TEST_TORCH=site test with that Python's torch, installing only the wheel"
+sha=$(sed -n 's/^sha256=//p' "$m")
+if WHEELGEN_TEST_PYTHON=$WORK/venv/bin/python WHEELGEN_TEST_TORCH=site sh templates/test-host.sh "$elsewhere" "$a" >"$WORK/elsewhere.out" 2>&1 &&
+	tl=$elsewhere/logs/$a.test.log &&
+	grep -q "^wheelgen: testing with $WORK/venv/bin/python (WHEELGEN_TEST_PYTHON), not /nonexistent/bin/python3\$" "$tl" &&
+	grep -q "^wheelgen: note: /nonexistent/bin/uv not found here; using the venv module and pip\$" "$tl" &&
+	grep -q "^wheelgen: torch $tv (CUDA 13.0) from $WORK/venv/.*site-packages (WHEELGEN_TEST_TORCH=site)" "$tl" &&
+	! grep -q 'install.*torch==' "$tl" && grep -q '^imported wgtorch from ' "$tl" &&
+	[ "$(head -n 1 "$elsewhere/tests/$a.ok")" = "$sha" ]; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/elsewhere.out")" "$(grep '^wheelgen\|torch' "$elsewhere/logs/$a.test.log" 2>/dev/null | grep -v '^  |' | head -n 20)"
+fi
+
+t_case "elsewhere: a torch of another minor version, a Python of another version, a bad WHEELGEN_TEST_TORCH are refused"
+# a stand-in for "the machine's torch is 2.1": only its version is read before the refusal
+"$WORK/venv/bin/python" -m venv --without-pip "$WORK/oldtorch" >/dev/null 2>&1
+osp=$("$WORK/oldtorch/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+mkdir -p "$osp/torch/version" "$osp/torch-2.1.0.dist-info"
+printf 'from . import version\n__version__ = "2.1.0"\n' >"$osp/torch/__init__.py"
+printf 'cuda = "13.0"\n' >"$osp/torch/version/__init__.py"
+printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.1.0\n' >"$osp/torch-2.1.0.dist-info/METADATA"
+other=$(sed -n "s/^WG_PYTHON_EXE='\(.*\)'$/\1/p" "out/cells/$b/test")
+want_py=$(sed -n "s/^WG_PYTHON='\(.*\)'$/\1/p" "out/cells/$a/test")
+other_v=$(sed -n "s/^WG_PYTHON='\(.*\)'$/\1/p" "out/cells/$b/test")
+if ! WHEELGEN_TEST_PYTHON=$WORK/oldtorch/bin/python WHEELGEN_TEST_TORCH=site sh templates/test-host.sh "$elsewhere" "$a" >"$WORK/old.out" 2>&1 &&
+	grep -q "has torch 2.1.0, cell $a was built against torch $tv: an extension only loads into the torch minor it was built for" "$WORK/old.out" &&
+	[ ! -e "$elsewhere/tests/$a.ok" ] &&
+	! WHEELGEN_TEST_PYTHON=$other sh templates/test-host.sh "$elsewhere" "$a" >"$WORK/other.out" 2>&1 &&
+	grep -q "is Python $other_v; cell $a needs Python $want_py" "$WORK/other.out" &&
+	! WHEELGEN_TEST_PYTHON=$WORK/venv/bin/python WHEELGEN_TEST_TORCH=yes sh templates/test-host.sh "$elsewhere" "$a" >"$WORK/bad.out" 2>&1 &&
+	grep -q "WHEELGEN_TEST_TORCH='yes': the only value is 'site'" "$WORK/bad.out"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/old.out" "$WORK/other.out" "$WORK/bad.out" | grep wheelgen | head -n 20)"
+fi
+
 t_case "ninja wheel/$b (another Python): the CUDA object comes from ccache"
 start=$(date +%s)
 if ninja "wheel/$b" >"$WORK/b.log" 2>&1; then
