@@ -104,9 +104,36 @@ wg_uv() {
         wg_run "$WG_UV" "$@"
 }
 
+# wg_uv_cached ARGS...: a uv command that reads package indexes (venv --seed, pip install),
+# from uv's cache alone (--offline) when wheelgen asked the indexes less than a day ago (the
+# stamp wheelgen-index-checked in uv's cache) and the cache has everything, else from the
+# indexes. An index that sends no cache headers (a proxy, a devpi or Artifactory mirror) would
+# otherwise cost a round trip per package in every venv, about 0.3 s each time for setuptools
+# and wheel; within a day, that is what PyPI's own cache headers (10 minutes) allow too, only
+# longer. WHEELGEN_UV_REFRESH=1 asks the indexes every time.
+wg_uv_cached() {
+    wg_stamp=${UV_CACHE_DIR:-$B/cache/uv}/wheelgen-index-checked
+    # decided once per step, so that a step that finds the stamp old asks the indexes for all
+    # it installs
+    if [ -z "${wg_uv_fresh:-}" ]; then
+        wg_uv_fresh=no
+        if [ -z "${WHEELGEN_UV_REFRESH:-}" ] && [ -n "$(find "$wg_stamp" -mmin -1440 2>/dev/null)" ]; then
+            wg_uv_fresh=yes
+        fi
+    fi
+    if [ "$wg_uv_fresh" = yes ]; then
+        if wg_uv "$@" --offline; then
+            return 0
+        fi
+        printf 'wheelgen: note: not all of that is in uv'"'"'s cache; asking the index\n'
+    fi
+    wg_uv "$@" || return
+    mkdir -p "${wg_stamp%/*}" && : >>"$wg_stamp" && touch "$wg_stamp"
+}
+
 wg_install() {
     if [ -n "${WG_UV:-}" ]; then
-        wg_uv pip install --python "$py" "$@"
+        wg_uv_cached pip install --python "$py" "$@"
     else
         wg_run "$py" -m pip install "$@"
     fi
@@ -141,7 +168,7 @@ wg_venv() {
             wg_run "$WG_PYTHON_EXE" -m venv "$1"
             ;;
         *)
-            wg_uv venv --seed --python "$WG_PYTHON_EXE" "$1"
+            wg_uv_cached venv --clear --seed --python "$WG_PYTHON_EXE" "$1"
             # shellcheck disable=SC2034 # read by build-host.sh
             wg_uv_venv=1
             ;;

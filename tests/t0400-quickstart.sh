@@ -52,6 +52,40 @@ if [ -z "$uvhere" ]; then
 	t_fail "configure found no uv (tests/run.sh --install-deps puts it in out/tools)"
 elif [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
 
+t_case "uv asks the indexes at most once a day; then venvs fill from its cache; a day-old stamp, WHEELGEN_UV_REFRESH=1 or a cache that lacks a package ask again"
+uvcache=${UV_CACHE_DIR:-$src/out/cache/uv}
+stamp=$uvcache/wheelgen-index-checked
+# the build step's uv lines: "offline" when every one read only the cache, "online" when none did
+uvmode() {
+	n=$(grep -c '^+ .*/uv \(venv\|pip install\) ' "out/logs/$uvcell.build.log" || true)
+	o=$(grep -c '^+ .*/uv \(venv\|pip install\) .* --offline$' "out/logs/$uvcell.build.log" || true)
+	if [ "$n" -ge 2 ] && [ "$o" = "$n" ]; then echo offline; elif [ "$n" -ge 2 ] && [ "$o" = 0 ]; then echo online; else echo "mixed ($o of $n offline)"; fi
+}
+if [ -z "$uvcell" ]; then
+	t_fail "no cell was built with uv"
+elif [ -z "$(find "$stamp" -mmin -60 2>/dev/null)" ]; then
+	t_fail "no fresh stamp $stamp after the builds"
+else
+	why=
+	sh templates/build-host.sh out "$uvcell" 2>>"$WORK/uvmode.err" || why="$why build1"
+	m1=$(uvmode)
+	touch -d '2 days ago' "$stamp"
+	sh templates/build-host.sh out "$uvcell" 2>>"$WORK/uvmode.err" || why="$why build2"
+	m2=$(uvmode)
+	[ -n "$(find "$stamp" -mmin -5)" ] || why="$why stamp-not-renewed"
+	WHEELGEN_UV_REFRESH=1 sh templates/build-host.sh out "$uvcell" 2>>"$WORK/uvmode.err" || why="$why build3"
+	m3=$(uvmode)
+	# a fresh stamp over an empty cache: the offline try fails, the index serves
+	mkdir -p "$WORK/emptycache" && : >"$WORK/emptycache/wheelgen-index-checked"
+	UV_CACHE_DIR=$WORK/emptycache sh templates/build-host.sh out "$uvcell" 2>>"$WORK/uvmode.err" || why="$why build4"
+	grep -q "^wheelgen: note: not all of that is in uv's cache; asking the index$" "out/logs/$uvcell.build.log" || why="$why no-note"
+	if [ -z "$why" ] && [ "$m1" = offline ] && [ "$m2" = online ] && [ "$m3" = online ]; then
+		t_pass
+	else
+		t_fail "fresh stamp: $m1, day-old stamp: $m2, WHEELGEN_UV_REFRESH=1: $m3;$why" "$(cat "$WORK/uvmode.err")"
+	fi
+fi
+
 t_case "build_frontend: pip rebuilds a uv-built cell with pip wheel, to the same wheel bytes"
 if [ -n "$uvcell" ]; then
 	f=$(sed -n 's/^filename=//p' "out/wheels/$uvcell/manifest")
