@@ -44,11 +44,16 @@ escshell(struct sb *s, const char *w)
 void
 eschtml(struct sb *s, const char *t)
 {
-	for (;;) {
-		size_t n = strcspn(t, "&<>\"'");
+	/* the bytes that end a plain run: NUL and the five that HTML escapes */
+	static const unsigned char stop[256] = { [0] = 1, ['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 1 };
 
-		sbaddn(s, t, n); /* the plain run at once */
-		t += n;
+	for (;;) {
+		const char *q = t;
+
+		while (!stop[(unsigned char)*q])
+			q++;
+		sbaddn(s, t, (size_t)(q - t)); /* the plain run at once */
+		t = q;
 		switch (*t) {
 		case '\0': return;
 		case '&': sbadd(s, "&amp;"); break;

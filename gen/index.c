@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,16 +256,31 @@ linkwheel(const char *index, struct wheelinfo *w, int link)
 static void
 hrefname(struct sb *s, const char *name)
 {
-	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~";
+	/* the unreserved characters (RFC 3986), written as they are: every other byte as %XX */
+	static const char hex[] = "0123456789ABCDEF";
+#define R2(c) [c] = 1, [c + 1] = 1
+#define R10(c) R2(c), R2(c + 2), R2(c + 4), R2(c + 6), R2(c + 8)
+	static const unsigned char plain[256] = {
+		R10('0'), R10('A'), R10('K'), R2('U'), R2('W'), R2('Y'), R10('a'), R10('k'), R2('u'), R2('w'), R2('y'),
+		['-'] = 1, ['.'] = 1, ['_'] = 1, ['~'] = 1,
+	};
+#undef R10
+#undef R2
 
 	for (;;) {
-		size_t n = strspn(name, plain);
+		const char *q = name;
+		char pct[3];
 
-		sbaddn(s, name, n); /* the plain run at once */
-		name += n;
-		if (!*name)
+		while (plain[(unsigned char)*q])
+			q++;
+		sbaddn(s, name, (size_t)(q - name)); /* the plain run at once */
+		if (!*q)
 			return;
-		sbaddf(s, "%%%02X", (unsigned char)*name++);
+		pct[0] = '%';
+		pct[1] = hex[(unsigned char)*q >> 4];
+		pct[2] = hex[(unsigned char)*q & 15];
+		sbaddn(s, pct, 3);
+		name = q + 1;
 	}
 }
 
@@ -277,22 +293,25 @@ pagehead(struct sb *s, const char *title)
 	sbadd(s, "</title>\n</head>\n<body>\n");
 }
 
-static void
-isotime(struct sb *s, long long t)
-{
-	/* the same few times come again and again (one per wheel, in every tree) */
-	static long long last = -1;
-	static char buf[64];
+/* the last time formatted: the same few times come again and again (one per wheel, in every
+   tree); one per thread */
+struct timecache {
+	long long last;
+	char buf[64];
+};
 
-	if (t != last) {
+static void
+isotime(struct sb *s, long long t, struct timecache *c)
+{
+	if (t != c->last || !c->buf[0]) {
 		time_t tt = (time_t)t;
 		struct tm tm;
 
 		gmtime_r(&tt, &tm);
-		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
-		last = t;
+		strftime(c->buf, sizeof(c->buf), "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
+		c->last = t;
 	}
-	sbadd(s, buf);
+	sbadd(s, c->buf);
 }
 
 /*
@@ -387,17 +406,224 @@ intree(const struct wheelinfo *w, const char *v)
 	return !v || !w->variant || !strcmp(w->variant, v);
 }
 
+/* the pages of one project in one tree: the wheels w[i..j) of variant v */
+struct projpages {
+	size_t i, j;
+};
+
+/* what the writers of project pages share; next and rc under lock */
+struct pagework {
+	const char *top, *v, *files;
+	const struct wheelinfo *w;
+	const struct indexopts *o;
+	int fresh;
+	const struct projpages *p;
+	size_t np;
+	pthread_mutex_t lock;
+	size_t next;   /* the first project no writer has taken yet */
+	int rc;        /* -1 once any writer failed */
+};
+
+/* what one writer reuses from page to page */
+struct pagebufs {
+	struct sb page, json, vers, path, ver, t, needle;
+	struct timecache tc;
+};
+
+/* <top>/simple/<project>/index.{html,json} for the wheels w[pp->i..pp->j) in the tree of v */
+static int
+writeproject(const struct pagework *pw, const struct projpages *pp, struct pagebufs *b)
+{
+	struct sb *page = &b->page, *json = &b->json, *vers = &b->vers, *path = &b->path, *ver = &b->ver,
+		  *t = &b->t, *needle = &b->needle;
+	const struct wheelinfo *w = pw->w;
+	const char *v = pw->v, *files = pw->files;
+	size_t i = pp->i, k, nfiles = 0, nvers = 0;
+	int rc = 0;
+
+	sbreset(page);
+	sbreset(json);
+	sbreset(vers);
+	sbreset(path);
+
+	pagehead(page, w[i].package);
+	sbadd(page, "<h1>Links for ");
+	eschtml(page, w[i].package);
+	sbadd(page, "</h1>\n");
+	sbadd(json, "{\"meta\": {\"api-version\": \"1.1\"}, \"name\": ");
+	escjson(json, w[i].package);
+	sbadd(json, ", \"files\": [");
+	for (k = i; k < pp->j; k++) {
+		const struct wheelinfo *x = &w[k];
+		int hasrp = x->requirespy && *x->requirespy, hasmeta = x->metasha && *x->metasha;
+		const char *yank;
+
+		if (!intree(x, v) || (k > i && !strcmp(x->filename, w[k - 1].filename)))
+			continue;
+		yank = yankof(pw->o, x);
+		sbreset(t);
+		isotime(t, x->mtime, &b->tc);
+		/* HTML (PEP 503, 592, 658/714) */
+		sbaddf(page, "<a href=\"%s", files);
+		hrefname(page, x->filename);
+		if (x->sha256) {
+			sbadd(page, "#sha256=");
+			eschtml(page, x->sha256);
+		}
+		sbaddc(page, '"');
+		if (hasrp) {
+			sbadd(page, " data-requires-python=\"");
+			eschtml(page, x->requirespy);
+			sbaddc(page, '"');
+		}
+		if (hasmeta) {
+			sbadd(page, " data-core-metadata=\"sha256=");
+			eschtml(page, x->metasha);
+			sbadd(page, "\" data-dist-info-metadata=\"sha256=");
+			eschtml(page, x->metasha);
+			sbaddc(page, '"');
+		}
+		if (x->sha256)
+			sbaddf(page, " data-size=\"%lld\" data-upload-time=\"%s\"", x->size, t->buf);
+		if (yank) {
+			sbadd(page, " data-yanked=\"");
+			eschtml(page, yank);
+			sbaddc(page, '"');
+		}
+		sbaddc(page, '>');
+		eschtml(page, x->filename);
+		sbadd(page, "</a><br>\n");
+		/* JSON (PEP 691, 700) */
+		sbadd(json, nfiles++ ? ", {\"filename\": " : "{\"filename\": ");
+		escjson(json, x->filename);
+		sbadd(json, ", \"url\": \"");
+		sbadd(json, files);
+		hrefname(json, x->filename);
+		sbadd(json, "\", \"hashes\": {");
+		if (x->sha256) {
+			sbadd(json, "\"sha256\": ");
+			escjson(json, x->sha256);
+		}
+		sbadd(json, "}, \"requires-python\": ");
+		if (hasrp)
+			escjson(json, x->requirespy);
+		else
+			sbadd(json, "null");
+		if (hasmeta) {
+			sbadd(json, ", \"core-metadata\": {\"sha256\": ");
+			escjson(json, x->metasha);
+			sbadd(json, "}, \"dist-info-metadata\": {\"sha256\": ");
+			escjson(json, x->metasha);
+			sbaddc(json, '}');
+		} else {
+			sbadd(json, ", \"core-metadata\": false");
+		}
+		if (x->sha256)
+			sbaddf(json, ", \"size\": %lld, \"upload-time\": \"%s\"", x->size, t->buf);
+		if (!yank) {
+			sbadd(json, ", \"yanked\": false}");
+		} else if (!*yank) {
+			sbadd(json, ", \"yanked\": true}");
+		} else {
+			sbadd(json, ", \"yanked\": ");
+			escjson(json, yank);
+			sbaddc(json, '}');
+		}
+		/* versions (PEP 700): each once */
+		sbreset(ver);
+		wheelversion(ver, x->filename);
+		if (ver->len) {
+			sbreset(needle);
+			escjson(needle, ver->buf);
+			if (!strstr(vers->buf ? vers->buf : "", needle->buf)) {
+				sbadd(vers, nvers++ ? ", " : "");
+				sbadd(vers, needle->buf);
+			}
+		}
+	}
+	sbadd(page, "</body>\n</html>\n");
+	sbaddf(json, "], \"versions\": [%s]}\n", vers->buf ? vers->buf : "");
+	sbaddf(path, "%s/simple/%s", pw->top, w[i].package);
+	if (pw->fresh && freshdir(path->buf) < 0)
+		rc = -1;
+	sbadd(path, "/index.html");
+	if (rc == 0 && writepage(path->buf, page, pw->fresh) < 0)
+		rc = -1;
+	sbreset(path);
+	sbaddf(path, "%s/simple/%s/index.json", pw->top, w[i].package);
+	if (rc == 0 && writepage(path->buf, json, pw->fresh) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* a writer: takes projects in runs of 32 until none is left or one failed */
+static void *
+pageworker(void *arg)
+{
+	struct pagework *pw = arg;
+	struct pagebufs b = { SB_INIT, SB_INIT, SB_INIT, SB_INIT, SB_INIT, SB_INIT, SB_INIT, { -1, "" } };
+
+	for (;;) {
+		size_t a, e, k;
+		int rc = 0;
+
+		pthread_mutex_lock(&pw->lock);
+		a = pw->next;
+		e = pw->rc < 0 || a >= pw->np ? a : a + 32 < pw->np ? a + 32 : pw->np;
+		pw->next = e;
+		pthread_mutex_unlock(&pw->lock);
+		if (a == e)
+			break;
+		for (k = a; k < e && rc == 0; k++)
+			rc = writeproject(pw, &pw->p[k], &b);
+		if (rc < 0) {
+			pthread_mutex_lock(&pw->lock);
+			pw->rc = -1;
+			pthread_mutex_unlock(&pw->lock);
+		}
+	}
+	sbfree(&b.page);
+	sbfree(&b.json);
+	sbfree(&b.vers);
+	sbfree(&b.path);
+	sbfree(&b.ver);
+	sbfree(&b.t);
+	sbfree(&b.needle);
+	return NULL;
+}
+
+/* how many threads write project pages: WHEELGEN_INDEX_THREADS, else the processors (at most 8);
+   one for a small index, where starting threads costs more than it saves */
+static size_t
+pagethreads(size_t nproj)
+{
+	const char *e = getenv("WHEELGEN_INDEX_THREADS");
+	long n;
+
+	if (e && *e)
+		n = strtol(e, NULL, 10);
+	else if (nproj < 256)
+		n = 1;
+	else if ((n = sysconf(_SC_NPROCESSORS_ONLN)) > 8)
+		n = 8;
+	return n < 1 ? 1 : n > 64 ? 64 : (size_t)n;
+}
+
 /*
  * One simple/ tree: <top>/simple/index.{html,json} and <top>/simple/<project>/index.{html,json}
  * for the wheels of variant v (NULL: all). files is the way from a project page to files/.
+ * The project pages are independent: several threads write them (pagethreads).
  */
 static int
 writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, const char *files,
 	  const struct indexopts *o, int fresh)
 {
-	struct sb root = SB_INIT, rootj = SB_INIT, page = SB_INIT, json = SB_INIT, vers = SB_INIT, path = SB_INIT;
+	struct sb root = SB_INIT, rootj = SB_INIT, path = SB_INIT;
 	const char **projs = xcalloc(nw ? nw : 1, sizeof(*projs));
-	size_t i, j, k, nproj = 0;
+	struct projpages *pp = xcalloc(nw ? nw : 1, sizeof(*pp));
+	pthread_t *tid = NULL;
+	struct pagework pw;
+	size_t i, j, k, nproj = 0, nt, started = 0;
 	int rc = 0;
 
 	if (fresh) {
@@ -408,7 +634,7 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 	pagehead(&root, "Simple index");
 	sbadd(&rootj, "{\"meta\": {\"api-version\": \"1.1\"}, \"projects\": [");
 	for (i = 0; i < nw; i = j) {
-		size_t nfiles = 0, nvers = 0;
+		size_t nfiles = 0;
 
 		for (j = i; j < nw && !strcmp(w[j].package, w[i].package); j++)
 			;
@@ -421,126 +647,37 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 		sbadd(&root, "/\">");
 		eschtml(&root, w[i].package);
 		sbadd(&root, "</a><br>\n");
-		projs[nproj] = w[i].package;
-		sbadd(&rootj, nproj++ ? ", {\"name\": " : "{\"name\": ");
+		sbadd(&rootj, nproj ? ", {\"name\": " : "{\"name\": ");
 		escjson(&rootj, w[i].package);
 		sbaddc(&rootj, '}');
-
-		sbreset(&page);
-		sbreset(&json);
-		sbreset(&vers);
-		pagehead(&page, w[i].package);
-		sbadd(&page, "<h1>Links for ");
-		eschtml(&page, w[i].package);
-		sbadd(&page, "</h1>\n");
-		sbadd(&json, "{\"meta\": {\"api-version\": \"1.1\"}, \"name\": ");
-		escjson(&json, w[i].package);
-		sbadd(&json, ", \"files\": [");
-		nfiles = 0;
-		for (k = i; k < j; k++) {
-			struct sb ver = SB_INIT, t = SB_INIT;
-			const struct wheelinfo *x = &w[k];
-			int hasrp = x->requirespy && *x->requirespy, hasmeta = x->metasha && *x->metasha;
-			const char *yank = yankof(o, x);
-
-			if (!intree(x, v) || (k > i && !strcmp(x->filename, w[k - 1].filename)))
-				continue;
-			isotime(&t, x->mtime);
-			/* HTML (PEP 503, 592, 658/714) */
-			sbaddf(&page, "<a href=\"%s", files);
-			hrefname(&page, x->filename);
-			if (x->sha256) {
-				sbadd(&page, "#sha256=");
-				eschtml(&page, x->sha256);
-			}
-			sbaddc(&page, '"');
-			if (hasrp) {
-				sbadd(&page, " data-requires-python=\"");
-				eschtml(&page, x->requirespy);
-				sbaddc(&page, '"');
-			}
-			if (hasmeta) {
-				sbadd(&page, " data-core-metadata=\"sha256=");
-				eschtml(&page, x->metasha);
-				sbadd(&page, "\" data-dist-info-metadata=\"sha256=");
-				eschtml(&page, x->metasha);
-				sbaddc(&page, '"');
-			}
-			if (x->sha256)
-				sbaddf(&page, " data-size=\"%lld\" data-upload-time=\"%s\"", x->size, t.buf);
-			if (yank) {
-				sbadd(&page, " data-yanked=\"");
-				eschtml(&page, yank);
-				sbaddc(&page, '"');
-			}
-			sbaddc(&page, '>');
-			eschtml(&page, x->filename);
-			sbadd(&page, "</a><br>\n");
-			/* JSON (PEP 691, 700) */
-			sbadd(&json, nfiles++ ? ", {\"filename\": " : "{\"filename\": ");
-			escjson(&json, x->filename);
-			sbadd(&json, ", \"url\": \"");
-			sbadd(&json, files);
-			hrefname(&json, x->filename);
-			sbadd(&json, "\", \"hashes\": {");
-			if (x->sha256) {
-				sbadd(&json, "\"sha256\": ");
-				escjson(&json, x->sha256);
-			}
-			sbadd(&json, "}, \"requires-python\": ");
-			if (hasrp)
-				escjson(&json, x->requirespy);
-			else
-				sbadd(&json, "null");
-			if (hasmeta) {
-				sbadd(&json, ", \"core-metadata\": {\"sha256\": ");
-				escjson(&json, x->metasha);
-				sbadd(&json, "}, \"dist-info-metadata\": {\"sha256\": ");
-				escjson(&json, x->metasha);
-				sbaddc(&json, '}');
-			} else {
-				sbadd(&json, ", \"core-metadata\": false");
-			}
-			if (x->sha256)
-				sbaddf(&json, ", \"size\": %lld, \"upload-time\": \"%s\"", x->size, t.buf);
-			if (!yank) {
-				sbadd(&json, ", \"yanked\": false}");
-			} else if (!*yank) {
-				sbadd(&json, ", \"yanked\": true}");
-			} else {
-				sbadd(&json, ", \"yanked\": ");
-				escjson(&json, yank);
-				sbaddc(&json, '}');
-			}
-			/* versions (PEP 700): each once */
-			wheelversion(&ver, x->filename);
-			if (ver.len) {
-				struct sb needle = SB_INIT;
-
-				escjson(&needle, ver.buf);
-				if (!strstr(vers.buf ? vers.buf : "", needle.buf)) {
-					sbadd(&vers, nvers++ ? ", " : "");
-					sbadd(&vers, needle.buf);
-				}
-				sbfree(&needle);
-			}
-			sbfree(&ver);
-			sbfree(&t);
-		}
-		sbadd(&page, "</body>\n</html>\n");
-		sbaddf(&json, "], \"versions\": [%s]}\n", vers.buf ? vers.buf : "");
-		sbreset(&path);
-		sbaddf(&path, "%s/simple/%s", top, w[i].package);
-		if (fresh && freshdir(path.buf) < 0)
-			goto fail;
-		sbadd(&path, "/index.html");
-		if (writepage(path.buf, &page, fresh) < 0)
-			goto fail;
-		sbreset(&path);
-		sbaddf(&path, "%s/simple/%s/index.json", top, w[i].package);
-		if (writepage(path.buf, &json, fresh) < 0)
-			goto fail;
+		projs[nproj] = w[i].package;
+		pp[nproj].i = i;
+		pp[nproj++].j = j;
 	}
+
+	memset(&pw, 0, sizeof(pw));
+	pw.top = top;
+	pw.v = v;
+	pw.files = files;
+	pw.w = w;
+	pw.o = o;
+	pw.fresh = fresh;
+	pw.p = pp;
+	pw.np = nproj;
+	pthread_mutex_init(&pw.lock, NULL);
+	nt = pagethreads(nproj);
+	tid = xcalloc(nt, sizeof(*tid));
+	for (started = 0; started + 1 < nt; started++) {
+		if (pthread_create(&tid[started], NULL, pageworker, &pw) != 0)
+			break; /* the threads started, and this one, do the rest */
+	}
+	pageworker(&pw);
+	for (k = 0; k < started; k++)
+		pthread_join(tid[k], NULL);
+	pthread_mutex_destroy(&pw.lock);
+	if (pw.rc < 0)
+		goto fail;
+
 	sbadd(&root, "</body>\n</html>\n");
 	sbadd(&rootj, "]}\n");
 	sbreset(&path);
@@ -564,11 +701,10 @@ fail:
 out:
 	sbfree(&root);
 	sbfree(&rootj);
-	sbfree(&page);
-	sbfree(&json);
-	sbfree(&vers);
 	sbfree(&path);
 	free(projs);
+	free(pp);
+	free(tid);
 	return rc;
 }
 
@@ -578,6 +714,8 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variant
 	const struct indexopts *o)
 {
 	const char *title = o->title ? o->title : "Wheels";
+	struct timecache tc = { -1, "" };
+	struct sb ver = SB_INIT, t = SB_INIT;
 	size_t i, k;
 
 	pagehead(s, title);
@@ -605,14 +743,15 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variant
 		 "<table border=\"1\">\n<tr><th>package</th><th>version</th><th>variant</th><th>Python</th>"
 		 "<th>wheel</th><th>built (UTC)</th><th>yanked</th></tr>\n");
 	for (i = 0; i < nw; i++) {
-		struct sb ver = SB_INIT, t = SB_INIT;
 		const char *yank;
 
 		if (i && !strcmp(w[i].filename, w[i - 1].filename))
 			continue;
 		yank = yankof(o, &w[i]);
+		sbreset(&ver);
 		wheelversion(&ver, w[i].filename);
-		isotime(&t, w[i].mtime);
+		sbreset(&t);
+		isotime(&t, w[i].mtime, &tc);
 		sbadd(s, "<tr><td>");
 		eschtml(s, w[i].package);
 		sbadd(s, "</td><td>");
@@ -633,10 +772,29 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variant
 		if (yank)
 			eschtml(s, *yank ? yank : "yes");
 		sbadd(s, "</td></tr>\n");
-		sbfree(&ver);
-		sbfree(&t);
 	}
 	sbadd(s, "</table>\n</body>\n</html>\n");
+	sbfree(&ver);
+	sbfree(&t);
+}
+
+/* landing() in a thread of its own, beside the writers of the simple/ trees */
+struct landingjob {
+	struct sb *s;
+	const struct wheelinfo *w;
+	size_t nw, nv;
+	const char **variants;
+	const char *files;
+	const struct indexopts *o;
+};
+
+static void *
+landingworker(void *arg)
+{
+	struct landingjob *j = arg;
+
+	landing(j->s, j->w, j->nw, j->variants, j->nv, j->files, j->o);
+	return NULL;
 }
 
 /*
@@ -758,7 +916,9 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 	size_t i, k, nw = 0, nv = 0, skipped = 0;
 	const char *firstskipped = NULL;
 	struct stat st;
-	int rc = 0, fresh;
+	struct landingjob lj;
+	pthread_t ltid;
+	int rc = 0, fresh, treerc, landingthread = 0;
 
 	/* No index yet: build the whole tree in index.tmp.<pid> and rename it into place at the
 	   end (no page-by-page comparisons and renames, and readers see all of it or nothing).
@@ -817,15 +977,28 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 		if (w[i].variant && k == nv)
 			variants[nv++] = w[i].variant;
 	}
-	if (writetree(index.buf, w, nw, NULL, o->baseurl ? files.buf : "../../files/", o, fresh) < 0)
-		goto fail;
-	for (k = 0; k < nv; k++) {
+	/* the landing page (a row per wheel) is computed while the trees are written */
+	lj.s = &page;
+	lj.w = w;
+	lj.nw = nw;
+	lj.variants = variants;
+	lj.nv = nv;
+	lj.files = files.buf;
+	lj.o = o;
+	if (pagethreads(nw) > 1 && pthread_create(&ltid, NULL, landingworker, &lj) == 0)
+		landingthread = 1;
+	else
+		landing(&page, w, nw, variants, nv, files.buf, o);
+	treerc = writetree(index.buf, w, nw, NULL, o->baseurl ? files.buf : "../../files/", o, fresh);
+	for (k = 0; k < nv && treerc == 0; k++) {
 		sbreset(&top);
 		sbaddf(&top, "%s/%s", index.buf, variants[k]);
-		if (writetree(top.buf, w, nw, variants[k], vfiles.buf, o, fresh) < 0)
-			goto fail;
+		treerc = writetree(top.buf, w, nw, variants[k], vfiles.buf, o, fresh);
 	}
-	landing(&page, w, nw, variants, nv, files.buf, o);
+	if (landingthread)
+		pthread_join(ltid, NULL);
+	if (treerc < 0)
+		goto fail;
 	sbreset(&top);
 	sbaddf(&top, "%s/index.html", index.buf);
 	if (writepage(top.buf, &page, fresh) < 0)

@@ -85,7 +85,9 @@ static const char indexusage[] =
 	"the yanked versions. templates/nginx-index.conf serves\n"
 	"the tree, HTML or JSON by the Accept header. --from-list FILE builds the same pages\n"
 	"from distribution file names, one per line (no files, hashes or metadata; for\n"
-	"benchmarks: bench/index-bench.sh).\n";
+	"benchmarks: bench/index-bench.sh).\n"
+	"The project pages of an index with 256 projects or more are written by one thread\n"
+	"per processor (at most 8); WHEELGEN_INDEX_THREADS=N sets the number.\n";
 
 static const char lockusage[] =
 	"usage: wheelgen lock [--config FILE] [--builddir DIR] [--update]\n"

@@ -195,7 +195,8 @@ void
 sbreset(struct sb *s)
 {
 	s->len = 0;
-	s->buf[0] = '\0';
+	if (s->cap)
+		s->buf[0] = '\0'; /* never written while it is the shared empty string */
 }
 
 void

@@ -156,6 +156,56 @@ else
 	t_fail "$(cat "$WORK/fl.err")" "$(find "$WORK/fl" | head -n 20)"
 fi
 
+t_case "the project pages are written by several threads: the same bytes as one thread, fresh and in place; a failed page fails the run"
+# 2400 names in 1200 projects (projN, proj-n), some with local labels (+ -> %2B) and characters HTML escapes
+: >"$WORK/many.txt"
+i=0
+while [ "$i" -lt 600 ]; do
+	printf 'proj%d-1.0-py3-none-any.whl\nproj%d-1.1+cu130-cp312-cp312-linux_x86_64.whl\nproj%d-2.0.tar.gz\nProj_%d-2.1-py3-none-any.whl\n' "$i" "$i" "$i" "$i"
+	i=$((i + 1))
+done >>"$WORK/many.txt"
+why=
+for t in 1 4; do
+	WHEELGEN_INDEX_THREADS=$t out/wheelgen index --builddir "$WORK/th$t" --from-list "$WORK/many.txt" 2>>"$WORK/th.err" || why="$why fresh$t"
+done
+out/wheelgen index --builddir "$WORK/thauto" --from-list "$WORK/many.txt" 2>>"$WORK/th.err" || why="$why freshauto"
+diff -r "$WORK/th1" "$WORK/th4" >"$WORK/th.diff" 2>&1 || why="$why fresh-differs"
+diff -r "$WORK/th1" "$WORK/thauto" >>"$WORK/th.diff" 2>&1 || why="$why auto-differs"
+grep -q 'href="../../files/proj7-1.1%2Bcu130-cp312-cp312-linux_x86_64.whl"' "$WORK/th4/index/simple/proj7/index.html" || why="$why no-%2B"
+[ "$(find "$WORK/th4/index/simple" -name index.json | wc -l)" = 1201 ] || why="$why json-count"
+# in place: 180 projects gone, one new; both runs must prune and write the same
+grep -v '^proj[1-9]0\?[0-9]-' "$WORK/many.txt" >"$WORK/fewer.txt"
+echo 'newproj-0.1-py3-none-any.whl' >>"$WORK/fewer.txt"
+for t in 1 4; do
+	WHEELGEN_INDEX_THREADS=$t out/wheelgen index --builddir "$WORK/th$t" --from-list "$WORK/fewer.txt" 2>>"$WORK/th.err" || why="$why inplace$t"
+done
+diff -r "$WORK/th1" "$WORK/th4" >>"$WORK/th.diff" 2>&1 || why="$why inplace-differs"
+[ ! -e "$WORK/th4/index/simple/proj15" ] && [ -f "$WORK/th4/index/simple/newproj/index.html" ] || why="$why not-pruned"
+# a page that cannot be written (a file where its directory goes): the run fails, naming it
+rm -rf "$WORK/th4/index/simple/newproj" && : >"$WORK/th4/index/simple/newproj"
+if WHEELGEN_INDEX_THREADS=4 out/wheelgen index --builddir "$WORK/th4" --from-list "$WORK/fewer.txt" 2>"$WORK/thfail.err"; then
+	why="$why failure-not-reported"
+fi
+grep -q "newproj" "$WORK/thfail.err" || why="$why failure-not-named"
+if [ -z "$why" ]; then t_pass; else t_fail "$why" "$(head -n 20 "$WORK/th.err" "$WORK/th.diff" "$WORK/thfail.err")"; fi
+
+t_case "ThreadSanitizer finds no data race in the threaded index writer (fresh and in place)"
+# shellcheck disable=SC2046
+if cc -std=c99 -O1 -g -fsanitize=thread -pthread $(pkg-config --cflags yaml-0.1 libgit2 libpcre2-8) gen/*.c \
+	-o "$WORK/wheelgen-tsan" $(pkg-config --libs yaml-0.1 libgit2 libpcre2-8) >"$WORK/tsan.log" 2>&1; then
+	for f in many fewer; do
+		WHEELGEN_INDEX_THREADS=4 TSAN_OPTIONS=exitcode=66 "$WORK/wheelgen-tsan" index --builddir "$WORK/tsan" \
+			--from-list "$WORK/$f.txt" >>"$WORK/tsan.log" 2>&1 || echo "exit status $? ($f)" >>"$WORK/tsan.log"
+	done
+	if ! grep -q 'ThreadSanitizer\|exit status' "$WORK/tsan.log" && [ -f "$WORK/tsan/index/simple/newproj/index.html" ]; then
+		t_pass
+	else
+		t_fail "$(head -n 40 "$WORK/tsan.log")"
+	fi
+else
+	t_fail "cannot build wheelgen with -fsanitize=thread" "$(tail -n 10 "$WORK/tsan.log")"
+fi
+
 # --- the landing page in a real browser ---------------------------------------------------
 t_case "the landing page renders in headless chromium, and every link it leads to resolves on the server"
 chrome=$(command -v chromium || command -v chromium-browser || true)
