@@ -48,7 +48,7 @@ for n in $sizes; do
 			printf '  pkg%d: {versions: [' "$i"
 			v=0
 			while [ "$v" -lt "$nver" ]; do printf '"%d.%d"%s' "$i" "$v" "$([ $v -lt $((nver - 1)) ] && echo ', ')"; v=$((v + 1)); done
-			printf '], env: {X: "1"}, test_import: pkg%d}\n' "$i"
+			printf '], env: {X: "1"}, local_version: "cu{cuda}", test_import: pkg%d}\n' "$i"
 			i=$((i + 1))
 		done
 	} >"$d/packages.yml"

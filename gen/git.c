@@ -1,7 +1,6 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,26 +40,6 @@ giterr(void)
 	const git_error *e = git_error_last();
 
 	return e && e->message ? e->message : "unknown libgit2 error";
-}
-
-static int
-rmone(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* rm -rf; 0 if path is gone */
-static int
-rmtree(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	return nftw(path, rmone, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* append s to out keeping [A-Za-z0-9._-], others as '_'; refuses '..' components */

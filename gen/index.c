@@ -439,6 +439,7 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 	const struct wheelinfo *w = pw->w;
 	const char *v = pw->v, *files = pw->files;
 	size_t i = pp->i, k, nfiles = 0, nvers = 0;
+	const char *last = NULL; /* the file name of the last wheel listed: the same wheel comes once */
 	int rc = 0;
 
 	sbreset(page);
@@ -458,8 +459,9 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 		int hasrp = x->requirespy && *x->requirespy, hasmeta = x->metasha && *x->metasha;
 		const char *yank;
 
-		if (!intree(x, v) || (k > i && !strcmp(x->filename, w[k - 1].filename)))
+		if (!intree(x, v) || (last && !strcmp(x->filename, last)))
 			continue;
+		last = x->filename;
 		yank = yankof(pw->o, x);
 		sbreset(t);
 		isotime(t, x->mtime, &b->tc);
@@ -925,15 +927,10 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 	   Otherwise update index/ in place, each file only if it changed. */
 	sbaddf(&final, "%s/index", builddir);
 	fresh = stat(final.buf, &st) < 0 && errno == ENOENT;
-	if (fresh) {
+	if (fresh)
 		sbaddf(&index, "%s/index.tmp.%ld", builddir, (long)getpid());
-		if (mkdirs(index.buf) < 0) {
-			rc = -1;
-			goto out;
-		}
-	} else {
+	else
 		sbadd(&index, final.buf);
-	}
 
 	/* where pages link the wheels: the base URL, or files/ beside simple/ */
 	if (o->baseurl) {
@@ -958,11 +955,6 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 			rc = -1;
 			continue;
 		}
-		if (linkwheel(index.buf, &w[nw], !o->baseurl) < 0) {
-			rc = -1;
-			manifestfree(&w[nw]);
-			continue;
-		}
 		nw++;
 	}
 	if (skipped)
@@ -971,6 +963,25 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 	if (rc < 0)
 		goto out;
 	qsort(w, nw, sizeof(*w), cmpwheel);
+	/* one file name, one file: two different wheels of one name cannot both be in files/, and
+	   pip could not tell them apart; found before anything is written */
+	for (i = 1; i < nw; i++) {
+		if (!strcmp(w[i].filename, w[i - 1].filename) && w[i].sha256 && w[i - 1].sha256 &&
+		    strcmp(w[i].sha256, w[i - 1].sha256))
+			rc = error("cells '%s' and '%s' both built '%s', with different contents: give their package a "
+				   "local_version that tells them apart (wheelgen check says which)",
+				   w[i - 1].cell ? w[i - 1].cell : "?", w[i].cell ? w[i].cell : "?", w[i].filename);
+	}
+	if (rc < 0)
+		goto out;
+	if (fresh && mkdirs(index.buf) < 0)
+		goto fail;
+	for (i = 0; i < nw && !o->fromlist; i++) {
+		if (linkwheel(index.buf, &w[i], !o->baseurl) < 0)
+			rc = -1;
+	}
+	if (rc < 0)
+		goto fail;
 	for (i = 0; i < nw; i++) {
 		for (k = 0; w[i].variant && k < nv && strcmp(variants[k], w[i].variant); k++)
 			;
@@ -1021,6 +1032,8 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 	goto out;
 fail:
 	rc = -1;
+	if (fresh)
+		rmtree(index.buf); /* half a tree helps nobody: the next run starts again */
 out:
 	for (i = 0; i < nw; i++)
 		manifestfree(&w[i]);

@@ -285,6 +285,57 @@ includes(struct builder *b, const struct package *p, size_t first, struct diags 
 	}
 }
 
+static int
+strnull(const char *x, const char *y)
+{
+	return x && y ? strcmp(x, y) : (x != NULL) - (y != NULL);
+}
+
+/* cells by what names their wheel file: version, Python, local label */
+static int
+cmpwheelname(const void *a, const void *b)
+{
+	const struct cell *x = *(const struct cell *const *)a, *y = *(const struct cell *const *)b;
+	int r;
+
+	if ((r = strcmp(x->version, y->version)) || (r = strcmp(x->python, y->python)) ||
+	    (r = strnull(x->local, y->local)))
+		return r;
+	return strcmp(x->id, y->id);
+}
+
+/*
+ * Two cells of package p (cells[first..n)) that differ in CUDA or torch would build wheels of the
+ * same file name (same version, Python and local label): files that pip, an index's files/ and a
+ * release's assets cannot tell apart. An error at local_version (or the package), once.
+ */
+static void
+samenames(struct arena *a, const struct package *p, const struct matrix *m, size_t first, struct diags *d)
+{
+	size_t i, n = m->n - first;
+	const struct cell **v;
+
+	if (n < 2 || (!p->cudaaxis && !p->torchaxis))
+		return;
+	v = aalloc(a, n * sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = &m->cells[first + i];
+	qsort(v, n, sizeof(*v), cmpwheelname);
+	for (i = 1; i < n; i++) {
+		const struct cell *x = v[i - 1], *y = v[i];
+
+		if (strcmp(x->version, y->version) || strcmp(x->python, y->python) || strnull(x->local, y->local))
+			continue;
+		nodeerr(d, p->localat ? p->localat : p->at,
+			"cells %s and %s would build wheels with the same file name%s%s%s: local_version must tell "
+			"their %s apart (e.g. local_version: \"%s\")",
+			x->id, y->id, x->local ? " (local label '" : "", x->local ? x->local : "", x->local ? "')" : "",
+			p->cudaaxis && p->torchaxis ? "CUDA and torch versions" : p->cudaaxis ? "CUDA versions" : "torch versions",
+			p->cudaaxis && p->torchaxis ? "cu{cuda}torch{torch}" : p->cudaaxis ? "cu{cuda}" : "torch{torch}");
+		return;
+	}
+}
+
 void
 matrixexpand(struct arena *a, const struct config *c, const struct host *h, struct matrix *m, struct diags *d)
 {
@@ -329,6 +380,7 @@ matrixexpand(struct arena *a, const struct config *c, const struct host *h, stru
 				nodeerr(d, p->exclude[ei].at, "this exclude matches no cell of package '%s'", p->name);
 		}
 		includes(&b, p, first, d);
+		samenames(a, p, m, first, d);
 		if (m->n == first && p->versions.n && p->python.n)
 			nodeerr(d, p->at, "package '%s' has no cells: every combination is excluded or impossible "
 				"(wheelgen matrix --verbose shows why)", p->name);

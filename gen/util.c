@@ -1,6 +1,7 @@
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,6 +322,25 @@ readfile(const char *path, size_t *lenp)
 	if (lenp)
 		*lenp = s.len;
 	return sbdetach(&s);
+}
+
+static int
+rmone(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int
+rmtree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	return nftw(path, rmone, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int

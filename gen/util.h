@@ -90,6 +90,8 @@ char *readfile(const char *path, size_t *len);
 
 /* create dir and its parents (like mkdir -p); -1 and a message on failure */
 int mkdirs(const char *dir);
+/* rm -rf path; 0 when it is gone (or was never there), -1 with errno */
+int rmtree(const char *path);
 
 /*
  * Write data to path only if its content differs: the bytes go to a temporary

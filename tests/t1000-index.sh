@@ -11,8 +11,7 @@ t_case "configure the CUDA example for two CUDA variants (13.2 assembled from Py
 if ! t_configure "$src" --config examples/cuda/packages.yml --cuda-from-pypi 13.2; then t_fail "$(tail -n 20 "$src.configure.log")"; exit 0; fi
 cd "$src" || exit 1
 py=$(t_pythons 1)
-sed -e "s/^  python: .*/  python: [\"$py\"]/" -e 's/^  cuda: .*/  cuda: ["13.0", "13.2"]/' \
-	-e 's/^    versions: \["0.1.0"\]/    versions: ["0.1.0"]\n    local_version: "cu{cuda}"/' examples/cuda/packages.yml >examples/cuda/variants.yml
+sed -e "s/^  python: .*/  python: [\"$py\"]/" -e 's/^  cuda: .*/  cuda: ["13.0", "13.2"]/' examples/cuda/packages.yml >examples/cuda/variants.yml
 sed -i 's|^config = .*|config = examples/cuda/variants.yml|' out/config.ninja
 if ninja >"$WORK/ninja.log" 2>&1 && [ -f out/index/cu130/simple/wgcuda/index.json ] && [ -f out/index/cu132/simple/wgcuda/index.json ]; then
 	t_pass
@@ -188,6 +187,30 @@ if WHEELGEN_INDEX_THREADS=4 out/wheelgen index --builddir "$WORK/th4" --from-lis
 fi
 grep -q "newproj" "$WORK/thfail.err" || why="$why failure-not-named"
 if [ -z "$why" ]; then t_pass; else t_fail "$why" "$(head -n 20 "$WORK/th.err" "$WORK/th.diff" "$WORK/thfail.err")"; fi
+
+t_case "two different wheels of one file name (merged from elsewhere): an error naming both cells; the index stays as it was"
+mk() { # mk CELL CUDA CONTENT: a wheel and its manifest in $WORK/coll/wheels/CELL
+	d=$WORK/coll/wheels/$1
+	mkdir -p "$d"
+	printf '%s' "$3" >"$d/x-1.0-cp312-cp312-linux_x86_64.whl"
+	printf 'cell=%s\npackage=x\nversion=1.0\nfilename=x-1.0-cp312-cp312-linux_x86_64.whl\nsha256=%s\ntags=cp312-cp312-linux_x86_64\nsize=%s\ncuda=%s\npython=3.12\n' \
+		"$1" "$(printf '%s' "$3" | sha256sum | cut -d' ' -f1)" "${#3}" "$2" >"$d/manifest"
+	echo "$d/manifest" >>"$WORK/coll/list"
+}
+mkdir -p "$WORK/coll"
+mk x-1.0-py312-cu130 13.0 'built with 13.0'
+why=
+out/wheelgen index --builddir "$WORK/coll" --manifests "$WORK/coll/list" 2>"$WORK/coll1.err" || why="$why first"
+before=$(cd "$WORK/coll/index" && find . -type f -exec cksum {} + | sort)
+mk x-1.0-py312-cu132 13.2 'built with 13.2'
+if out/wheelgen index --builddir "$WORK/coll" --manifests "$WORK/coll/list" 2>"$WORK/coll2.err"; then why="$why accepted"; fi
+grep -q "error: cells 'x-1.0-py312-cu130' and 'x-1.0-py312-cu132' both built 'x-1.0-cp312-cp312-linux_x86_64.whl', with different contents" "$WORK/coll2.err" || why="$why message"
+[ "$before" = "$(cd "$WORK/coll/index" && find . -type f -exec cksum {} + | sort)" ] || why="$why index-changed"
+# the same into an empty build directory leaves no half-written tree
+mkdir -p "$WORK/coll-fresh"
+if out/wheelgen index --builddir "$WORK/coll-fresh" --manifests "$WORK/coll/list" 2>/dev/null; then why="$why fresh-accepted"; fi
+[ -z "$(ls "$WORK/coll-fresh")" ] || why="$why left:$(ls "$WORK/coll-fresh")"
+if [ -z "$why" ]; then t_pass; else t_fail "$why" "$(cat "$WORK/coll1.err" "$WORK/coll2.err")"; fi
 
 t_case "ThreadSanitizer finds no data race in the threaded index writer (fresh and in place)"
 # shellcheck disable=SC2046
