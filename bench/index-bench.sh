@@ -53,6 +53,7 @@ dpn=$(find "$work/dp1" -type f -newer "$work/stamp" | wc -l)
 wgn=$(find "$work/wg1" -type f -newer "$work/stamp" | wc -l)
 wgall=$(find "$work/wg1" -type f | wc -l)
 wgdirs=$(find "$work/wg1/index" -type d | wc -l)
+printf 'file system of %s: %s\n' "${TMPDIR:-/tmp}" "$(df -PT "$work" | awk 'NR == 2 {print $2}')"
 printf '%-28s %10s %10s %8s\n' "" dumb-pypi wheelgen ratio
 printf '%-28s %10.3f %10.3f %7.1fx   (target >= 50x)\n' "full build (s, median of 3)" "$dpfull" "$wgfull" "$(echo "$dpfull / $wgfull" | bc -l)"
 printf '%-28s %10.3f %10.3f %7.1fx\n' "after adding 2 files (s)" "$dpinc" "$wginc" "$(echo "$dpinc / $wginc" | bc -l)"
