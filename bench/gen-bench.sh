@@ -67,6 +67,7 @@ SH
 	printf 'mkdir -p "$1/tests"; : >"$1/tests/$2.ok"\n' >"$d/templates/test-host.sh"
 	: >"$d/templates/publish-dir.sh"
 	: >"$d/templates/step-lib.sh"
+	: >"$d/templates/relabel.py"
 	printf 'builddir = out\nconfig = packages.yml\nsubninja out/graph.ninja\n' >"$d/build.ninja"
 	cd "$d"
 	t0=$(now); ./out/wheelgen gen --config packages.yml --builddir out --host out/host.txt; t1=$(now)
