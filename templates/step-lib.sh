@@ -104,31 +104,38 @@ wg_uv() {
         wg_run "$WG_UV" "$@"
 }
 
-# wg_uv_cached ARGS...: a uv command that reads package indexes (venv --seed, pip install),
-# from uv's cache alone (--offline) when wheelgen asked the indexes less than a day ago (the
-# stamp wheelgen-index-checked in uv's cache) and the cache has everything, else from the
-# indexes. An index that sends no cache headers (a proxy, a devpi or Artifactory mirror) would
-# otherwise cost a round trip per package in every venv, about 0.3 s each time for setuptools
-# and wheel; within a day, that is what PyPI's own cache headers (10 minutes) allow too, only
-# longer. WHEELGEN_UV_REFRESH=1 asks the indexes every time.
+# wg_uv_cached ARGS...: a uv command that reads a package index (venv --seed, pip install),
+# from uv's cache alone (--offline) when wheelgen asked that index less than a day ago (a stamp
+# per index in uv's cache: wheelgen-index-checked.<cksum of its URL>) and the cache has
+# everything, else from the index. An index that sends no cache headers (a proxy, a devpi or
+# Artifactory mirror) would otherwise cost a round trip per package in every venv, about 0.3 s
+# each time for setuptools and wheel; PyPI's own cache headers allow 10 minutes. So within a
+# day a new release on the index may be missed (a newer setuptools, a torch patch release);
+# WHEELGEN_UV_REFRESH=1 asks the index every time. wg_uv_index names the index (the torch
+# index, or empty for the default one); wg_uv_clean names a directory to remove before the
+# online try (what a failed offline try may have left: a half-made venv).
 wg_uv_cached() {
-    wg_stamp=${UV_CACHE_DIR:-$B/cache/uv}/wheelgen-index-checked
-    # decided once per step, so that a step that finds the stamp old asks the indexes for all
-    # it installs
-    if [ -z "${wg_uv_fresh:-}" ]; then
-        wg_uv_fresh=no
+    wg_key=$(printf '%s' "${wg_uv_index:-default}" | cksum | cut -d' ' -f1)
+    wg_stamp=${UV_CACHE_DIR:-$B/cache/uv}/wheelgen-index-checked.$wg_key
+    # decided once per step and index, so that a step that finds the stamp old asks the index
+    # for everything it installs from it
+    eval "wg_fresh=\${wg_uv_fresh_$wg_key:-}"
+    if [ -z "$wg_fresh" ]; then
+        wg_fresh=no
         if [ -z "${WHEELGEN_UV_REFRESH:-}" ] && [ -n "$(find "$wg_stamp" -mmin -1440 2>/dev/null)" ]; then
-            wg_uv_fresh=yes
+            wg_fresh=yes
         fi
+        eval "wg_uv_fresh_$wg_key=\$wg_fresh"
     fi
-    if [ "$wg_uv_fresh" = yes ]; then
+    if [ "$wg_fresh" = yes ]; then
         if wg_uv "$@" --offline; then
             return 0
         fi
-        printf 'wheelgen: note: not all of that is in uv'"'"'s cache; asking the index\n'
+        printf 'wheelgen: note: that did not work from uv'"'"'s cache alone (--offline); asking the index\n'
+        [ -z "${wg_uv_clean:-}" ] || rm -rf "$wg_uv_clean"
     fi
     wg_uv "$@" || return
-    mkdir -p "${wg_stamp%/*}" && : >>"$wg_stamp" && touch "$wg_stamp"
+    { mkdir -p "${wg_stamp%/*}" && : >>"$wg_stamp" && touch "$wg_stamp"; } 2>/dev/null || :
 }
 
 wg_install() {
@@ -151,7 +158,11 @@ wg_list() {
 # wg_install_torch ARGS... SPEC: torch (with its CUDA libraries) from WG_TORCH_INDEX, or PyPI when empty
 wg_install_torch() {
     if [ -n "${WG_TORCH_INDEX:-}" ]; then
+        wg_uv_index=$WG_TORCH_INDEX
         wg_install --index-url "$WG_TORCH_INDEX" "$@"
+        wg_rc=$?
+        wg_uv_index=''
+        return "$wg_rc"
     else
         wg_install "$@"
     fi
@@ -168,7 +179,10 @@ wg_venv() {
             wg_run "$WG_PYTHON_EXE" -m venv "$1"
             ;;
         *)
-            wg_uv_cached venv --clear --seed --python "$WG_PYTHON_EXE" "$1"
+            rm -rf "$1"
+            wg_uv_clean=$1
+            wg_uv_cached venv --seed --python "$WG_PYTHON_EXE" "$1"
+            wg_uv_clean=
             # shellcheck disable=SC2034 # read by build-host.sh
             wg_uv_venv=1
             ;;

@@ -52,6 +52,7 @@ esac
 if [ -n "$WHEELGEN_TEST_PYTHON" ]; then
     wg_p=$(command -v "$WHEELGEN_TEST_PYTHON") ||
         wg_die "WHEELGEN_TEST_PYTHON='$WHEELGEN_TEST_PYTHON' was not found"
+    case $wg_p in /*) ;; *) wg_p=$PWD/$wg_p ;; esac # the test runs in another directory
     # shellcheck disable=SC2016
     wg_v=$("$wg_p" -c 'import sys, sysconfig
 print("%d.%d%s" % (sys.version_info[0], sys.version_info[1], "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""))') ||
@@ -105,9 +106,11 @@ print(h.hexdigest())
 [ "$wg_hash" = "$m_sha256" ] ||
     wg_die "sha256 of $wheel is $wg_hash, the manifest says $m_sha256"
 
-# wg_site_torch: let the venv of $py see the torch that $WG_PYTHON_EXE already has (a .pth
-# naming the directory torch is installed in, with its CUDA libraries beside it), when it is the
-# cell's torch minor and CUDA major; a different patch release or CUDA minor is a note
+# wg_site_torch: check the torch that $WG_PYTHON_EXE already has: the cell's torch minor and
+# CUDA major (a different patch release or CUDA minor is a note); sets wg_tdir, the directory
+# it is installed in (with its CUDA libraries beside it), which a .pth then puts on the test
+# venv's path, after the wheel is installed (so that no installer mistakes a copy of the
+# package in that directory for the wheel's)
 wg_site_torch() {
     # shellcheck disable=SC2016
     wg_t=$("$WG_PYTHON_EXE" -W ignore -c '
@@ -131,8 +134,6 @@ print(m.version("torch"), torch.version.cuda or "-", os.path.dirname(os.path.dir
     if [ "$wg_pub" != "${m_torch_version%%+*}" ] || [ "$wg_tc" != "$m_torch_cuda" ]; then
         printf 'wheelgen: note: not the exact torch of the build, but the same minor and CUDA major version\n'
     fi
-    wg_sp=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-    printf '%s\n' "$wg_tdir" >"$wg_sp/wheelgen-site-torch.pth"
 }
 
 # --- environment -------------------------------------------------------------
@@ -162,6 +163,12 @@ if [ -n "$WG_TORCH" ]; then
     fi
 fi
 wg_install --no-deps "$wheel"
+wg_tsite=''
+if [ -n "$WG_TORCH" ] && [ "$WHEELGEN_TEST_TORCH" = site ]; then
+    wg_sp=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    printf '%s\n' "$wg_tdir" >"$wg_sp/wheelgen-site-torch.pth"
+    wg_tsite=$wg_tdir
+fi
 wg_list
 
 # --- tests -------------------------------------------------------------------
@@ -170,22 +177,22 @@ wg_list
 # from the source tree (a path source on sys.path would hide a broken wheel).
 wg_import_check='
 import importlib, os, sys
-name, src = sys.argv[1], sys.argv[2]
+name, src, site = sys.argv[1], sys.argv[2], sys.argv[3]
 mod = importlib.import_module(name)
 where = getattr(mod, "__file__", None)
 print("imported %s from %s" % (name, where))
-if where and src:
-    where = os.path.realpath(where)
-    src = os.path.realpath(src)
-    if where == src or where.startswith(src.rstrip(os.sep) + os.sep):
-        sys.exit("%s was imported from the source tree %s, not from the wheel" % (name, src))
+for d, what in ((src, "the source tree"), (site, "the torch environment (WHEELGEN_TEST_TORCH=site)")):
+    if where and d:
+        w, d = os.path.realpath(where), os.path.realpath(d)
+        if w == d or w.startswith(d.rstrip(os.sep) + os.sep):
+            sys.exit("%s was imported from %s %s, not from the wheel" % (name, what, d))
 '
 wg_srcdir=''
 [ "$WG_SOURCE_KIND" != path ] || wg_srcdir=$WG_SOURCE
 set -f # split WG_TEST_IMPORT on blanks, no globbing
 for wg_mod in $WG_TEST_IMPORT; do
     printf '+ (cd %s && python -c "import %s")\n' "$PWD" "$wg_mod"
-    "$py" -c "$wg_import_check" "$wg_mod" "$wg_srcdir" 3>&-
+    "$py" -c "$wg_import_check" "$wg_mod" "$wg_srcdir" "$wg_tsite" 3>&-
 done
 set +f
 

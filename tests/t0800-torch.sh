@@ -101,12 +101,14 @@ sed -e "s|^WG_PYTHON_EXE=.*|WG_PYTHON_EXE='/nonexistent/bin/python3'|" -e "s|^WG
 cp -R "out/wheels/$a" "$elsewhere/wheels/"
 t_case "elsewhere: WHEELGEN_TEST_PYTHON and WHEELGEN_TEST_TORCH=site test with that Python's torch, installing only the wheel"
 sha=$(sed -n 's/^sha256=//p' "$m")
-if WHEELGEN_TEST_PYTHON=$WORK/venv/bin/python WHEELGEN_TEST_TORCH=site sh templates/test-host.sh "$elsewhere" "$a" >"$WORK/elsewhere.out" 2>&1 &&
+# ($WORK/venv holds torch and, from the case above, wgtorch itself: the test must use the wheel's
+# copy all the same; and WHEELGEN_TEST_PYTHON may be relative)
+if (cd "$WORK" && WHEELGEN_TEST_PYTHON=venv/bin/python WHEELGEN_TEST_TORCH=site sh "$src/templates/test-host.sh" elsewhere "$a") >"$WORK/elsewhere.out" 2>&1 &&
 	tl=$elsewhere/logs/$a.test.log &&
 	grep -q "^wheelgen: testing with $WORK/venv/bin/python (WHEELGEN_TEST_PYTHON), not /nonexistent/bin/python3\$" "$tl" &&
 	grep -q "^wheelgen: note: /nonexistent/bin/uv not found here; using the venv module and pip\$" "$tl" &&
 	grep -q "^wheelgen: torch $tv (CUDA 13.0) from $WORK/venv/.*site-packages (WHEELGEN_TEST_TORCH=site)" "$tl" &&
-	! grep -q 'install.*torch==' "$tl" && grep -q '^imported wgtorch from ' "$tl" &&
+	! grep -q 'install.*torch==' "$tl" && grep -q "^imported wgtorch from $elsewhere/build/$a-test/venv/" "$tl" &&
 	[ "$(head -n 1 "$elsewhere/tests/$a.ok")" = "$sha" ]; then
 	t_pass
 else
