@@ -41,6 +41,19 @@ manifestread(const char *path, struct wheelinfo *w)
 	w->python = v[11];
 	slash = strrchr(path, '/');
 	w->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	if (w->cuda && *w->cuda) {
+		struct sb var = SB_INIT;
+		const char *q;
+
+		sbadd(&var, "cu");
+		for (q = w->cuda; *q; q++) {
+			if (*q != '.')
+				sbaddc(&var, *q);
+		}
+		if (w->torch && *w->torch)
+			sbaddf(&var, "-torch%s", w->torch);
+		w->variant = sbdetach(&var);
+	}
 	if (!w->package || !w->filename || !w->sha256 || strchr(w->filename, '/') || !*w->filename) {
 		manifestfree(w);
 		return error("manifest '%s' lacks package, filename or sha256", path);
@@ -168,13 +181,24 @@ yankof(const struct indexopts *o, const struct wheelinfo *w)
 	return why;
 }
 
+/* "" for NULL */
+static const char *
+orempty(const char *s)
+{
+	return s ? s : "";
+}
+
 static int
 cmpwheel(const void *a, const void *b)
 {
 	const struct wheelinfo *x = a, *y = b;
 	int r = strcmp(x->package, y->package);
 
-	return r ? r : strcmp(x->filename, y->filename);
+	if (!r)
+		r = strcmp(x->filename, y->filename);
+	if (!r)
+		r = strcmp(orempty(x->variant), orempty(y->variant));
+	return r ? r : strcmp(orempty(x->cell), orempty(y->cell));
 }
 
 /* files/<name> as a hard link to <dir>/<name> (a copy across file systems) */
@@ -233,20 +257,6 @@ linkwheel(const char *index, struct wheelinfo *w, int link)
 	sbaddf(&meta, "%s.metadata", w->filename);
 	if (rc == 0 && link && w->metasha && *w->metasha && linkfile(index, w->dir, meta.buf) < 0)
 		rc = -1;
-	if (w->cuda && *w->cuda) {
-		struct sb v = SB_INIT;
-		const char *q;
-
-		sbadd(&v, "cu");
-		for (q = w->cuda; *q; q++) {
-			if (*q != '.')
-				sbaddc(&v, *q);
-		}
-		if (w->torch && *w->torch)
-			sbaddf(&v, "-torch%s", w->torch);
-		w->variant = xstrdup(v.buf);
-		sbfree(&v);
-	}
 	sbfree(&path);
 	sbfree(&meta);
 	return rc;
@@ -963,15 +973,28 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 	if (rc < 0)
 		goto out;
 	qsort(w, nw, sizeof(*w), cmpwheel);
-	/* one file name, one file: two different wheels of one name cannot both be in files/, and
-	   pip could not tell them apart; found before anything is written */
-	for (i = 1; i < nw; i++) {
-		if (!strcmp(w[i].filename, w[i - 1].filename) && w[i].sha256 && w[i - 1].sha256 &&
-		    strcmp(w[i].sha256, w[i - 1].sha256))
+	/* One file name, one file, found before anything is written. Wheels of one name from cells
+	   of one variant that differ only in Python (abi3 or pure-Python wheels, which every Python
+	   of the variant installs) are one wheel: the first cell's is kept. Two different wheels of
+	   one name in different variants cannot both be in files/, and pip could not tell them
+	   apart. */
+	for (i = 1, k = 1; i < nw; i++) {
+		struct wheelinfo *x = &w[k - 1], *y = &w[i];
+
+		if (strcmp(x->filename, y->filename)) {
+			w[k++] = *y;
+		} else if (!strcmp(orempty(x->variant), orempty(y->variant))) {
+			manifestfree(y);
+		} else if (x->sha256 && y->sha256 && strcmp(x->sha256, y->sha256)) {
 			rc = error("cells '%s' and '%s' both built '%s', with different contents: give their package a "
-				   "local_version that tells them apart (wheelgen check says which)",
-				   w[i - 1].cell ? w[i - 1].cell : "?", w[i].cell ? w[i].cell : "?", w[i].filename);
+				   "local_version that tells their CUDA/torch versions apart",
+				   orempty(x->cell), orempty(y->cell), y->filename);
+			w[k++] = *y;
+		} else {
+			w[k++] = *y; /* the same bytes in two variants: one file, listed in both */
+		}
 	}
+	nw = nw ? k : 0;
 	if (rc < 0)
 		goto out;
 	if (fresh && mkdirs(index.buf) < 0)

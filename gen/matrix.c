@@ -323,14 +323,18 @@ samenames(struct arena *a, const struct package *p, const struct matrix *m, size
 	qsort(v, n, sizeof(*v), cmpwheelname);
 	for (i = 1; i < n; i++) {
 		const struct cell *x = v[i - 1], *y = v[i];
+		int dc, dt;
 
 		if (strcmp(x->version, y->version) || strcmp(x->python, y->python) || strnull(x->local, y->local))
 			continue;
+		dc = strnull(x->cuda, y->cuda) != 0;
+		dt = strnull(x->torch, y->torch) != 0;
 		nodeerr(d, p->localat ? p->localat : p->at,
 			"cells %s and %s would build wheels with the same file name%s%s%s: local_version must tell "
-			"their %s apart (e.g. local_version: \"%s\")",
+			"their %s apart with %s (e.g. local_version: \"%s\")",
 			x->id, y->id, x->local ? " (local label '" : "", x->local ? x->local : "", x->local ? "')" : "",
-			p->cudaaxis && p->torchaxis ? "CUDA and torch versions" : p->cudaaxis ? "CUDA versions" : "torch versions",
+			dc && dt ? "CUDA and torch versions" : dc ? "CUDA versions" : "torch versions",
+			dc && dt ? "{cuda} and {torch}" : dc ? "{cuda}" : "{torch}",
 			p->cudaaxis && p->torchaxis ? "cu{cuda}torch{torch}" : p->cudaaxis ? "cu{cuda}" : "torch{torch}");
 		return;
 	}

@@ -18,9 +18,11 @@ static void
 vmsg(const char *kind, const char *fmt, va_list ap)
 {
 	fflush(stdout);
+	flockfile(stderr); /* one line, even from several threads (the index's page writers) */
 	fprintf(stderr, "%s: %s: ", argv0, kind);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 void

@@ -86,7 +86,17 @@ NGINX
 } >"$WORK/nginx.conf"
 t_case "nginx serves the index with the shipped configuration"
 if nginx -c "$WORK/nginx.conf" >"$WORK/nginx-start.log" 2>&1; then t_pass; else t_fail "$(cat "$WORK/nginx-start.log" "$d/logs/error.log" 2>/dev/null)"; exit 0; fi
-trap 'kill "$(cat "$d/nginx.pid" 2>/dev/null)" 2>/dev/null; t_cleanup' EXIT
+# on exit: stop the nginx servers whatever happens, then count (t_cleanup sees the script's status)
+stop_exit() {
+	st=$?
+	set +e
+	for pidf in "$d/nginx.pid" "${d2:-/nonexistent}/nginx.pid"; do
+		[ -f "$pidf" ] && kill "$(cat "$pidf")" 2>/dev/null
+	done
+	(exit "$st")
+	t_cleanup
+}
+trap stop_exit EXIT
 url=http://127.0.0.1:$port
 ctype() { curl -s -o /dev/null -w '%{content_type}' "$@"; }
 
@@ -189,13 +199,14 @@ grep -q "newproj" "$WORK/thfail.err" || why="$why failure-not-named"
 if [ -z "$why" ]; then t_pass; else t_fail "$why" "$(head -n 20 "$WORK/th.err" "$WORK/th.diff" "$WORK/thfail.err")"; fi
 
 t_case "two different wheels of one file name (merged from elsewhere): an error naming both cells; the index stays as it was"
-mk() { # mk CELL CUDA CONTENT: a wheel and its manifest in $WORK/coll/wheels/CELL
-	d=$WORK/coll/wheels/$1
-	mkdir -p "$d"
-	printf '%s' "$3" >"$d/x-1.0-cp312-cp312-linux_x86_64.whl"
-	printf 'cell=%s\npackage=x\nversion=1.0\nfilename=x-1.0-cp312-cp312-linux_x86_64.whl\nsha256=%s\ntags=cp312-cp312-linux_x86_64\nsize=%s\ncuda=%s\npython=3.12\n' \
-		"$1" "$(printf '%s' "$3" | sha256sum | cut -d' ' -f1)" "${#3}" "$2" >"$d/manifest"
-	echo "$d/manifest" >>"$WORK/coll/list"
+mk() { # mk CELL CUDA CONTENT [NAME]: a wheel and its manifest in $WORK/coll/wheels/CELL
+	md=$WORK/coll/wheels/$1
+	f=${4:-x-1.0-cp312-cp312-linux_x86_64.whl}
+	mkdir -p "$md"
+	printf '%s' "$3" >"$md/$f"
+	printf 'cell=%s\npackage=x\nversion=1.0\nfilename=%s\nsha256=%s\ntags=cp312-cp312-linux_x86_64\nsize=%s\ncuda=%s\npython=3.12\n' \
+		"$1" "$f" "$(printf '%s' "$3" | sha256sum | cut -d' ' -f1)" "${#3}" "$2" >"$md/manifest"
+	echo "$md/manifest" >>"$WORK/coll/list"
 }
 mkdir -p "$WORK/coll"
 mk x-1.0-py312-cu130 13.0 'built with 13.0'
@@ -211,6 +222,20 @@ mkdir -p "$WORK/coll-fresh"
 if out/wheelgen index --builddir "$WORK/coll-fresh" --manifests "$WORK/coll/list" 2>/dev/null; then why="$why fresh-accepted"; fi
 [ -z "$(ls "$WORK/coll-fresh")" ] || why="$why left:$(ls "$WORK/coll-fresh")"
 if [ -z "$why" ]; then t_pass; else t_fail "$why" "$(cat "$WORK/coll1.err" "$WORK/coll2.err")"; fi
+
+t_case "one abi3 wheel name from two Pythons of one variant: listed once, the first cell's file"
+: >"$WORK/coll/list"
+rm -rf "$WORK/coll/index" "$WORK/coll/wheels"
+mk x-1.0-py311-cu130 13.0 'built by 3.11' x-1.0+cu130-cp39-abi3-linux_x86_64.whl
+mk x-1.0-py312-cu130 13.0 'built by 3.12' x-1.0+cu130-cp39-abi3-linux_x86_64.whl
+if out/wheelgen index --builddir "$WORK/coll" --manifests "$WORK/coll/list" 2>"$WORK/abi3.err" &&
+	[ "$(grep -c '<a href' "$WORK/coll/index/cu130/simple/x/index.html")" = 1 ] &&
+	[ "$(cat "$WORK/coll/index/files/x-1.0+cu130-cp39-abi3-linux_x86_64.whl")" = 'built by 3.11' ] &&
+	grep -q "#sha256=$(printf 'built by 3.11' | sha256sum | cut -d' ' -f1)" "$WORK/coll/index/simple/x/index.html"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/abi3.err")" "$(cat "$WORK/coll/index/simple/x/index.html" 2>/dev/null)"
+fi
 
 t_case "ThreadSanitizer finds no data race in the threaded index writer (fresh and in place)"
 # shellcheck disable=SC2046
@@ -302,7 +327,6 @@ NGINX
 } >"$WORK/nginx2.conf"
 t_case "a second nginx: WebDAV PUT for publishing, and the published index served with the shipped configuration"
 if nginx -c "$WORK/nginx2.conf" >"$WORK/nginx2-start.log" 2>&1; then t_pass; else t_fail "$(cat "$WORK/nginx2-start.log" "$d2/logs/error.log" 2>/dev/null)"; exit 0; fi
-trap 'kill "$(cat "$d/nginx.pid" 2>/dev/null)" "$(cat "$d2/nginx.pid" 2>/dev/null)" 2>/dev/null; t_cleanup' EXIT
 dav=http://127.0.0.1:$dport
 purl=http://127.0.0.1:$pport
 cat >>examples/cuda/variants.yml <<YML
