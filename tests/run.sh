@@ -69,7 +69,14 @@ for t in tests/t[0-9]*.sh; do
 		[ "$keep" = 1 ] || continue
 	fi
 	echo "# $name"
+	before=$(wc -l <"$WG_RESULTS")
 	sh "$t" || true
+	if [ "$(wc -l <"$WG_RESULTS")" -eq "$before" ]; then
+		# its exit trap never wrote its counts: whatever it checked is unknown
+		echo "FAIL - $name reported no results (did its exit trap run?)"
+		echo "0 1" >>"$WG_RESULTS"
+	fi
+	tail -n "+$((before + 1))" "$WG_RESULTS" | awk -v n="$name" '{p += $1; f += $2} END {printf "# %s: %d passed, %d failed\n", n, p, f}'
 done
 
 passed=$(awk '{p += $1} END {print p + 0}' "$WG_RESULTS")

@@ -55,7 +55,16 @@ publish top
 
 git daemon --reuseaddr --export-all --base-path="$repos" --listen=127.0.0.1 --port="$port" --pid-file="$WORK/daemon.pid" --detach "$repos"
 daemon_stop() { [ -f "$WORK/daemon.pid" ] && kill "$(cat "$WORK/daemon.pid")" 2>/dev/null; rm -f "$WORK/daemon.pid"; }
-trap 'daemon_stop; t_git_http_stop "$WORK/http"; t_cleanup' EXIT
+# on exit: stop the servers whatever happens, then count (t_cleanup sees the script's status)
+stop_exit() {
+	st=$?
+	set +e
+	daemon_stop
+	t_git_http_stop "$WORK/http"
+	(exit "$st")
+	t_cleanup
+}
+trap stop_exit EXIT
 i=0
 until git ls-remote "$base/leaf.git" >/dev/null 2>&1; do
 	i=$((i + 1))
