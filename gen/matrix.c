@@ -291,17 +291,25 @@ strnull(const char *x, const char *y)
 	return x && y ? strcmp(x, y) : (x != NULL) - (y != NULL);
 }
 
-/* cells by what names their wheel file: version, Python, local label */
+/* compare what names two cells' wheel files: version, Python, local label (0: the same name) */
+static int
+wheelname(const struct cell *x, const struct cell *y)
+{
+	int r;
+
+	if ((r = strcmp(x->version, y->version)) || (r = strcmp(x->python, y->python)))
+		return r;
+	return strnull(x->local, y->local);
+}
+
+/* cells by wheel file name, then id */
 static int
 cmpwheelname(const void *a, const void *b)
 {
 	const struct cell *x = *(const struct cell *const *)a, *y = *(const struct cell *const *)b;
-	int r;
+	int r = wheelname(x, y);
 
-	if ((r = strcmp(x->version, y->version)) || (r = strcmp(x->python, y->python)) ||
-	    (r = strnull(x->local, y->local)))
-		return r;
-	return strcmp(x->id, y->id);
+	return r ? r : strcmp(x->id, y->id);
 }
 
 /*
@@ -325,7 +333,7 @@ samenames(struct arena *a, const struct package *p, const struct matrix *m, size
 		const struct cell *x = v[i - 1], *y = v[i];
 		int dc, dt;
 
-		if (strcmp(x->version, y->version) || strcmp(x->python, y->python) || strnull(x->local, y->local))
+		if (wheelname(x, y))
 			continue;
 		dc = strnull(x->cuda, y->cuda) != 0;
 		dt = strnull(x->torch, y->torch) != 0;

@@ -168,6 +168,12 @@ wg_install_torch() {
     fi
 }
 
+# wg_pth NAME DIR: put DIR on the sys.path of the venv of $py (NAME.pth in its site-packages)
+wg_pth() {
+    wg_sp=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    printf '%s\n' "$2" >"$wg_sp/$1.pth"
+}
+
 # wg_venv DIR: a fresh venv from $WG_PYTHON_EXE, activated (VIRTUAL_ENV, PATH, py); wg_uv_venv
 # is 1 when uv made it (build-host.sh then builds with uv build), else empty
 # (uv makes it in a fraction of a second with pip seeded from its cache; the venv module
@@ -179,7 +185,6 @@ wg_venv() {
             wg_run "$WG_PYTHON_EXE" -m venv "$1"
             ;;
         *)
-            rm -rf "$1"
             wg_uv_clean=$1
             wg_uv_cached venv --seed --python "$WG_PYTHON_EXE" "$1"
             wg_uv_clean=

@@ -107,7 +107,7 @@ print(h.hexdigest())
     wg_die "sha256 of $wheel is $wg_hash, the manifest says $m_sha256"
 
 # wg_site_torch: check the torch that $WG_PYTHON_EXE already has: the cell's torch minor and
-# CUDA major (a different patch release or CUDA minor is a note); sets wg_tdir, the directory
+# CUDA major (a different patch release or CUDA minor is a note); sets wg_tsite, the directory
 # it is installed in (with its CUDA libraries beside it), which a .pth then puts on the test
 # venv's path, after the wheel is installed (so that no installer mistakes a copy of the
 # package in that directory for the wheel's)
@@ -120,9 +120,9 @@ print(m.version("torch"), torch.version.cuda or "-", os.path.dirname(os.path.dir
     wg_tv=${wg_t%% *}
     wg_t=${wg_t#* }
     wg_tc=${wg_t%% *}
-    wg_tdir=${wg_t#* }
+    wg_tsite=${wg_t#* }
     printf 'wheelgen: torch %s (CUDA %s) from %s (WHEELGEN_TEST_TORCH=site); the wheel was built against torch %s (CUDA %s)\n' \
-        "$wg_tv" "$wg_tc" "$wg_tdir" "$m_torch_version" "${m_torch_cuda:--}"
+        "$wg_tv" "$wg_tc" "$wg_tsite" "$m_torch_version" "${m_torch_cuda:--}"
     wg_pub=${wg_tv%%+*}
     case $wg_pub in
         "$WG_TORCH" | "$WG_TORCH".*) ;;
@@ -153,6 +153,7 @@ mkdir -p "$scratch/run" "$PIP_CACHE_DIR"
 cd "$scratch/run"
 
 wg_venv "$scratch/venv"
+wg_tsite='' # the torch environment of WHEELGEN_TEST_TORCH=site
 if [ -n "$WG_TORCH" ]; then
     [ -n "$m_torch_version" ] || wg_die "manifest: no torch_version for a torch cell (rebuild: ninja wheel/$CELL)"
     if [ "$WHEELGEN_TEST_TORCH" = site ]; then
@@ -163,12 +164,7 @@ if [ -n "$WG_TORCH" ]; then
     fi
 fi
 wg_install --no-deps "$wheel"
-wg_tsite=''
-if [ -n "$WG_TORCH" ] && [ "$WHEELGEN_TEST_TORCH" = site ]; then
-    wg_sp=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-    printf '%s\n' "$wg_tdir" >"$wg_sp/wheelgen-site-torch.pth"
-    wg_tsite=$wg_tdir
-fi
+[ -z "$wg_tsite" ] || wg_pth wheelgen-site-torch "$wg_tsite"
 wg_list
 
 # --- tests -------------------------------------------------------------------
