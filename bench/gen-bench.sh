@@ -68,6 +68,7 @@ SH
 	: >"$d/templates/publish-dir.sh"
 	: >"$d/templates/step-lib.sh"
 	: >"$d/templates/relabel.py"
+	: >"$d/templates/wheel-info.py"
 	printf 'builddir = out\nconfig = packages.yml\nsubninja out/graph.ninja\n' >"$d/build.ninja"
 	cd "$d"
 	t0=$(now); ./out/wheelgen gen --config packages.yml --builddir out --host out/host.txt; t1=$(now)

@@ -264,7 +264,7 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 	} else {
 		sbadd(g, "build");
 		cellpath(g, "wheels/", cl, "/manifest: wheel |");
-		cellpath(g, "cells/", cl, "/spec templates/build-host.sh templates/step-lib.sh");
+		cellpath(g, "cells/", cl, "/spec templates/build-host.sh templates/step-lib.sh templates/wheel-info.py");
 		if (container)
 			sbadd(g, " templates/build-container.sh");
 		if (cl->local)

@@ -127,6 +127,10 @@ esac
 
 # --- environment -----------------------------------------------------------
 
+wg_tab=$(printf '\t')
+wg_nl='
+'
+
 unset PYTHONHOME PYTHONPATH
 PIP_CACHE_DIR=${PIP_CACHE_DIR:-$B/cache/pip}
 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -170,7 +174,6 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
     CCACHE_STATSLOG=$scratch/ccache.stats
     export CCACHE_DIR CCACHE_BASEDIR CCACHE_NOHASHDIR CCACHE_COMPILERCHECK CCACHE_STATSLOG
     wg_mask=$scratch/ccache-bin
-    wg_sysvar() { "$WG_PYTHON_EXE" -c 'import sys, sysconfig; print(sysconfig.get_config_var(sys.argv[1]) or "")' "$1"; }
     # wg_masq CMD: "gcc -pthread" -> "$wg_mask/gcc -pthread", with the symlink made
     wg_masq() {
         wg_first=${1%% *}
@@ -181,9 +184,15 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
     }
     rm -rf "$wg_mask"
     mkdir -p "$wg_mask"
-    wg_masq "${CC:-$(wg_sysvar CC)}"
+    # the compilers distutils would run (Python's CC and CXX), asked in one start of Python
+    if [ -z "${CC:-}" ] || [ -z "${CXX:-}" ]; then
+        wg_ccxx=$("$WG_PYTHON_EXE" -c 'import sysconfig as s; print(s.get_config_var("CC") or "cc"); print(s.get_config_var("CXX") or "c++")')
+        CC=${CC:-${wg_ccxx%%"$wg_nl"*}}
+        CXX=${CXX:-${wg_ccxx#*"$wg_nl"}}
+    fi
+    wg_masq "$CC"
     CC=$wg_masqd
-    wg_masq "${CXX:-$(wg_sysvar CXX)}"
+    wg_masq "$CXX"
     CXX=$wg_masqd
     # builds that run plain gcc/g++/cc/c++ (cmake, torch's ninja files) find the masks first
     for wg_c in gcc g++ cc c++; do wg_masq "$wg_c"; done
@@ -238,9 +247,6 @@ wg_depfile_escape() {
     wg_esc=$wg_esc$wg_rest
 }
 
-wg_tab=$(printf '\t')
-wg_nl='
-'
 depfile=$outdir/manifest.d
 
 mkdir -p "$scratch/dist" "$scratch/tmp" "$outdir" "$PIP_CACHE_DIR"
@@ -282,16 +288,17 @@ case $WG_SOURCE_KIND in
         mkdir -p "$scratch/src"
         wg_depfile_escape "$depfile_target"
         printf '%s:' "$wg_esc" >"$scratch/manifest.d"
+        # one tar for the whole list (a cp per file costs a process each: seconds for a big
+        # tree); -h copies what a symlink points to, as cp did
+        (cd "$wg_src" && tar -chf "$scratch/src.tar" --verbatim-files-from -T "$scratch/sources.list") ||
+            wg_die "cannot read the source tree $wg_src (see above)"
+        tar -xpf "$scratch/src.tar" -C "$scratch/src" || wg_die "cannot copy the source tree to $scratch/src"
+        rm -f "$scratch/src.tar"
         while IFS= read -r wg_rel; do
-            wg_rel=${wg_rel#./}
-            case $wg_rel in
-                */*) mkdir -p "$scratch/src/${wg_rel%/*}" ;;
-            esac
-            cp -p "$wg_src/$wg_rel" "$scratch/src/$wg_rel"
             # the file as the host's ninja sees it (the source is elsewhere in a container)
-            wg_depfile_escape "${WG_DEPFILE_SOURCE:-$wg_src}/$wg_rel"
-            printf ' %s' "$wg_esc" >>"$scratch/manifest.d"
-        done <"$scratch/sources.list"
+            wg_depfile_escape "${WG_DEPFILE_SOURCE:-$wg_src}/${wg_rel#./}"
+            printf ' %s' "$wg_esc"
+        done <"$scratch/sources.list" >>"$scratch/manifest.d"
         printf '\n' >>"$scratch/manifest.d"
         ;;
     git)
@@ -464,41 +471,24 @@ if [ "${wg_wheel_version%%+*}" != "$WG_VERSION" ]; then
     printf 'wheelgen: warning: wheel version %s differs from the version %s in packages.yml\n' \
         "$wg_wheel_version" "$WG_VERSION"
 fi
+# The wheel's sha256 and size, and its METADATA written beside it as <wheel>.metadata (the
+# index serves it: PEP 658/714), with that file's sha256 and the Requires-Python it gives;
+# with a local_version, the label goes into the file name, .dist-info, METADATA and RECORD
+# first (pip checks they agree): relabel.py, run by wheel-info.py in the same interpreter.
+set -- "$wheel" "$scratch/METADATA"
 if [ -n "$WG_LOCAL_VERSION" ]; then
-    # the label goes into the file name, .dist-info, METADATA and RECORD (pip checks they agree)
     case $wg_wheel_version in
         *+*) wg_die "the wheel already has a local version label ($wg_wheel_version); packages.yml asks for +$WG_LOCAL_VERSION" ;;
     esac
-    printf '+ %s %s %s %s %s\n' "$py" "$wg_templates/relabel.py" "$wheel" "$WG_LOCAL_VERSION" "$scratch/relabelled"
-    wheel=$("$py" "$wg_templates/relabel.py" "$wheel" "$WG_LOCAL_VERSION" "$scratch/relabelled" 3>&-) ||
-        wg_die "relabelling $wheel_name failed"
-    [ -f "$wheel" ] || wg_die "relabel.py did not write a wheel"
-    wheel_name=${wheel##*/}
+    set -- "$@" "$WG_LOCAL_VERSION" "$scratch/relabelled"
+fi
+printf '+ %s %s %s\n' "$py" "$wg_templates/wheel-info.py" "$*"
+wg_hash=$("$py" "$wg_templates/wheel-info.py" "$@" 3>&-) || wg_die "cannot read or relabel the wheel $wheel_name (see above)"
+if [ -n "$WG_LOCAL_VERSION" ]; then
+    wg_one "$scratch/relabelled" "relabel.py"
     wg_wheel_version=$wg_wheel_version+$WG_LOCAL_VERSION
     printf 'wheelgen: relabelled to %s\n' "$wheel_name"
 fi
-
-# shellcheck disable=SC2016
-# the wheel's sha256 and size, and its METADATA written beside it as <wheel>.metadata (the
-# index serves it: PEP 658/714), with that file's sha256 and the Requires-Python it gives
-wg_hash=$("$py" -c '
-import email.parser, hashlib, os, sys, zipfile
-def sha(data):
-    return hashlib.sha256(data).hexdigest()
-h = hashlib.sha256()
-with open(sys.argv[1], "rb") as f:
-    for block in iter(lambda: f.read(1 << 20), b""):
-        h.update(block)
-with zipfile.ZipFile(sys.argv[1]) as z:
-    names = [n for n in z.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
-    if len(names) != 1:
-        sys.exit("the wheel has %d .dist-info/METADATA files, expected one" % len(names))
-    meta = z.read(names[0])
-with open(sys.argv[2], "wb") as f:
-    f.write(meta)
-rp = email.parser.BytesParser().parsebytes(meta, headersonly=True).get("Requires-Python") or ""
-print(h.hexdigest(), os.path.getsize(sys.argv[1]), sha(meta), " ".join(str(rp).split()))
-' "$wheel" "$scratch/METADATA") || wg_die "cannot read the wheel $wheel_name"
 sha256=${wg_hash%% *}
 wg_hash=${wg_hash#* }
 size=${wg_hash%% *}

@@ -10,7 +10,8 @@ compression, so that a reproducible wheel stays reproducible.  pip refuses a
 wheel whose file name and METADATA disagree ("inconsistent version"), which is
 what renaming the file alone would give.
 
-Run by build-host.sh with the cell's own Python (3.6 and later).
+Run by build-host.sh (through wheel-info.py, which imports relabel()) with the
+cell's own Python (3.6 and later).
 """
 
 import base64
@@ -19,8 +20,10 @@ import hashlib
 import io
 import os
 import re
+import struct
 import sys
 import zipfile
+import zlib
 
 LABEL = re.compile(r"^[a-z0-9]+(?:\.[a-z0-9]+)*$", re.IGNORECASE)
 
@@ -35,10 +38,79 @@ def record_hash(data):
     return "sha256=" + base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
-def main(argv):
-    if len(argv) != 4:
-        fail("usage: relabel.py WHEEL LABEL OUTDIR")
-    src, label, outdir = argv[1:]
+LOCAL = struct.Struct("<4s2B4HL2L2H")  # local file header
+CENTRAL = struct.Struct("<4s4B4HL2L5H2L")  # central directory entry
+END = struct.Struct("<4s4H2LH")  # end of central directory
+LIMIT = 0xFFFFFFFF
+ZIP64_AT = LIMIT - (1 << 20)  # sizes and offsets from here on need ZIP64
+
+
+def dos_time(date_time):
+    y, mo, d, h, mi, sec = date_time
+    return (h << 11) | (mi << 5) | (sec // 2), ((y - 1980) << 9) | (mo << 5) | d
+
+
+def copy_raw(zin, src, dest, rename, changed):
+    """Write dest: every member of zin under its new name, its compressed bytes copied as
+    they are (no inflating and deflating again: seconds for a CUDA wheel of hundreds of
+    megabytes), the members in changed (name -> new content) compressed again. Returns
+    False, having written nothing, when the result would need ZIP64 or a member is
+    encrypted."""
+    infos = zin.infolist()
+    if len(infos) >= 0xFFFF or os.path.getsize(src) >= ZIP64_AT:
+        return False
+    if any(i.flag_bits & 1 or i.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) for i in infos):
+        return False
+    central = []
+    with open(src, "rb") as fin, open(dest, "wb") as out:
+        for info in infos:
+            name = rename(info.filename)
+            if info.filename in changed:
+                data = changed[info.filename]
+                crc, size = zlib.crc32(data) & LIMIT, len(data)
+                if info.compress_type == zipfile.ZIP_DEFLATED:
+                    c = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+                    data = c.compress(data) + c.flush()
+            else:
+                fin.seek(info.header_offset)
+                head = fin.read(LOCAL.size)
+                if len(head) != LOCAL.size or head[:4] != b"PK\x03\x04":
+                    fail("%s: no local header for %s" % (src, info.filename))
+                fields = LOCAL.unpack(head)
+                fin.seek(info.header_offset + LOCAL.size + fields[10] + fields[11])
+                data = fin.read(info.compress_size)
+                if len(data) != info.compress_size:
+                    fail("%s: %s is cut short" % (src, info.filename))
+                crc, size = info.CRC, info.file_size
+            try:
+                raw_name = name.encode("ascii")
+                flags = info.flag_bits & 0x6  # deflate's level bits; no data descriptor
+            except UnicodeEncodeError:
+                raw_name = name.encode("utf-8")
+                flags = (info.flag_bits & 0x6) | 0x800
+            t, d = dos_time(info.date_time)
+            offset = out.tell()
+            need = max(info.extract_version, 20)
+            out.write(LOCAL.pack(b"PK\x03\x04", need, 0, flags, info.compress_type, t, d, crc, len(data), size, len(raw_name), 0))
+            out.write(raw_name)
+            out.write(data)
+            central.append(CENTRAL.pack(b"PK\x01\x02", info.create_version, info.create_system, need, 0, flags,
+                                        info.compress_type, t, d, crc, len(data), size, len(raw_name), 0, 0, 0,
+                                        info.internal_attr, info.external_attr, offset) + raw_name)
+        start = out.tell()
+        for entry in central:
+            out.write(entry)
+        end = out.tell()
+        if end >= ZIP64_AT:
+            out.close()
+            os.remove(dest)
+            return False
+        out.write(END.pack(b"PK\x05\x06", 0, 0, len(central), len(central), end - start, start, 0))
+    return True
+
+
+def relabel(src, label, outdir):
+    """Write the relabelled copy of the wheel src into outdir; return its path."""
     if not LABEL.match(label):
         fail("'%s' is not a PEP 440 local version label (letters, digits, dots)" % label)
     base = os.path.basename(src)
@@ -110,6 +182,11 @@ def main(argv):
         csv.writer(buf, lineterminator="\n").writerows(out_rows)
         record = buf.getvalue().encode("utf-8")
 
+        changed = {old_info + "METADATA": metadata, old_info + "RECORD": record}
+        if copy_raw(zin, src, tmp, rename, changed):
+            os.replace(tmp, dest)
+            return dest
+        # a wheel that needs ZIP64 (4 GiB, 65535 members): zipfile recompresses every member
         with zipfile.ZipFile(tmp, "w") as zout:
             for info in zin.infolist():
                 new = zipfile.ZipInfo(rename(info.filename), info.date_time)
@@ -124,7 +201,13 @@ def main(argv):
                     data = zin.read(info.filename)
                 zout.writestr(new, data)
     os.replace(tmp, dest)
-    print(dest)
+    return dest
+
+
+def main(argv):
+    if len(argv) != 4:
+        fail("usage: relabel.py WHEEL LABEL OUTDIR")
+    print(relabel(*argv[1:]))
 
 
 if __name__ == "__main__":

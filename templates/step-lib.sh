@@ -199,7 +199,8 @@ wg_venv() {
     wg_run "$py" --version
     # The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
     # pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
-    if ! "$py" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
+    # uv seeds a current pip.
+    if [ -z "$wg_uv_venv" ] && ! "$py" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
         wg_run "$py" -m pip install --upgrade pip
     fi
 }

@@ -91,6 +91,31 @@ echo "EDITED = True" >>fixture/alpha/alpha/__init__.py
 t_ninja_ran "$WORK/ran6b" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran6b.raw")"
 t_ran_is "$WORK/ran6b" "WHEEL $a1" "WHEEL $a2" "WHEEL $a3" "TEST $a1" "TEST $a2" "TEST $a3" "INDEX out/index"
 
+t_case "a path source is copied whole: a symlink as its target's content, a name with a blank and a '#'"
+# the link points outside the package's tree, as a shared header or module may
+mkdir -p "fixture/alpha/data dir"
+echo 'LINKED = "first"' >fixture/shared_linked.py
+ln -s ../../shared_linked.py fixture/alpha/alpha/linked.py
+echo one >"fixture/alpha/data dir/a #1.txt"
+echo "from .linked import LINKED" >>fixture/alpha/alpha/__init__.py
+linked() { # linked CELL: LINKED as the cell's wheel has it
+	python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(z.read("alpha/linked.py").decode().strip())' out/wheels/"$1"/alpha-*.whl
+}
+if t_ninja_ran "$WORK/ran6c" && [ "$(linked "$a1")" = 'LINKED = "first"' ] &&
+	ninja -t deps "out/wheels/$a1/manifest" >"$WORK/deps6c" &&
+	grep -q 'fixture/alpha/data dir/a #1.txt$' "$WORK/deps6c" && grep -q 'fixture/alpha/alpha/linked.py$' "$WORK/deps6c"; then
+	echo 'LINKED = "second"' >fixture/shared_linked.py
+	echo two >"fixture/alpha/data dir/a #1.txt"
+	if t_ninja_ran "$WORK/ran6d" && grep -q "^WHEEL $a1\$" "$WORK/ran6d" && grep -q "^TEST $a1\$" "$WORK/ran6d" &&
+		[ "$(linked "$a1")" = 'LINKED = "second"' ]; then
+		t_pass
+	else
+		t_fail "after editing the link's target: $(cat "$WORK/ran6d")" "$(linked "$a1" 2>&1)"
+	fi
+else
+	t_fail "$(tail -n 20 "$WORK/ran6c.raw")" "$(cat "$WORK/deps6c" 2>&1)" "$(linked "$a1" 2>&1)"
+fi
+
 t_case "changing only test_import re-runs the tests, not the wheels"
 writeconfig "\"$py1\", \"$py2\", \"$py3\"" two "[beta, beta._c]"
 t_ninja_ran "$WORK/ran7" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran7.raw")"
