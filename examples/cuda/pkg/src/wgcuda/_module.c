@@ -6,6 +6,7 @@
 int wg_runtime_version(void);
 int wg_device_count(void);
 int wg_add(const float *a, const float *b, float *c, int n);
+int wg_dtype_selftest(int dtype, int n);
 
 static PyObject *
 runtime_version(PyObject *self, PyObject *args)
@@ -67,10 +68,27 @@ done:
 	return out;
 }
 
+/* dtype_selftest(dtype, n) -> 0, a CUDA error code, or -1 for a wrong result */
+static PyObject *
+dtype_selftest(PyObject *self, PyObject *args)
+{
+	int dtype, n;
+
+	(void)self;
+	if (!PyArg_ParseTuple(args, "ii", &dtype, &n))
+		return NULL;
+	if (dtype < 0 || dtype > 2 || n < 1 || n > 1 << 24) {
+		PyErr_SetString(PyExc_ValueError, "dtype 0 (fp32), 1 (fp16) or 2 (bf16), and 1 <= n <= 2**24 expected");
+		return NULL;
+	}
+	return PyLong_FromLong(wg_dtype_selftest(dtype, n));
+}
+
 static PyMethodDef methods[] = {
 	{ "runtime_version", runtime_version, METH_NOARGS, "CUDA runtime version compiled in (e.g. 13000)" },
 	{ "device_count", device_count, METH_NOARGS, "number of CUDA devices visible (0 without a GPU)" },
 	{ "add", add, METH_VARARGS, "element-wise sum of two float lists, on the GPU" },
+	{ "dtype_selftest", dtype_selftest, METH_VARARGS, "axpy and a sum of squares in fp32/fp16/bf16 on the GPU, checked" },
 	{ NULL, NULL, 0, NULL },
 };
 
