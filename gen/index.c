@@ -330,7 +330,7 @@ isotime(struct sb *s, long long t, struct timecache *c)
  * big index is mostly file creation, and this halves its system calls.
  */
 static int
-writepage(const char *path, const struct sb *s, int fresh)
+writepageat(int dirfd, const char *rel, const char *path, const struct sb *s, int fresh)
 {
 	size_t off = 0;
 	ssize_t n;
@@ -338,7 +338,7 @@ writepage(const char *path, const struct sb *s, int fresh)
 
 	if (!fresh)
 		return writeifchanged(path, s->buf, s->len);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)
+	if ((fd = openat(dirfd, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)
 		return error("cannot create '%s': %s", path, strerror(errno));
 	while (off < s->len) {
 		if ((n = write(fd, s->buf + off, s->len - off)) < 0) {
@@ -354,13 +354,10 @@ writepage(const char *path, const struct sb *s, int fresh)
 	return 1;
 }
 
-/* a directory of a fresh tree (its parent exists) */
 static int
-freshdir(const char *path)
+writepage(const char *path, const struct sb *s, int fresh)
 {
-	if (mkdir(path, 0777) < 0 && errno != EEXIST)
-		return error("cannot create directory '%s': %s", path, strerror(errno));
-	return 0;
+	return writepageat(AT_FDCWD, path, path, s, fresh);
 }
 
 static int
@@ -427,6 +424,7 @@ struct pagework {
 	const struct wheelinfo *w;
 	const struct indexopts *o;
 	int fresh;
+	int simplefd;  /* fresh: <top>/simple, opened once (shorter path walks for 23k files) */
 	const struct projpages *p;
 	size_t np;
 	pthread_mutex_t lock;
@@ -450,7 +448,6 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 	const char *v = pw->v, *files = pw->files;
 	size_t i = pp->i, k, nfiles = 0, nvers = 0;
 	const char *last = NULL; /* the file name of the last wheel listed: the same wheel comes once */
-	int rc = 0;
 
 	sbreset(page);
 	sbreset(json);
@@ -555,17 +552,28 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 	}
 	sbadd(page, "</body>\n</html>\n");
 	sbaddf(json, "], \"versions\": [%s]}\n", vers->buf ? vers->buf : "");
-	sbaddf(path, "%s/simple/%s", pw->top, w[i].package);
-	if (pw->fresh && freshdir(path->buf) < 0)
-		rc = -1;
-	sbadd(path, "/index.html");
-	if (rc == 0 && writepage(path->buf, page, pw->fresh) < 0)
-		rc = -1;
+	if (pw->fresh) {
+		/* relative to simple/: the full paths only for messages */
+		size_t nl = strlen(w[i].package);
+
+		sbaddf(path, "%s/index.html", w[i].package);
+		path->buf[nl] = '\0';
+		if (mkdirat(pw->simplefd, path->buf, 0777) < 0 && errno != EEXIST) {
+			error("cannot create directory '%s/simple/%s': %s", pw->top, path->buf, strerror(errno));
+			return -1;
+		}
+		path->buf[nl] = '/';
+		if (writepageat(pw->simplefd, path->buf, path->buf, page, 1) < 0)
+			return -1;
+		memcpy(path->buf + nl + 7, "json", 5);
+		return writepageat(pw->simplefd, path->buf, path->buf, json, 1) < 0 ? -1 : 0;
+	}
+	sbaddf(path, "%s/simple/%s/index.html", pw->top, w[i].package);
+	if (writepage(path->buf, page, 0) < 0)
+		return -1;
 	sbreset(path);
 	sbaddf(path, "%s/simple/%s/index.json", pw->top, w[i].package);
-	if (rc == 0 && writepage(path->buf, json, pw->fresh) < 0)
-		rc = -1;
-	return rc;
+	return writepage(path->buf, json, 0) < 0 ? -1 : 0;
 }
 
 /* a writer: takes projects in runs of 32 until none is left or one failed */
@@ -674,6 +682,15 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 	pw.w = w;
 	pw.o = o;
 	pw.fresh = fresh;
+	pw.simplefd = -1;
+	if (fresh) {
+		sbreset(&path);
+		sbaddf(&path, "%s/simple", top);
+		if ((pw.simplefd = open(path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+			error("cannot open '%s': %s", path.buf, strerror(errno));
+			goto fail;
+		}
+	}
 	pw.p = pp;
 	pw.np = nproj;
 	pthread_mutex_init(&pw.lock, NULL);
@@ -687,6 +704,8 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 	for (k = 0; k < started; k++)
 		pthread_join(tid[k], NULL);
 	pthread_mutex_destroy(&pw.lock);
+	if (pw.simplefd >= 0)
+		close(pw.simplefd);
 	if (pw.rc < 0)
 		goto fail;
 
