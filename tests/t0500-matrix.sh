@@ -110,12 +110,13 @@ if [ "$ok" = 1 ]; then t_pass; else t_fail "a help text or usage error is missin
 t_case "the production config passes check"
 t_check $wg check --config config/packages.yml >/dev/null
 
-t_case "the benchmarks still run (small sizes): bench/gen-bench.sh, bench/git-bench.sh, bench/index-bench.sh"
+t_case "the benchmarks still run (small sizes): bench/gen-bench.sh, bench/git-bench.sh, bench/index-bench.sh, bench/relabel-bench.sh"
 head -n 300 "$top/../shared/bench/package-list-huge.txt" >"$WORK/list300" 2>/dev/null || printf '%s\n' a-1.0.tar.gz b-2.0-py3-none-any.whl >"$WORK/list300"
 if sh bench/gen-bench.sh 100 >"$WORK/bench.log" 2>&1 && grep -q "^100 " "$WORK/bench.log" &&
 	sh bench/git-bench.sh 2 >>"$WORK/bench.log" 2>&1 && grep -q "^2 " "$WORK/bench.log" &&
-	sh bench/index-bench.sh "$WORK/list300" >>"$WORK/bench.log" 2>&1 && grep -q "^full build (s, median of 3) " "$WORK/bench.log" &&
-	grep -q "^file-system floor (s) " "$WORK/bench.log"; then
+	sh bench/index-bench.sh "$WORK/list300" >>"$WORK/bench.log" 2>&1 && grep -q "^full build (s, median of 5) " "$WORK/bench.log" &&
+	grep -q "^file-system floor (s) " "$WORK/bench.log" &&
+	sh bench/relabel-bench.sh "$(command -v ls)" >>"$WORK/bench.log" 2>&1 && grep -q "^speed-up " "$WORK/bench.log"; then
 	t_pass
 else
 	t_fail "$(tail -n 20 "$WORK/bench.log")"
