@@ -95,6 +95,51 @@ else
 	t_fail "redis-server is not installed (apt-get install redis-server)"
 fi
 
+t_case "ccache remote storage over http://: an nginx with WebDAV PUT on 127.0.0.1 serves the CUDA object to a build with an empty local cache"
+if command -v nginx >/dev/null 2>&1; then
+	hd=$WORK/nginx-ccache
+	hport=$(t_freeport)
+	mkdir -p "$hd/root/ccache"
+	{
+		t_nginx_head "$hd"
+		cat <<NGINX
+  access_log $hd/logs/access.log;
+  server {
+    listen 127.0.0.1:$hport;
+    root $hd/root;
+    client_max_body_size 0;
+    location / {
+      dav_methods PUT DELETE;
+      create_full_put_path on;
+    }
+  }
+}
+NGINX
+	} >"$hd/nginx.conf"
+	if nginx -c "$hd/nginx.conf" >"$hd/start.log" 2>&1; then
+		a=$(echo "$cells" | head -n 1)
+		b=$(echo "$cells" | tail -n 1)
+		export CCACHE_REMOTE_STORAGE="http://127.0.0.1:$hport/ccache/"
+		rm -rf out/cache/ccache "out/wheels/$a/manifest"
+		ninja "wheel/$a" >"$WORK/http-a.log" 2>&1 || true
+		rm -rf out/cache/ccache "out/wheels/$b/manifest"
+		ninja "wheel/$b" >"$WORK/http-b.log" 2>&1 || true
+		unset CCACHE_REMOTE_STORAGE
+		kill "$(cat "$hd/nginx.pid")" 2>/dev/null || true
+		if sed -n '/Remote storage:/,/Hits:/p' "out/logs/$b.build.log" | grep -q "Hits: *[1-9]" &&
+			grep -q '"PUT /ccache/' "$hd/logs/access.log" && grep -q '"GET /ccache/[^ ]* HTTP/1.1" 200 ' "$hd/logs/access.log" &&
+			[ -n "$(find "$hd/root/ccache" -type f | head -n 1)" ]; then
+			t_pass
+		else
+			t_fail "$(sed -n '/ccache statistics/,$p' "out/logs/$b.build.log" | head -n 30)" "$(tail -n 5 "$hd/logs/access.log")"
+		fi
+	else
+		t_fail "$(cat "$hd/start.log" "$hd/logs/error.log" 2>/dev/null)"
+	fi
+else
+	t_fail "nginx is not installed (apt-get install nginx-light)"
+fi
+
 t_case "a pypi: source: pip unpacks the sdist under the cell's build directory, so the next Python's CUDA object comes from the cache"
 # the fixture's setup.py passes nvcc an absolute -I into its own tree, as real packages do;
 # pip's default /tmp/pip-req-build-<random> would put a new path into every compile
