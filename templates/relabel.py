@@ -65,23 +65,23 @@ def copy_raw(zin, src, dest, rename, changed):
     with open(src, "rb") as fin, open(dest, "wb") as out:
         for info in infos:
             name = rename(info.filename)
+            data = None
             if info.filename in changed:
                 data = changed[info.filename]
                 crc, size = zlib.crc32(data) & LIMIT, len(data)
                 if info.compress_type == zipfile.ZIP_DEFLATED:
                     c = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
                     data = c.compress(data) + c.flush()
+                csize = len(data)
             else:
+                # copied below in pieces: a member may be a .so of hundreds of megabytes
                 fin.seek(info.header_offset)
                 head = fin.read(LOCAL.size)
                 if len(head) != LOCAL.size or head[:4] != b"PK\x03\x04":
                     fail("%s: no local header for %s" % (src, info.filename))
                 fields = LOCAL.unpack(head)
                 fin.seek(info.header_offset + LOCAL.size + fields[10] + fields[11])
-                data = fin.read(info.compress_size)
-                if len(data) != info.compress_size:
-                    fail("%s: %s is cut short" % (src, info.filename))
-                crc, size = info.CRC, info.file_size
+                crc, size, csize = info.CRC, info.file_size, info.compress_size
             try:
                 raw_name = name.encode("ascii")
                 flags = info.flag_bits & 0x6  # deflate's level bits; no data descriptor
@@ -91,11 +91,20 @@ def copy_raw(zin, src, dest, rename, changed):
             t, d = dos_time(info.date_time)
             offset = out.tell()
             need = max(info.extract_version, 20)
-            out.write(LOCAL.pack(b"PK\x03\x04", need, 0, flags, info.compress_type, t, d, crc, len(data), size, len(raw_name), 0))
+            out.write(LOCAL.pack(b"PK\x03\x04", need, 0, flags, info.compress_type, t, d, crc, csize, size, len(raw_name), 0))
             out.write(raw_name)
-            out.write(data)
+            if data is not None:
+                out.write(data)
+            else:
+                left = csize
+                while left:
+                    piece = fin.read(min(left, 1 << 22))
+                    if not piece:
+                        fail("%s: %s is cut short" % (src, info.filename))
+                    out.write(piece)
+                    left -= len(piece)
             central.append(CENTRAL.pack(b"PK\x01\x02", info.create_version, info.create_system, need, 0, flags,
-                                        info.compress_type, t, d, crc, len(data), size, len(raw_name), 0, 0, 0,
+                                        info.compress_type, t, d, crc, csize, size, len(raw_name), 0, 0, 0,
                                         info.internal_attr, info.external_attr, offset) + raw_name)
         start = out.tell()
         for entry in central:
