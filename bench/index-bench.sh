@@ -18,11 +18,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 list=${1:-$top/../shared/bench/package-list-huge.txt}
 [ -f "$list" ] || { echo "bench: no package list at $list" >&2; exit 1; }
 [ -x "$top/out/wheelgen" ] || { echo "bench: build wheelgen first (./configure && ninja out/wheelgen)" >&2; exit 1; }
-base=${TMPDIR:-}
-if [ -z "$base" ]; then
-	base=/tmp
-	if [ "$(df -PT /dev/shm 2>/dev/null | awk 'NR == 2 {print $2}')" = tmpfs ] && [ -w /dev/shm ]; then base=/dev/shm; fi
-fi
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
+base=$(bench_base)
 work=$(mktemp -d "$base/wgidxbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/venv" >/dev/null

@@ -17,11 +17,9 @@ if [ -z "$lib" ] || [ ! -f "$lib" ]; then
 fi
 # in RAM (/dev/shm when it is a tmpfs; TMPDIR picks another place): on this project's test
 # machines the disk's writeback of the 374 MB input doubled the copy's time from run to run
-base=${TMPDIR:-}
-if [ -z "$base" ]; then
-	base=/tmp
-	if [ "$(df -PT /dev/shm 2>/dev/null | awk 'NR == 2 {print $2}')" = tmpfs ] && [ -w /dev/shm ]; then base=/dev/shm; fi
-fi
+# shellcheck source=bench/lib.sh
+. "$top/bench/lib.sh"
+base=$(bench_base)
 work=$(mktemp -d "$base/wgrlbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 now() { date +%s.%N; }

@@ -69,6 +69,22 @@ else
 	t_fail "configure found no ccache (apt-get install ccache)"
 fi
 
+# remote_builds URL NAME: the first and the last cell built one after the other, each with an
+# empty local cache and CCACHE_REMOTE_STORAGE=URL; true if the last one's CUDA object came from
+# the remote storage. remote_stats: that build's cache statistics.
+a=$(echo "$cells" | head -n 1)
+b=$(echo "$cells" | tail -n 1)
+remote_builds() {
+	export CCACHE_REMOTE_STORAGE="$1"
+	for c in "$a" "$b"; do
+		rm -rf out/cache/ccache "out/wheels/$c/manifest"
+		ninja "wheel/$c" >"$WORK/$2-$c.log" 2>&1 || true
+	done
+	unset CCACHE_REMOTE_STORAGE
+	sed -n '/Remote storage:/,/Hits:/p' "out/logs/$b.build.log" | grep -q "Hits: *[1-9]"
+}
+remote_stats() { sed -n '/ccache statistics/,$p' "out/logs/$b.build.log" | head -n 30; }
+
 t_case "ccache remote storage: a build with an empty local cache gets the CUDA object from redis on 127.0.0.1"
 if command -v redis-server >/dev/null 2>&1; then
 	rport=$(t_freeport)
@@ -76,21 +92,12 @@ if command -v redis-server >/dev/null 2>&1; then
 		--pidfile "$WORK/redis.pid" --logfile "$WORK/redis.log" >/dev/null
 	i=0
 	until redis-cli -p "$rport" ping >/dev/null 2>&1; do i=$((i + 1)); [ "$i" -lt 50 ] || break; sleep 0.1; done
-	a=$(echo "$cells" | head -n 1)
-	b=$(echo "$cells" | tail -n 1)
-	export CCACHE_REMOTE_STORAGE="redis://127.0.0.1:$rport"
-	rm -rf out/cache/ccache "out/wheels/$a/manifest"
-	ninja "wheel/$a" >"$WORK/remote-a.log" 2>&1 || true
-	rm -rf out/cache/ccache "out/wheels/$b/manifest"
-	ninja "wheel/$b" >"$WORK/remote-b.log" 2>&1 || true
-	unset CCACHE_REMOTE_STORAGE
-	kill "$(cat "$WORK/redis.pid")" 2>/dev/null || true
-	if sed -n '/Remote storage:/,/Hits:/p' "out/logs/$b.build.log" | grep -q "Hits: *[1-9]" &&
-		! grep -q "redis://" "out/cells/$b/spec"; then
+	if remote_builds "redis://127.0.0.1:$rport" redis && ! grep -q "redis://" "out/cells/$b/spec"; then
 		t_pass
 	else
-		t_fail "$(sed -n '/ccache statistics/,$p' "out/logs/$b.build.log" | head -n 30)"
+		t_fail "$(remote_stats)"
 	fi
+	kill "$(cat "$WORK/redis.pid")" 2>/dev/null || true
 else
 	t_fail "redis-server is not installed (apt-get install redis-server)"
 fi
@@ -116,26 +123,15 @@ if command -v nginx >/dev/null 2>&1; then
 }
 NGINX
 	} >"$hd/nginx.conf"
-	if nginx -c "$hd/nginx.conf" >"$hd/start.log" 2>&1; then
-		a=$(echo "$cells" | head -n 1)
-		b=$(echo "$cells" | tail -n 1)
-		export CCACHE_REMOTE_STORAGE="http://127.0.0.1:$hport/ccache/"
-		rm -rf out/cache/ccache "out/wheels/$a/manifest"
-		ninja "wheel/$a" >"$WORK/http-a.log" 2>&1 || true
-		rm -rf out/cache/ccache "out/wheels/$b/manifest"
-		ninja "wheel/$b" >"$WORK/http-b.log" 2>&1 || true
-		unset CCACHE_REMOTE_STORAGE
-		kill "$(cat "$hd/nginx.pid")" 2>/dev/null || true
-		if sed -n '/Remote storage:/,/Hits:/p' "out/logs/$b.build.log" | grep -q "Hits: *[1-9]" &&
-			grep -q '"PUT /ccache/' "$hd/logs/access.log" && grep -q '"GET /ccache/[^ ]* HTTP/1.1" 200 ' "$hd/logs/access.log" &&
-			[ -n "$(find "$hd/root/ccache" -type f | head -n 1)" ]; then
-			t_pass
-		else
-			t_fail "$(sed -n '/ccache statistics/,$p' "out/logs/$b.build.log" | head -n 30)" "$(tail -n 5 "$hd/logs/access.log")"
-		fi
-	else
+	if ! nginx -c "$hd/nginx.conf" >"$hd/start.log" 2>&1; then
 		t_fail "$(cat "$hd/start.log" "$hd/logs/error.log" 2>/dev/null)"
+	elif remote_builds "http://127.0.0.1:$hport/ccache/" http && grep -q '"PUT /ccache/' "$hd/logs/access.log" &&
+		grep -q '"GET /ccache/[^ ]* HTTP/1.1" 200 ' "$hd/logs/access.log" && [ -n "$(find "$hd/root/ccache" -type f | head -n 1)" ]; then
+		t_pass
+	else
+		t_fail "$(remote_stats)" "$(tail -n 5 "$hd/logs/access.log")"
 	fi
+	[ ! -f "$hd/nginx.pid" ] || kill "$(cat "$hd/nginx.pid")" 2>/dev/null || true
 else
 	t_fail "nginx is not installed (apt-get install nginx-light)"
 fi
