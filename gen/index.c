@@ -325,39 +325,40 @@ isotime(struct sb *s, long long t, struct timecache *c)
 }
 
 /*
- * Write a page: through writeifchanged, or, into a fresh tree (fresh: nothing is there yet,
- * and the whole tree is renamed into place at the end), simply created: a cold build of a
- * big index is mostly file creation, and this halves its system calls.
+ * Create page rel (relative to the directory dirfd, named dir in messages; NULL when rel says
+ * it all) in a fresh tree (nothing is there yet, and the whole tree is renamed into place at the
+ * end): simply created, no comparison and no temporary. A cold build of a big index is mostly
+ * file creation, and this halves its system calls.
  */
 static int
-writepageat(int dirfd, const char *rel, const char *path, const struct sb *s, int fresh)
+createpage(int dirfd, const char *dir, const char *rel, const struct sb *s)
 {
+	const char *d = dir ? dir : "", *sep = dir ? "/" : "";
 	size_t off = 0;
 	ssize_t n;
 	int fd;
 
-	if (!fresh)
-		return writeifchanged(path, s->buf, s->len);
 	if ((fd = openat(dirfd, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)
-		return error("cannot create '%s': %s", path, strerror(errno));
+		return error("cannot create '%s%s%s': %s", d, sep, rel, strerror(errno));
 	while (off < s->len) {
 		if ((n = write(fd, s->buf + off, s->len - off)) < 0) {
 			if (errno == EINTR)
 				continue;
 			close(fd);
-			return error("cannot write '%s': %s", path, strerror(errno));
+			return error("cannot write '%s%s%s': %s", d, sep, rel, strerror(errno));
 		}
 		off += (size_t)n;
 	}
 	if (close(fd) < 0)
-		return error("cannot write '%s': %s", path, strerror(errno));
+		return error("cannot write '%s%s%s': %s", d, sep, rel, strerror(errno));
 	return 1;
 }
 
+/* write the page at path: created in a fresh tree, else through writeifchanged */
 static int
 writepage(const char *path, const struct sb *s, int fresh)
 {
-	return writepageat(AT_FDCWD, path, path, s, fresh);
+	return fresh ? createpage(AT_FDCWD, NULL, path, s) : writeifchanged(path, s->buf, s->len);
 }
 
 static int
@@ -425,6 +426,7 @@ struct pagework {
 	const struct indexopts *o;
 	int fresh;
 	int simplefd;  /* fresh: <top>/simple, opened once (shorter path walks for 23k files) */
+	const char *simple; /* its name, for messages */
 	const struct projpages *p;
 	size_t np;
 	pthread_mutex_t lock;
@@ -448,6 +450,9 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 	const char *v = pw->v, *files = pw->files;
 	size_t i = pp->i, k, nfiles = 0, nvers = 0;
 	const char *last = NULL; /* the file name of the last wheel listed: the same wheel comes once */
+	/* the METADATA file's hash, under PEP 714's name and the older one (pip before 23.3) */
+	static const char *const metakeys[] = { "core-metadata", "dist-info-metadata" };
+	int m;
 
 	sbreset(page);
 	sbreset(json);
@@ -485,10 +490,8 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 			eschtml(page, x->requirespy);
 			sbaddc(page, '"');
 		}
-		if (hasmeta) {
-			sbadd(page, " data-core-metadata=\"sha256=");
-			eschtml(page, x->metasha);
-			sbadd(page, "\" data-dist-info-metadata=\"sha256=");
+		for (m = 0; hasmeta && m < 2; m++) {
+			sbaddf(page, " data-%s=\"sha256=", metakeys[m]);
 			eschtml(page, x->metasha);
 			sbaddc(page, '"');
 		}
@@ -518,15 +521,13 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 			escjson(json, x->requirespy);
 		else
 			sbadd(json, "null");
-		if (hasmeta) {
-			sbadd(json, ", \"core-metadata\": {\"sha256\": ");
-			escjson(json, x->metasha);
-			sbadd(json, "}, \"dist-info-metadata\": {\"sha256\": ");
+		for (m = 0; hasmeta && m < 2; m++) {
+			sbaddf(json, ", \"%s\": {\"sha256\": ", metakeys[m]);
 			escjson(json, x->metasha);
 			sbaddc(json, '}');
-		} else {
-			sbadd(json, ", \"core-metadata\": false");
 		}
+		if (!hasmeta)
+			sbadd(json, ", \"core-metadata\": false");
 		if (x->sha256)
 			sbaddf(json, ", \"size\": %lld, \"upload-time\": \"%s\"", x->size, t->buf);
 		if (!yank) {
@@ -553,20 +554,15 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 	sbadd(page, "</body>\n</html>\n");
 	sbaddf(json, "], \"versions\": [%s]}\n", vers->buf ? vers->buf : "");
 	if (pw->fresh) {
-		/* relative to simple/: the full paths only for messages */
-		size_t nl = strlen(w[i].package);
-
-		sbaddf(path, "%s/index.html", w[i].package);
-		path->buf[nl] = '\0';
-		if (mkdirat(pw->simplefd, path->buf, 0777) < 0 && errno != EEXIST) {
-			error("cannot create directory '%s/simple/%s': %s", pw->top, path->buf, strerror(errno));
+		/* <project>/index.{html,json}, relative to simple/ */
+		sbadd(path, w[i].package);
+		if (mkdirat(pw->simplefd, path->buf, 0777) < 0 && errno != EEXIST)
+			return error("cannot create directory '%s/%s': %s", pw->simple, path->buf, strerror(errno));
+		sbadd(path, "/index.html");
+		if (createpage(pw->simplefd, pw->simple, path->buf, page) < 0)
 			return -1;
-		}
-		path->buf[nl] = '/';
-		if (writepageat(pw->simplefd, path->buf, path->buf, page, 1) < 0)
-			return -1;
-		memcpy(path->buf + nl + 7, "json", 5);
-		return writepageat(pw->simplefd, path->buf, path->buf, json, 1) < 0 ? -1 : 0;
+		memcpy(path->buf + path->len - 4, "json", 4);
+		return createpage(pw->simplefd, pw->simple, path->buf, json) < 0 ? -1 : 0;
 	}
 	sbaddf(path, "%s/simple/%s/index.html", pw->top, w[i].package);
 	if (writepage(path->buf, page, 0) < 0)
@@ -686,6 +682,7 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 	if (fresh) {
 		sbreset(&path);
 		sbaddf(&path, "%s/simple", top);
+		pw.simple = path.buf;
 		if ((pw.simplefd = open(path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 			error("cannot open '%s': %s", path.buf, strerror(errno));
 			goto fail;
