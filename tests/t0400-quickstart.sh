@@ -63,7 +63,7 @@ uvmode() {
 }
 if [ -z "$uvcell" ]; then
 	t_fail "no cell was built with uv"
-elif [ -z "$(find "$stamp" -mmin -60 2>/dev/null)" ]; then
+elif [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 	t_fail "no fresh stamp $stamp after the builds"
 else
 	why=
