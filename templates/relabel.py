@@ -54,8 +54,7 @@ def copy_raw(zin, src, dest, rename, changed):
     """Write dest: every member of zin under its new name, its compressed bytes copied as
     they are (no inflating and deflating again: seconds for a CUDA wheel of hundreds of
     megabytes), the members in changed (name -> new content) compressed again. Returns
-    False, having written nothing, when the result would need ZIP64 or a member is
-    encrypted."""
+    False, leaving no dest, when the result would need ZIP64 or a member is encrypted."""
     infos = zin.infolist()
     if len(infos) >= 0xFFFF or os.path.getsize(src) >= ZIP64_AT:
         return False
@@ -192,23 +191,16 @@ def relabel(src, label, outdir):
         record = buf.getvalue().encode("utf-8")
 
         changed = {old_info + "METADATA": metadata, old_info + "RECORD": record}
-        if copy_raw(zin, src, tmp, rename, changed):
-            os.replace(tmp, dest)
-            return dest
-        # a wheel that needs ZIP64 (4 GiB, 65535 members): zipfile recompresses every member
-        with zipfile.ZipFile(tmp, "w") as zout:
-            for info in zin.infolist():
-                new = zipfile.ZipInfo(rename(info.filename), info.date_time)
-                new.compress_type = info.compress_type
-                new.external_attr = info.external_attr
-                new.create_system = info.create_system
-                if info.filename == old_info + "METADATA":
-                    data = metadata
-                elif info.filename == old_info + "RECORD":
-                    data = record
-                else:
-                    data = zin.read(info.filename)
-                zout.writestr(new, data)
+        if not copy_raw(zin, src, tmp, rename, changed):
+            # a wheel that needs ZIP64 (4 GiB, 65535 members): zipfile recompresses every member
+            with zipfile.ZipFile(tmp, "w") as zout:
+                for info in zin.infolist():
+                    new = zipfile.ZipInfo(rename(info.filename), info.date_time)
+                    new.compress_type = info.compress_type
+                    new.external_attr = info.external_attr
+                    new.create_system = info.create_system
+                    data = changed.get(info.filename)
+                    zout.writestr(new, zin.read(info.filename) if data is None else data)
     os.replace(tmp, dest)
     return dest
 
