@@ -207,6 +207,15 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
         TORCH_EXTENSION_SKIP_NVCC_GEN_DEPENDENCIES=1
         export NVCC PYTORCH_NVCC TORCH_EXTENSION_SKIP_NVCC_GEN_DEPENDENCIES
     fi
+    # torch's cpp_extension (2.13: _wrap_compiler) puts "ccache" in front of the compiler when ccache is on
+    # PATH: in front of the masks, every compile went through ccache twice (ccache running a
+    # ccache), two lookups whose results depended on each other. The masks are enough.
+    TORCH_NO_COMPILER_WRAPPER=1
+    # the headers of a freshly installed torch are seconds old when the first compile reads
+    # them; ccache would then skip its direct mode ("include file too new") and rely on the
+    # preprocessor alone. Each cell has its own venv, so a header never changes under a result.
+    CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:+$CCACHE_SLOPPINESS,}include_file_mtime,include_file_ctime
+    export TORCH_NO_COMPILER_WRAPPER CCACHE_SLOPPINESS
     printf 'wheelgen: ccache: CC=%s CXX=%s NVCC=%s dir=%s\n' "$CC" "$CXX" "${NVCC:-}" "$CCACHE_DIR"
 fi
 
