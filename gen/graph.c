@@ -276,7 +276,7 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 			if (escninjapath(g, cl->pkg->patches.v[k]) < 0)
 				BUG("patch path with a newline");
 		}
-		sbadd(g, "\n  cell = ");
+		sbadd(g, " || $builddir/wheelgen\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbaddc(g, '\n');
 	}
@@ -326,14 +326,15 @@ group(struct sb *g, const char *name, const struct matrix *m, const char *mid, c
 
 static const char rules[] =
 	"rule wheel\n"
-	"  command = sh templates/build-$backend.sh $builddir $cell\n"
+	"  command = $builddir/wheelgen restore --builddir $builddir --config $config --host $builddir/host.txt $cell"
+	" || sh templates/build-$backend.sh $builddir $cell\n"
 	"  description = WHEEL $cell\n"
 	"  depfile = $builddir/wheels/$cell/manifest.d\n"
 	"  deps = gcc\n"
 	"  restat = 1\n"
 	"  pool = $wheelpool\n"
 	"rule test\n"
-	"  command = sh templates/test-$backend.sh $builddir $cell\n"
+	"  command = $builddir/wheelgen restore --test --builddir $builddir $cell || sh templates/test-$backend.sh $builddir $cell\n"
 	"  description = TEST $cell\n"
 	"rule publish\n"
 	"  command = sh templates/publish.sh $builddir $cell\n"
@@ -357,7 +358,8 @@ static const char rules[] =
 	"  rspfile_content = $in\n"
 	"  restat = 1\n"
 	"rule mergeindex\n"
-	"  command = find $builddir/wheels -name manifest -type f 2>/dev/null | sort >$builddir/merge-index.rsp &&"
+	"  command = $builddir/wheelgen store --pull --builddir $builddir --config $config --host $builddir/host.txt &&"
+	" find $builddir/wheels $builddir/store -name manifest -type f 2>/dev/null | sort >$builddir/merge-index.rsp &&"
 	" $builddir/wheelgen index --builddir $builddir --spec $builddir/index.spec --manifests $builddir/merge-index.rsp\n"
 	"  description = MERGE-INDEX $builddir/index\n"
 	"rule checkout\n"

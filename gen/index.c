@@ -19,8 +19,8 @@ int
 manifestread(const char *path, struct wheelinfo *w)
 {
 	static const char *const keys[] = { "cell", "package", "version", "filename", "sha256", "tags", "size",
-					    "cuda", "torch", "metadata_sha256", "requires_python", "python", NULL };
-	char *v[13] = { NULL };
+					    "cuda", "torch", "metadata_sha256", "requires_python", "python", "upload_time", NULL };
+	char *v[14] = { NULL };
 	const char *slash;
 
 	memset(w, 0, sizeof(*w));
@@ -39,6 +39,9 @@ manifestread(const char *path, struct wheelinfo *w)
 	w->metasha = v[9];
 	w->requirespy = v[10];
 	w->python = v[11];
+	/* the wheel's upload time, which restoring from the store keeps: the pages come out the same */
+	w->mtime = v[12] ? strtoll(v[12], NULL, 10) : 0;
+	free(v[12]);
 	slash = strrchr(path, '/');
 	w->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
 	if (w->cuda && *w->cuda) {
@@ -250,8 +253,11 @@ linkwheel(const char *index, struct wheelinfo *w, int link)
 	int rc = link ? linkfile(index, w->dir, w->filename) : 0;
 
 	sbaddf(&path, "%s/%s", w->dir, w->filename);
-	if (rc == 0 && stat(path.buf, &st) == 0)
-		w->mtime = (long long)st.st_mtime;
+	/* a manifest with upload_time needs no wheel beside it when the pages link elsewhere */
+	if (rc == 0 && w->mtime && !link)
+		;
+	else if (rc == 0 && stat(path.buf, &st) == 0)
+		w->mtime = w->mtime ? w->mtime : (long long)st.st_mtime;
 	else if (rc == 0 && !link)
 		rc = error("'%s' named by its manifest is missing: %s", path.buf, strerror(errno));
 	sbaddf(&meta, "%s.metadata", w->filename);

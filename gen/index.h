@@ -13,7 +13,7 @@ struct wheelinfo {
 	char *variant;     /* "cu130-torch2.9", "cu130", or NULL for a wheel that fits every variant */
 	char *dir;      /* directory holding the manifest and the wheel */
 	long long size;
-	long long mtime;   /* the wheel file's modification time (its upload-time in the index) */
+	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
 };
 
 /* read a manifest; -1 with a message if unreadable or incomplete */

@@ -14,6 +14,8 @@
 #include "index.h"
 #include "matrix.h"
 #include "pep.h"
+#include "restore.h"
+#include "store.h"
 #include "util.h"
 
 #define WG_VERSION "0.1.0"
@@ -33,6 +35,9 @@ static const char usage[] =
 	"  fetch    update the mirrors of git sources (one URL, or every one of a config)\n"
 	"  checkout check out one git source with its submodules (ninja runs this)\n"
 	"  outdated list upstream tags newer than the newest configured version\n"
+	"  key      print the key of cells: the hash of everything that decides their wheels\n"
+	"  restore  take a cell's wheel (or test) from the store instead of building it (ninja runs this)\n"
+	"  store    the store: pull the config's stored cells for the index; list or remove unused entries\n"
 	"\n"
 	"Run 'wheelgen <command> --help' for a command's options. Usually you run\n"
 	"'./configure && ninja', which builds wheelgen and runs it.\n";
@@ -47,18 +52,27 @@ static const char checkusage[] =
 
 static const char matrixusage[] =
 	"usage: wheelgen matrix [--config FILE] [--json | --github | --tsv | --table]\n"
-	"                       [--profile NAME] [--shard I/N] [--host FILE] [--verbose]\n"
+	"                       [--profile NAME] [--missing] [--shard I/N] [--host FILE]\n"
+	"                       [--builddir DIR] [--templates DIR] [--verbose]\n"
 	"\n"
 	"Print the cells of FILE (default config/packages.yml), one id per line.\n"
-	"  --json        a JSON list of objects: cell, package, version, python, cuda, torch\n"
+	"  --json        a JSON list of objects: cell, package, version, python, cuda, torch, key\n"
 	"  --github      a GitHub Actions matrix on one line (for $GITHUB_OUTPUT):\n"
 	"                {\"include\": [ ...the same objects... ]}\n"
-	"  --tsv         tab-separated: cell package version python cuda torch (header first)\n"
+	"  --tsv         tab-separated: cell package version python cuda torch key (header first)\n"
 	"  --table       a table for people, with whether this host can build each cell and why not\n"
 	"  --profile P   only the cells of profile P\n"
+	"  --missing     only the cells whose key the store lacks (the store: see 'wheelgen store\n"
+	"                --help'); a store that cannot be read is a warning, and every cell is listed\n"
 	"  --shard I/N   only the I-th of N near-equal contiguous shards (1 <= I <= N)\n"
-	"  --host FILE   the host description that ./configure wrote (e.g. out/host.txt)\n"
-	"  --verbose     list dropped cells and why on stderr\n";
+	"  --host FILE   the host description that ./configure wrote (e.g. out/host.txt); under\n"
+	"                --backend docker/podman it names the images, which are part of the keys\n"
+	"  --builddir D  where checkouts are (their commits key git cells the lock file does not\n"
+	"                pin); default out\n"
+	"  --templates D the steps' scripts, part of every key (default templates)\n"
+	"  --verbose     list dropped cells and why on stderr\n"
+	"A key is empty when it cannot be known yet: a git source with no lock entry and no\n"
+	"checkout ('wheelgen lock' pins them).\n";
 
 static const char genusage[] =
 	"usage: wheelgen gen [--config FILE] [--builddir DIR] [--host FILE] [--verbose]\n"
@@ -88,6 +102,45 @@ static const char indexusage[] =
 	"benchmarks: bench/index-bench.sh).\n"
 	"The project pages of an index with 256 projects or more are written by one thread\n"
 	"per processor (at most 8); WHEELGEN_INDEX_THREADS=N sets the number.\n";
+
+static const char keyusage[] =
+	"usage: wheelgen key [--config FILE] [--builddir DIR] [--host FILE] [--templates DIR]\n"
+	"                    [--explain] CELL...\n"
+	"\n"
+	"Print \"KEY CELL\" for each CELL: the sha256 of everything that decides its wheel and\n"
+	"test (its build and test specs without this host's paths, the source's identity: git\n"
+	"commit, PyPI name==version or a path tree's content hash; the patches, the templates the\n"
+	"steps run, the container image, and the key's format). The same cell has the same key\n"
+	"in every clone on every host. A git cell's commit is its checkout's (BUILDDIR/src), else\n"
+	"the lock file's. --explain prints the text that is hashed instead.\n";
+
+static const char restoreusage[] =
+	"usage: wheelgen restore [--config FILE] [--builddir DIR] [--host FILE] [--templates DIR]\n"
+	"                        [--test] CELL\n"
+	"\n"
+	"ninja's wheel/<cell> runs this before building: it writes DIR/cells/CELL/key and, when\n"
+	"the store holds the cell's key with a wheel whose sha256 matches, copies the wheel, its\n"
+	"METADATA and its manifest (origin=store) into DIR/wheels/CELL/. Exit status 0 when\n"
+	"restored, 1 when the cell must be built: not in the store, built from other inputs,\n"
+	"or a store that could not be read or holds a wrong hash (a warning names it).\n"
+	"  --test   ninja's test/<cell>: when the cell's wheel came from the store, whose test\n"
+	"           passed before it was published, write DIR/tests/CELL.ok (exit 0); exit 1\n"
+	"           to test it, or always with WHEELGEN_RETEST=1\n";
+
+static const char storeusage[] =
+	"usage: wheelgen store [--config FILE] [--builddir DIR] [--host FILE] [--templates DIR]\n"
+	"                      (--pull | --unused [--delete])\n"
+	"\n"
+	"The store is where published cells live: for each, <cell>.manifest (with its key and\n"
+	"test record), the wheel and its .metadata. It is read from $WHEELGEN_STORE (a directory,\n"
+	"an http(s):// URL, or 'none'), else the config's publish.dir, else publish.http, else\n"
+	"the download URL of publish.github's release. Reading needs no token.\n"
+	"  --pull     for the index of everything (ninja merge-index): the manifests of the\n"
+	"             config's cells that the store holds with their keys go to DIR/store/<cell>/,\n"
+	"             with their wheels unless index.base_url is set (the pages link there)\n"
+	"  --unused   list the store's entries that no cell of the config keys\n"
+	"  --delete   with --unused: remove them (the manifest first; a wheel another kept entry\n"
+	"             names stays). An HTTP store needs DELETE (WebDAV) and a listing (autoindex)\n";
 
 static const char lockusage[] =
 	"usage: wheelgen lock [--config FILE] [--builddir DIR] [--update]\n"
@@ -119,11 +172,14 @@ static const char outdatedusage[] =
 	"cloned: the tags are listed from the remote. Pre-releases only with --pre.\n"
 	"  --json   a JSON list: package, url, configured, newer (newest first)\n";
 
-enum { OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC };
+enum {
+	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
+	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN,
+};
 
 struct opts {
-	const char *config, *builddir, *host, *profile, *manifests, *url, *spec;
-	int verbose, format, update, configset, pre, fromlist;
+	const char *config, *builddir, *host, *profile, *manifests, *url, *spec, *templates;
+	int verbose, format, update, configset, pre, fromlist, missing, test, pull, unused, del, explain;
 	char **args;   /* what remains after the options */
 	int nargs;
 	long shard, nshards;
@@ -149,6 +205,13 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 		{ "url", required_argument, NULL, OPT_URL },
 		{ "update", no_argument, NULL, OPT_UPDATE },
 		{ "pre", no_argument, NULL, OPT_PRE },
+		{ "templates", required_argument, NULL, OPT_TEMPLATES },
+		{ "missing", no_argument, NULL, OPT_MISSING },
+		{ "test", no_argument, NULL, OPT_TEST },
+		{ "pull", no_argument, NULL, OPT_PULL },
+		{ "unused", no_argument, NULL, OPT_UNUSED },
+		{ "delete", no_argument, NULL, OPT_DELETE },
+		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,6 +221,7 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 	memset(o, 0, sizeof(*o));
 	o->config = "config/packages.yml";
 	o->builddir = "out";
+	o->templates = "templates";
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "c:b:vh", longopts, NULL)) != -1) {
@@ -166,6 +230,13 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 		case OPT_URL: o->url = optarg; break;
 		case OPT_UPDATE: o->update = 1; break;
 		case OPT_PRE: o->pre = 1; break;
+		case OPT_TEMPLATES: o->templates = optarg; break;
+		case OPT_MISSING: o->missing = 1; break;
+		case OPT_TEST: o->test = 1; break;
+		case OPT_PULL: o->pull = 1; break;
+		case OPT_UNUSED: o->unused = 1; break;
+		case OPT_DELETE: o->del = 1; break;
+		case OPT_EXPLAIN: o->explain = 1; break;
 		case 'b': o->builddir = optarg; break;
 		case 'H': o->host = optarg; break;
 		case 'p': o->profile = optarg; break;
@@ -203,7 +274,7 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 	}
 	o->args = argv + optind;
 	o->nargs = argc - optind;
-	if (o->nargs > 0 && help != checkoutusage) {
+	if (o->nargs > 0 && help != checkoutusage && help != keyusage && help != restoreusage) {
 		fprintf(stderr, "%s: error: unexpected argument '%s'\n%s", argv0, argv[optind], help);
 		exit(2);
 	}
@@ -336,7 +407,7 @@ cmdgen(int argc, char **argv)
 }
 
 static void
-jsoncell(struct sb *s, const struct cell *cl)
+jsoncell(struct sb *s, const struct cell *cl, const char *key)
 {
 	sbadd(s, "{\"cell\": ");
 	escjson(s, cl->id);
@@ -350,6 +421,8 @@ jsoncell(struct sb *s, const struct cell *cl)
 	escjson(s, cl->cuda ? cl->cuda : "");
 	sbadd(s, ", \"torch\": ");
 	escjson(s, cl->torch ? cl->torch : "");
+	sbadd(s, ", \"key\": ");
+	escjson(s, key);
 	sbaddc(s, '}');
 }
 
@@ -363,9 +436,15 @@ cmdmatrix(int argc, char **argv)
 	struct host h;
 	struct matrix m;
 	struct config *c;
-	size_t i, k, n = 0, lo, hi, w = 4;
-	int rc = 1;
+	size_t i, j, n = 0, lo, hi, w = 4;
+	int rc = 1, down = 0;
+	char (*keys)[65] = NULL;
+	struct keyctx k;
+	struct store st;
+	struct sb tmp = SB_INIT;
 
+	memset(&k, 0, sizeof(k));
+	memset(&st, 0, sizeof(st));
 	parseopts(argc, argv, &o, matrixusage);
 	c = load(&a, &o, &h, &m);
 	if (!c)
@@ -382,11 +461,48 @@ cmdmatrix(int argc, char **argv)
 			goto out;
 		}
 	}
-	/* keep the selected cells at the front */
+	/* keep the selected cells at the front, with their keys where they are shown or asked for */
+	keys = xcalloc(m.n ? m.n : 1, sizeof(*keys));
+	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_LOCK);
+	storeopen(c, &st);
+	if (o.missing && st.kind == STORE_NONE)
+		fprintf(stderr, "%s: warning: --missing: no store (the config has no publish: destination and "
+				"WHEELGEN_STORE is not set): every cell is missing\n", argv0);
+	sbaddf(&tmp, "%s/.matrix-manifest.%ld", o.builddir, (long)getpid());
 	for (i = 0; i < m.n; i++) {
-		if (!prof || profilehas(prof, &m.cells[i]))
-			m.cells[n++] = m.cells[i];
+		struct sb why = SB_INIT;
+		enum storestate ss = NOTSTORED;
+
+		if (prof && !profilehas(prof, &m.cells[i]))
+			continue;
+		if (o.missing && st.kind != STORE_NONE && !down) {
+			if (mkdirs(o.builddir) < 0)
+				goto out;
+			ss = storelookup(&k, &st, &m.cells[i], tmp.buf, keys[n], &why);
+			if (ss == STOREDOWN) {
+				fprintf(stderr, "%s: warning: %s: every cell counts as missing\n", argv0, why.buf);
+				down = 1;
+			}
+			if (ss == UNKNOWNKEY && !strcmp(why.buf, "its key could not be computed")) {
+				sbfree(&why);
+				goto out;
+			}
+		} else if (o.missing || (o.format && o.format != OPT_TABLE)) {
+			int r = cellkey(&k, &m.cells[i], NULL, keys[n], NULL);
+
+			if (r < 0) {
+				sbfree(&why);
+				goto out;
+			}
+			if (r == 1)
+				keys[n][0] = '\0';
+		}
+		sbfree(&why);
+		if (ss == STORED)
+			continue;
+		m.cells[n++] = m.cells[i];
 	}
+	unlink(tmp.buf);
 	lo = 0;
 	hi = n;
 	if (o.nshards) {
@@ -398,26 +514,26 @@ cmdmatrix(int argc, char **argv)
 	else if (o.format == OPT_JSON)
 		sbadd(&s, "[");
 	else if (o.format == OPT_TSV)
-		sbadd(&s, "cell\tpackage\tversion\tpython\tcuda\ttorch\n");
+		sbadd(&s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\n");
 	for (i = lo; i < hi; i++)
 		w = strlen(m.cells[i].id) > w ? strlen(m.cells[i].id) : w;
 	if (o.format == OPT_TABLE)
 		sbaddf(&s, "%-*s  %s\n", (int)w, "CELL", "BUILDS HERE");
-	for (i = lo, k = 0; i < hi; i++, k++) {
+	for (i = lo, j = 0; i < hi; i++, j++) {
 		const struct cell *cl = &m.cells[i];
 
 		switch (o.format) {
 		case OPT_GITHUB: /* one line: what a step writes to $GITHUB_OUTPUT */
-			sbadd(&s, k ? ", " : "");
-			jsoncell(&s, cl);
+			sbadd(&s, j ? ", " : "");
+			jsoncell(&s, cl, keys[i]);
 			break;
 		case OPT_JSON:
-			sbadd(&s, k ? ",\n  " : "\n  ");
-			jsoncell(&s, cl);
+			sbadd(&s, j ? ",\n  " : "\n  ");
+			jsoncell(&s, cl, keys[i]);
 			break;
 		case OPT_TSV:
-			sbaddf(&s, "%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
-			       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "");
+			sbaddf(&s, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
+			       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "", keys[i]);
 			break;
 		case OPT_TABLE:
 			sbaddf(&s, "%-*s  %s%s\n", (int)w, cl->id, !o.host ? "unknown (no --host)" : cl->whynot ? "no: " : "yes",
@@ -430,11 +546,148 @@ cmdmatrix(int argc, char **argv)
 	if (o.format == OPT_GITHUB)
 		sbadd(&s, "]}\n");
 	else if (o.format == OPT_JSON)
-		sbadd(&s, k ? "\n]\n" : "]\n");
+		sbadd(&s, j ? "\n]\n" : "]\n");
 	fwrite(s.buf, 1, s.len, stdout);
+	if (o.missing)
+		fprintf(stderr, "%s: %zu cell%s missing from the store %s\n", argv0, n, n == 1 ? "" : "s", storename(&st));
 	rc = 0;
 out:
+	if (tmp.len)
+		unlink(tmp.buf);
+	sbfree(&tmp);
 	sbfree(&s);
+	free(keys);
+	keyctxfree(&k);
+	storefree(&st);
+	free(m.cells);
+	afree(&a);
+	return rc;
+}
+
+/* the cell named id in m, or NULL with a message */
+static const struct cell *
+findcell(const struct matrix *m, const char *id, const char *config)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (!strcmp(m->cells[i].id, id))
+			return &m->cells[i];
+	}
+	error("no cell '%s' in %s", id, config);
+	return NULL;
+}
+
+static int
+cmdkey(int argc, char **argv)
+{
+	struct arena a = { 0 };
+	struct keyctx k;
+	struct opts o;
+	struct host h;
+	struct matrix m;
+	struct config *c;
+	int i, rc = 1;
+
+	parseopts(argc, argv, &o, keyusage);
+	if (o.nargs < 1) {
+		fprintf(stderr, "%s: error: key needs at least one CELL\n%s", argv0, keyusage);
+		return 2;
+	}
+	if (!(c = load(&a, &o, &h, &m)))
+		goto out;
+	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_CHECKOUT);
+	rc = 0;
+	for (i = 0; i < o.nargs; i++) {
+		const struct cell *cl = findcell(&m, o.args[i], o.config);
+		struct sb text = SB_INIT;
+		char key[65];
+		int r;
+
+		if (!cl || (r = cellkey(&k, cl, NULL, key, &text)) < 0) {
+			rc = 1;
+		} else if (r == 1) {
+			error("the key of %s is not known yet: its git source has no lock entry and no checkout "
+			      "(ninja %s/src/%s-%s.commit, or wheelgen lock)", cl->id, o.builddir, cl->pkg->norm, cl->version);
+			rc = 1;
+		} else if (o.explain) {
+			fputs(text.buf, stdout);
+		} else {
+			printf("%s %s\n", key, cl->id);
+		}
+		sbfree(&text);
+	}
+	keyctxfree(&k);
+out:
+	free(m.cells);
+	afree(&a);
+	return rc;
+}
+
+static int
+cmdrestore(int argc, char **argv)
+{
+	struct arena a = { 0 };
+	struct keyctx k;
+	struct store st;
+	struct opts o;
+	struct host h;
+	struct matrix m;
+	struct config *c;
+	const struct cell *cl;
+	int rc = 1;
+
+	parseopts(argc, argv, &o, restoreusage);
+	if (o.nargs != 1) {
+		fprintf(stderr, "%s: error: restore needs one CELL\n%s", argv0, restoreusage);
+		return 2;
+	}
+	if (o.test)
+		return restoretest(o.builddir, o.args[0]);
+	if (!(c = load(&a, &o, &h, &m)) || !(cl = findcell(&m, o.args[0], o.config)))
+		goto out;
+	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_CHECKOUT);
+	storeopen(c, &st);
+	rc = restorewheel(&k, &st, cl, o.builddir) == 0 ? 0 : 1;
+	storefree(&st);
+	keyctxfree(&k);
+out:
+	free(m.cells);
+	afree(&a);
+	return rc;
+}
+
+static int
+cmdstore(int argc, char **argv)
+{
+	struct arena a = { 0 };
+	struct keyctx k;
+	struct store st;
+	struct opts o;
+	struct host h;
+	struct matrix m;
+	struct config *c;
+	int rc = 1;
+
+	parseopts(argc, argv, &o, storeusage);
+	if (o.pull == o.unused || (o.del && !o.unused)) {
+		fprintf(stderr, "%s: error: store needs --pull or --unused [--delete]\n%s", argv0, storeusage);
+		return 2;
+	}
+	if (!(c = load(&a, &o, &h, &m)))
+		goto out;
+	storeopen(c, &st);
+	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_LOCK);
+	if (st.kind == STORE_NONE && o.unused)
+		error("no store: the config has no publish: destination and WHEELGEN_STORE is not set");
+	else if (st.kind == STORE_NONE)
+		rc = 0; /* nothing to pull: the index holds the cells built here */
+	else if (mkdirs(o.builddir) == 0)
+		rc = (o.pull ? pullstore(&k, &st, &m, o.builddir, c->baseurl != NULL)
+			     : unusedstore(&k, &st, &m, o.builddir, o.del)) < 0;
+	keyctxfree(&k);
+	storefree(&st);
+out:
 	free(m.cells);
 	afree(&a);
 	return rc;
@@ -730,6 +983,12 @@ main(int argc, char **argv)
 		rc = cmdmatrix(argc - 1, argv + 1);
 	else if (!strcmp(argv[1], "index"))
 		rc = cmdindex(argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "key"))
+		rc = cmdkey(argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "restore"))
+		rc = cmdrestore(argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "store"))
+		rc = cmdstore(argc - 1, argv + 1);
 	else if (!strcmp(argv[1], "lock") || !strcmp(argv[1], "fetch") || !strcmp(argv[1], "checkout") ||
 		 !strcmp(argv[1], "outdated")) {
 		gitinit();

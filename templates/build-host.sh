@@ -554,6 +554,13 @@ done
     printf 'metadata_sha256=%s\n' "$metadata_sha256"
     printf 'requires_python=%s\n' "$requires_python"
     printf 'tags=%s\n' "$tags"
+    # the cell's key (wheelgen restore wrote it before this build: the store is looked up by
+    # it), that this wheel was built here, and when (its upload-time in the index)
+    if [ -f "$B/cells/$CELL/key" ]; then
+        printf 'key=%s\n' "$(cat "$B/cells/$CELL/key")"
+    fi
+    printf 'origin=build\n'
+    printf 'upload_time=%s\n' "$(date -r "$outdir/$wheel_name" +%s)"
 } >"$outdir/manifest.tmp"
 if [ -f "$outdir/manifest" ] && cmp -s "$outdir/manifest.tmp" "$outdir/manifest"; then
     rm -f "$outdir/manifest.tmp"

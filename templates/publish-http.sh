@@ -6,6 +6,9 @@
 #   sh templates/publish-http.sh [--dry-run] [--retries N] [--state FILE] --tree DIR URL
 #        DIR's files to URL/<path under DIR>: files/ first, then the pages deepest first, so
 #        that no page names a file that is not there yet
+#   sh templates/publish-http.sh --verify NAME SHA256 URL
+#        exit 0 when URL/NAME has that sha256, 1 otherwise (publish.sh: did another
+#        publisher of the same cell replace the wheel meanwhile?)
 #
 # Every upload is read back (GET) and its sha256 compared with the file's: a server that
 # stored something else is an error, not a success. A failed PUT, GET or comparison is tried
@@ -30,9 +33,16 @@ dry=0
 tries=3
 tree=
 state=
+verify=
 while [ "$#" -gt 0 ]; do
     case $1 in
         --dry-run) dry=1 ;;
+        --verify)
+            [ "$#" -ge 3 ] || usage
+            verify=$2
+            verifysha=$3
+            shift 2
+            ;;
         --retries | --tree | --state)
             [ "$#" -ge 2 ] || usage
             case $1 in
@@ -63,7 +73,7 @@ case $url in
 esac
 # shellcheck source=templates/publish-lib.sh
 . "$(dirname "$0")/publish-lib.sh"
-wg_pub_operands http "$tree" "$#"
+[ -n "$verify" ] || wg_pub_operands http "$tree" "$#"
 command -v curl >/dev/null 2>&1 || { printf 'wheelgen: http: curl is needed (apt-get install curl)\n' >&2; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpubhttp.XXXXXX")
@@ -98,6 +108,12 @@ ctype() {
 }
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+if [ -n "$verify" ]; then
+    curl -sS -f --netrc-optional -H @"$tmp/headers" -o "$tmp/back" "$url$(enc "$verify")" 2>/dev/null &&
+        [ "$(sha "$tmp/back")" = "$verifysha" ]
+    exit
+fi
 
 # sent REL SHA: did an earlier run send this very file? (the state's last entry for REL)
 sent() {

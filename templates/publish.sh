@@ -5,11 +5,12 @@
 #   sh templates/publish.sh BUILDDIR CELL      (ninja publish/<cell>, ninja publish)
 #   sh templates/publish.sh --index BUILDDIR   (ninja publish-index)
 #
-# A cell's wheel, its .metadata (PEP 658) and its manifest (as <cell>.manifest) go to each of
+# A cell's wheel, its .metadata (PEP 658) and its manifest (as <cell>.manifest, with the
+# test's record: tested=<sha256>, gpu=...), in that order, go to each of
 #   publish.dir     a directory                 (templates/publish-dir.sh)
 #   publish.http    HTTP PUT under a URL        (templates/publish-http.sh)
-#   publish.github  a GitHub release's assets   (templates/publish-github.sh; the manifest
-#                   is not uploaded there)
+#   publish.github  a GitHub release's assets   (templates/publish-github.sh)
+# The manifest goes last: a reader that finds it finds the wheel (the store, wheelgen restore).
 # and then BUILDDIR/publish/<cell>.done records the wheel's sha256. The mark is removed
 # first and written last, so an interrupted or failed upload never leaves the cell marked
 # published. The index (BUILDDIR/index) goes to publish.index_dir and/or publish.index_http;
@@ -80,20 +81,48 @@ set -- "$wheel"
 [ ! -f "$wheel.metadata" ] || set -- "$@" "$wheel.metadata"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpub.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# the manifest under a name that says whose it is
-cp "$manifest" "$tmp/$cell.manifest"
+# the manifest under a name that says whose it is, with the test's record (publish/<cell>
+# depends on test/<cell>): the store's entry of the cell, read back by wheelgen restore
+tested=$builddir/tests/$cell.ok
+[ "$(sed -n 1p "$tested" 2>/dev/null)" = "$sha" ] ||
+    { printf 'wheelgen: publish %s: %s does not record a passed test of this wheel (ninja test/%s)\n' "$cell" "$tested" "$cell" >&2; exit 1; }
+{
+    grep -v '^\(origin\|tested\|gpu\)=' "$manifest"
+    printf 'origin=build\ntested=%s\n' "$sha"
+    sed -n 's/^gpu=/gpu=/p' "$tested"
+} >"$tmp/$cell.manifest"
 
-if [ -n "$WG_PUBLISH_DIR" ]; then
-    sh "$here/publish-dir.sh" $dry "$WG_PUBLISH_DIR" "$@" "$tmp/$cell.manifest"
-fi
-if [ -n "$WG_PUBLISH_HTTP" ]; then
-    sh "$here/publish-http.sh" $dry --retries "$WG_PUBLISH_RETRIES" "$WG_PUBLISH_HTTP" "$@" "$tmp/$cell.manifest"
-fi
+# The wheel and .metadata first, the manifest last, each through a temporary name. Another
+# runner publishing the same cell at once may still replace the wheel between ours and our
+# manifest: afterwards each store must hold the wheel our manifest names, or both are sent
+# again (wheelgen restore checks the hash all the same, and builds on a mismatch).
+stored() { # stored: does each directory and HTTP destination hold our wheel?
+    if [ -n "$WG_PUBLISH_DIR" ] && [ "$(sha256sum <"$WG_PUBLISH_DIR/$filename" 2>/dev/null | cut -d' ' -f1)" != "$sha" ]; then
+        return 1
+    fi
+    if [ -n "$WG_PUBLISH_HTTP" ] && ! sh "$here/publish-http.sh" --verify "$filename" "$sha" "$WG_PUBLISH_HTTP"; then
+        return 1
+    fi
+}
+round=1
+while :; do
+    if [ -n "$WG_PUBLISH_DIR" ]; then
+        sh "$here/publish-dir.sh" $dry "$WG_PUBLISH_DIR" "$@" "$tmp/$cell.manifest"
+    fi
+    if [ -n "$WG_PUBLISH_HTTP" ]; then
+        sh "$here/publish-http.sh" $dry --retries "$WG_PUBLISH_RETRIES" "$WG_PUBLISH_HTTP" "$@" "$tmp/$cell.manifest"
+    fi
+    [ -z "$dry" ] || break
+    stored && break
+    [ "$round" -lt 3 ] || { printf 'wheelgen: publish %s: another publisher keeps replacing %s in the store\n' "$cell" "$filename" >&2; exit 1; }
+    printf 'wheelgen: publish %s: another publisher replaced %s in the store meanwhile; sending it and the manifest again\n' "$cell" "$filename" >&2
+    round=$((round + 1))
+done
 if [ -n "$WG_PUBLISH_GITHUB_REPO" ]; then
     replace=
     [ "$WG_PUBLISH_GITHUB_REPLACE" != 1 ] || replace=--replace
     sh "$here/publish-github.sh" $dry $replace --retries "$WG_PUBLISH_RETRIES" \
-        "$WG_PUBLISH_GITHUB_REPO" "$WG_PUBLISH_GITHUB_TAG" "$@"
+        "$WG_PUBLISH_GITHUB_REPO" "$WG_PUBLISH_GITHUB_TAG" "$@" "$tmp/$cell.manifest"
 fi
 [ -z "$dry" ] || exit 0
 printf '%s\n' "$sha" >"$stamp.tmp.$$"

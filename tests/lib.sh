@@ -5,6 +5,9 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# no store unless a test names one: config/packages.yml's (a GitHub release) is not on loopback
+WHEELGEN_STORE=${WHEELGEN_STORE:-none}
+export WHEELGEN_STORE
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/wgtest.XXXXXX")
 t_passed=0
 t_failed=0
@@ -54,6 +57,18 @@ t_fail() {
 # t_check COND-COMMAND...: pass if the command succeeds
 t_check() {
 	if "$@"; then t_pass; else t_fail "command failed: $*"; fi
+}
+
+# t_expect TITLE SCRIPT: a whole case with one verdict: SCRIPT (shell commands, run by eval in
+# a subshell with set -e, so every command must succeed) passes or fails; on failure the last
+# lines it printed are shown. Assignments inside do not outlive it.
+t_expect() {
+	t_case "$1"
+	if (set -e; eval "$2") >"$WORK/.expect.out" 2>&1; then
+		t_pass
+	else
+		t_fail "$(tail -n 25 "$WORK/.expect.out")"
+	fi
 }
 
 # t_cmp EXPECTED-FILE ACTUAL-FILE: pass if equal, else show the diff

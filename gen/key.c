@@ -1,0 +1,331 @@
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "graph.h"
+#include "key.h"
+#include "sha256.h"
+
+/* the steps' scripts: what every build and test runs, and what the container backends add */
+static const char *const hosttemplates[] = {
+	"build-host.sh", "step-lib.sh", "wheel-info.py", "relabel.py", "test-host.sh", NULL,
+};
+static const char *const containertemplates[] = {
+	"build-container.sh", "test-container.sh", "container-run.sh", NULL,
+};
+
+/* spec lines that say where things are on this host, not what is built */
+static const char *const hostlines[] = {
+	"WG_PYTHON_EXE=", "WG_CUDA_HOME=", "WG_SOURCE_DIR=", "WG_UV=", "WG_CCACHE=",
+	"WG_MAX_JOBS=", "WG_NVCC_THREADS=", "WG_MEMORY_GB=", "wg_patch ", "#", NULL,
+};
+
+void
+keyctxinit(struct keyctx *k, const struct config *c, const char *builddir, const char *templates, enum keysource from)
+{
+	memset(k, 0, sizeof(*k));
+	k->c = c;
+	k->builddir = builddir;
+	k->templates = templates;
+	k->from = from;
+	k->tmpl[0] = (struct sb)SB_INIT;
+	k->tmpl[1] = (struct sb)SB_INIT;
+}
+
+void
+keyctxfree(struct keyctx *k)
+{
+	sbfree(&k->tmpl[0]);
+	sbfree(&k->tmpl[1]);
+	free(k->treepkg);
+	free(k->treehash);
+	memset(k, 0, sizeof(*k));
+}
+
+int
+ishex64(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 64; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	}
+	return s[64] == '\0';
+}
+
+/* spec's lines into key, less the host's (and WG_SOURCE= of a path source: its tree is hashed) */
+static void
+addspec(struct sb *key, const char *spec, int pathsource)
+{
+	const char *line = spec, *nl;
+	size_t i;
+
+	for (; *line; line = nl ? nl + 1 : line + strlen(line)) {
+		int host = 0;
+
+		nl = strchr(line, '\n');
+		for (i = 0; hostlines[i] && !host; i++)
+			host = startswith(line, hostlines[i]);
+		if (host || (pathsource && startswith(line, "WG_SOURCE=")))
+			continue;
+		sbaddn(key, line, nl ? (size_t)(nl - line) + 1 : strlen(line));
+	}
+}
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the names in dir a build copies (as build-host.sh's wg_find_sources), sorted; -1 with a message */
+static int
+listdir(const char *dir, int top, char ***names, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t cap = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return error("cannot read the source directory '%s': %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		const char *nm = e->d_name;
+		size_t len = strlen(nm);
+
+		if (!strcmp(nm, ".") || !strcmp(nm, "..") || !strcmp(nm, ".git") || !strcmp(nm, "__pycache__") ||
+		    (len > 9 && !strcmp(nm + len - 9, ".egg-info")) || (top && (!strcmp(nm, "build") || !strcmp(nm, "dist"))))
+			continue;
+		GROW(*names, cap, *n + 1);
+		(*names)[(*n)++] = xstrdup(nm);
+	}
+	closedir(d);
+	qsort(*names, *n, sizeof(**names), cmpstr);
+	return 0;
+}
+
+/* "<length>:<path> <sha256> <x|->\n" into h for each file under root/rel, symbolic links
+   followed; each file's path (relative to root) and a newline into files, when not NULL */
+static int
+hashtree(struct sha256 *h, struct sb *files, const char *root, const char *rel, int depth)
+{
+	struct sb dir = SB_INIT, path = SB_INIT, sub = SB_INIT;
+	char **names;
+	size_t n, i;
+	int rc = 0;
+
+	if (depth > 64)
+		return error("source tree '%s' is nested more than 64 directories deep (a symbolic link loop?)", root);
+	sbaddf(&dir, "%s%s%s", root, *rel ? "/" : "", rel);
+	if (listdir(dir.buf, !*rel, &names, &n) < 0) {
+		sbfree(&dir);
+		return -1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		struct stat st;
+
+		sbreset(&path);
+		sbaddf(&path, "%s/%s", dir.buf, names[i]);
+		sbreset(&sub);
+		sbaddf(&sub, "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		if (stat(path.buf, &st) < 0) {
+			rc = error("cannot read '%s': %s", path.buf, strerror(errno));
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = hashtree(h, files, root, sub.buf, depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			char hex[65];
+			struct sb line = SB_INIT;
+
+			if (files)
+				sbaddf(files, "%s\n", sub.buf);
+			if (!h) {
+			} else if (sha256file(path.buf, hex) < 0) {
+				rc = error("cannot read '%s': %s", path.buf, strerror(errno));
+			} else {
+				sbaddf(&line, "%zu:%s %s %c\n", sub.len, sub.buf, hex, st.st_mode & 0100 ? 'x' : '-');
+				sha256add(h, line.buf, line.len);
+			}
+			sbfree(&line);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	sbfree(&dir);
+	sbfree(&path);
+	sbfree(&sub);
+	return rc;
+}
+
+int
+treefiles(const char *root, struct sb *files)
+{
+	return hashtree(NULL, files, root, "", 0);
+}
+
+/* the content hash of a path package's tree (computed once per package) */
+static const char *
+treeof(struct keyctx *k, const struct package *p)
+{
+	struct sha256 h;
+	size_t i;
+
+	for (i = 0; i < k->ntree; i++) {
+		if (k->treepkg[i] == p)
+			return k->treehash[i];
+	}
+	sha256init(&h);
+	if (hashtree(&h, NULL, p->path, "", 0) < 0)
+		return NULL;
+	if (k->ntree == k->treecap) {
+		k->treecap = k->treecap ? 2 * k->treecap : 8;
+		k->treepkg = xrealloc(k->treepkg, k->treecap * sizeof(*k->treepkg));
+		k->treehash = xrealloc(k->treehash, k->treecap * sizeof(*k->treehash));
+	}
+	k->treepkg[k->ntree] = p;
+	sha256hex(&h, k->treehash[k->ntree]);
+	return k->treehash[k->ntree++];
+}
+
+/* "template NAME SHA256" lines of the steps' scripts (computed once per kind) */
+static const char *
+templatesof(struct keyctx *k, int container)
+{
+	const char *const *lists[2] = { hosttemplates, containertemplates };
+	struct sb path = SB_INIT;
+	size_t l, i;
+
+	if (k->havetmpl[container])
+		return k->tmpl[container].buf;
+	for (l = 0; l <= (size_t)container; l++) {
+		for (i = 0; lists[l][i]; i++) {
+			char hex[65];
+
+			sbreset(&path);
+			sbaddf(&path, "%s/%s", k->templates, lists[l][i]);
+			if (sha256file(path.buf, hex) < 0) {
+				error("cannot read the template '%s': %s", path.buf, strerror(errno));
+				sbfree(&path);
+				return NULL;
+			}
+			sbaddf(&k->tmpl[container], "template %s %s\n", lists[l][i], hex);
+		}
+	}
+	sbfree(&path);
+	k->havetmpl[container] = 1;
+	return k->tmpl[container].buf;
+}
+
+/* the commit the lock file records for p's version, into hex; 0 if found, 1 if not */
+static int
+lockcommit(const struct config *c, const struct package *p, const char *version, char hex[65])
+{
+	struct sb key = SB_INIT;
+	char *buf, *next, *line;
+	int rc = 1;
+
+	if (!c->lockpath || !(buf = readfile(c->lockpath, NULL)))
+		return 1;
+	sbaddf(&key, "%s %s ", p->name, version);
+	next = buf;
+	while ((line = nextline(&next))) {
+		if (startswith(line, key.buf) && strlen(line + key.len) < 65) {
+			strcpy(hex, line + key.len);
+			rc = 0;
+		}
+	}
+	free(buf);
+	sbfree(&key);
+	return rc;
+}
+
+/* the commit the checkout's stamp records (its first word), into hex; 0 if found, 1 if not */
+static int
+stampcommit(const struct keyctx *k, const struct cell *cl, char hex[65])
+{
+	struct sb path = SB_INIT;
+	char *buf;
+	size_t n;
+
+	sbaddf(&path, "%s/src/%s-%s.commit", k->builddir, cl->pkg->norm, cl->version);
+	buf = readfile(path.buf, NULL);
+	sbfree(&path);
+	if (!buf)
+		return 1;
+	n = strcspn(buf, " \n");
+	if (n == 0 || n > 64) {
+		free(buf);
+		return 1;
+	}
+	memcpy(hex, buf, n);
+	hex[n] = '\0';
+	free(buf);
+	return 0;
+}
+
+int
+cellkey(struct keyctx *k, const struct cell *cl, const char *commit, char out[65], struct sb *keytext)
+{
+	const struct package *p = cl->pkg;
+	struct sb text = SB_INIT, spec = SB_INIT;
+	const char *tmpl, *tree;
+	struct sha256 h;
+	char hex[65];
+	size_t i;
+	int rc = -1;
+
+	sbaddf(&text, "wheelgen cell key, format %d\n[build spec]\n", KEY_FORMAT);
+	cellspec(&spec, cl, "");
+	addspec(&text, spec.buf, p->src == SRC_PATH);
+	sbreset(&spec);
+	celltestspec(&spec, cl);
+	sbadd(&text, "[test spec]\n");
+	addspec(&text, spec.buf, p->src == SRC_PATH);
+	sbadd(&text, "[source]\n");
+	switch (p->src) {
+	case SRC_GIT:
+		if (commit && strlen(commit) < sizeof(hex)) {
+			strcpy(hex, commit);
+		} else if (k->from == KEY_FROM_LOCK ? lockcommit(k->c, p, cl->version, hex) && stampcommit(k, cl, hex)
+						    : stampcommit(k, cl, hex) && lockcommit(k->c, p, cl->version, hex)) {
+			rc = 1;
+			goto out;
+		}
+		/* the submodules' commits are those the superproject's tree records at this commit */
+		sbaddf(&text, "git commit %s\n", hex);
+		break;
+	case SRC_PYPI:
+		sbaddf(&text, "pypi %s==%s\n", p->name, cl->version);
+		break;
+	case SRC_PATH:
+		if (!(tree = treeof(k, p)))
+			goto out;
+		sbaddf(&text, "path tree %s\n", tree);
+		break;
+	}
+	for (i = 0; i < p->patches.n; i++) {
+		if (sha256file(p->patches.v[i], hex) < 0) {
+			error("cannot read the patch '%s': %s", p->patches.v[i], strerror(errno));
+			goto out;
+		}
+		sbaddf(&text, "patch %s\n", hex);
+	}
+	if (!(tmpl = templatesof(k, cl->image != NULL)))
+		goto out;
+	sbadd(&text, tmpl);
+	sha256init(&h);
+	sha256add(&h, text.buf, text.len);
+	sha256hex(&h, out);
+	if (keytext)
+		sbadd(keytext, text.buf);
+	rc = 0;
+out:
+	sbfree(&text);
+	sbfree(&spec);
+	return rc;
+}

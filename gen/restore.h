@@ -1,0 +1,62 @@
+/*
+ * restore: cells taken from the store (store.h) instead of built. A cell whose key the store
+ * holds, with a wheel whose sha256 matches, is copied into the build directory with its
+ * manifest marked origin=store; its test passed before it was published, so its test stamp
+ * is restored too. Anything wrong with the store (unreachable, a wrong hash, no key) is one
+ * warning naming the entry or URL, and the cell is built: a store never fails a build.
+ */
+#ifndef WG_RESTORE_H
+#define WG_RESTORE_H
+
+#include "key.h"
+#include "store.h"
+
+/* what the store says of one cell */
+enum storestate {
+	STORED,         /* its manifest carries the cell's key */
+	NOTSTORED,      /* no manifest for the cell */
+	OTHERKEY,       /* a manifest for other inputs */
+	BADENTRY,       /* a manifest without a key (warned) */
+	UNKNOWNKEY,     /* the cell's key is unknown (a git source with no lock entry or checkout) */
+	STOREDOWN,      /* the store could not be read (warned) */
+};
+
+/*
+ * Look cl up in the store: fetch <cell>.manifest into tmpfile and compare its key with the
+ * cell's (a git cell of unknown commit is keyed with the stored manifest's commit). The
+ * cell's key into key ("" if unknown). Warnings are printed; why gets a short reason.
+ */
+enum storestate storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, const char *tmpfile,
+			    char key[65], struct sb *why);
+
+/*
+ * ninja's wheel/<cell>, before building: write BUILDDIR/cells/<cell>/key (the build puts it
+ * into the manifest) and restore the cell from the store if it is there: the wheel, its
+ * .metadata, the manifest (origin=store) and the depfile. 0 when restored, 1 when the cell
+ * must be built (a message says why), -1 on a local error (message printed).
+ */
+int restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, const char *builddir);
+
+/*
+ * ninja's test/<cell>, before testing: when BUILDDIR/wheels/<cell>/manifest came from the
+ * store and records the test passed for this wheel, write BUILDDIR/tests/<cell>.ok and return
+ * 0; 1 when the cell must be tested (also when WHEELGEN_RETEST=1).
+ */
+int restoretest(const char *builddir, const char *cell);
+
+/*
+ * For the index of everything: the manifests of the cells of m whose key the store holds,
+ * into BUILDDIR/store/<cell>/ (with the wheel and .metadata unless manifestsonly), except
+ * cells built here (BUILDDIR/wheels/<cell>/manifest); cells no longer stored are removed from
+ * there. Prints a summary. 0, or -1 on a local error.
+ */
+int pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int manifestsonly);
+
+/*
+ * The store's entries (<cell>.manifest) that no cell of m keys, one line each on stdout:
+ * "<entry>\t<why>"; with del, removed (the manifest first, then its wheel and .metadata unless
+ * a kept entry names the same file). 0, or -1 when the store could not be listed.
+ */
+int unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int del);
+
+#endif
