@@ -65,6 +65,7 @@ printf 'package=%s\nfilename=x.whl\nsha256=0\n' "${2%%-*}" >"$m/manifest"; echo 
 SH
 	# shellcheck disable=SC2016
 	printf 'mkdir -p "$1/tests"; : >"$1/tests/$2.ok"\n' >"$d/templates/test-host.sh"
+	cp "$top/templates/test.sh" "$d/templates/test.sh"
 	: >"$d/templates/publish-dir.sh"
 	: >"$d/templates/step-lib.sh"
 	: >"$d/templates/relabel.py"

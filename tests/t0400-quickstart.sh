@@ -151,12 +151,13 @@ else
 	t_fail "$(tail -n 20 "$WORK/pub.log")"
 fi
 
-t_case "publish.github, dry run: each wheel and its .metadata would go to the release; the token never shows; no mark is lost"
+t_case "publish.github, dry run: each wheel, its .metadata and its manifest would go to the release; the token never shows; no mark is lost"
 sed -i 's|^publish: {dir: \(.*\)}$|publish: {dir: \1, github: {repo: example/wheels, tag: wheels-test}}|' examples/quickstart/packages.yml
 if GH_TOKEN=ghp_t0400secret WG_PUBLISH_DRY_RUN=1 ninja publish >"$WORK/gh.log" 2>&1; then
 	ups=$(grep -c 'dry-run: POST https://uploads.github.com/repos/example/wheels/releases/.*/assets?name=' "$WORK/gh.log" || true)
 	done=$(find out/publish -name '*.done' | wc -l)
-	if [ "$ups" -eq $((2 * nc)) ] && [ "$done" -eq "$nc" ] && ! grep -q ghp_t0400secret "$WORK/gh.log" &&
+	if [ "$ups" -eq $((3 * nc)) ] && [ "$(grep -c 'assets?name=wgquickstart-0.1.0-py[0-9]*\.manifest ' "$WORK/gh.log")" -eq "$nc" ] &&
+		[ "$done" -eq "$nc" ] && ! grep -q ghp_t0400secret "$WORK/gh.log" &&
 		grep -q 'dry-run: GET https://api.github.com/repos/example/wheels/releases/tags/wheels-test' "$WORK/gh.log"; then
 		t_pass
 	else
