@@ -21,7 +21,8 @@ static const char *const torchkeys[] = { "cuda", "python", "pypi", NULL };
 static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
-	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend", NULL,
+	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend",
+	"torch_requirement", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -728,6 +729,42 @@ checklocal(struct ctx *x, struct package *p, struct node *n)
 	sbfree(&out);
 }
 
+/*
+ * torch_requirement: what the wheel's METADATA says of torch (Requires-Dist), a requirement on
+ * torch with {torch} for the cell's torch minor, or "none" (a wheel on torch's stable ABI)
+ */
+static void
+checktorchreq(struct ctx *x, struct package *p, struct node *n)
+{
+	const char *s = getstr(x, n, "torch_requirement"), *q;
+
+	if (!s)
+		return;
+	if (!p->torchaxis) {
+		nodeerr(x->d, n, "torch_requirement is for packages with torch versions; '%s' has none", p->name);
+		return;
+	}
+	if (!strcmp(s, "none")) {
+		p->torchreq = "";
+		return;
+	}
+	if (strncmp(s, "torch", 5) || (s[5] && !strchr(" <>=!~;[(", s[5]))) {
+		nodeerr(x->d, n, "torch_requirement '%s' is not a requirement on torch (e.g. \"torch>={torch},<3\", or none)", s);
+		return;
+	}
+	for (q = s; *q; q++) {
+		if ((unsigned char)*q < 0x20) {
+			nodeerr(x->d, n, "torch_requirement must not contain control characters");
+			return;
+		}
+		if (*q == '{' && strncmp(q, "{torch}", 7)) {
+			nodeerr(x->d, n, "unknown placeholder in torch_requirement '%s' (known: {torch})", s);
+			return;
+		}
+	}
+	p->torchreq = s;
+}
+
 /* a number between lo and hi (an integer if whole); def when n is NULL or wrong (reported) */
 static double
 getnumber(struct ctx *x, const struct node *n, const char *what, double def, double lo, double hi, int whole)
@@ -851,6 +888,8 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 		p->description = getstr(x, n, "description");
 	if ((n = mapget(v, "local_version")))
 		checklocal(x, p, n);
+	if ((n = mapget(v, "torch_requirement")))
+		checktorchreq(x, p, n);
 	if ((n = mapget(v, "repair")))
 		loadrepair(x, p, n);
 	if ((n = mapget(v, "yanked")))

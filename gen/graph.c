@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "esc.h"
@@ -133,6 +134,25 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir)
 	shvar(s, "WG_CUDA_ARCHS", cl->cuda ? archs.buf : "");
 	shvar(s, "WG_SOURCE_DIR", srcdir);
 	shvar(s, "WG_LOCAL_VERSION", cl->local);
+	if (cl->torch) {
+		/* the torch the wheel needs, in its METADATA: an extension only loads into the torch
+		   minor it was built against (torch_requirement overrides, or says none) */
+		struct sb req = SB_INIT;
+
+		if (p->torchreq) {
+			envexpand(&req, p->torchreq, cl);
+		} else {
+			const char *dot = strchr(cl->torch, '.');
+
+			sbaddf(&req, "torch>=%s,<", cl->torch);
+			if (dot)
+				sbaddf(&req, "%.*s.%ld", (int)(dot - cl->torch), cl->torch, strtol(dot + 1, NULL, 10) + 1);
+			else
+				sbaddf(&req, "%ld", strtol(cl->torch, NULL, 10) + 1);
+		}
+		shvar(s, "WG_TORCH_REQUIREMENT", req.buf);
+		sbfree(&req);
+	}
 	sbaddf(s, "WG_MAX_JOBS=%ld\nWG_NVCC_THREADS=%ld\n", cl->max_jobs, cl->nvcc_threads);
 	shvar(s, "WG_CCACHE", cl->ccache);
 	shvar(s, "WG_FRONTEND", p->frontend);
@@ -267,7 +287,7 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 		cellpath(g, "cells/", cl, "/spec templates/build-host.sh templates/step-lib.sh templates/wheel-info.py");
 		if (container)
 			sbadd(g, " templates/build-container.sh");
-		if (cl->local)
+		if (cl->local || cl->torch)
 			sbadd(g, " templates/relabel.py");
 		if (cl->pkg->src == SRC_GIT)
 			sbaddf(g, " $builddir/src/%s-%s.commit", cl->pkg->norm, cl->version);
@@ -280,11 +300,19 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 		escninjavalue(g, cl->id);
 		sbaddc(g, '\n');
 	}
+	/* the test runs in one edge, which records its outcome and never fails (so that the index
+	   of the passing cells is still written under -k 0), and is judged in the next */
 	sbadd(g, "build");
-	cellpath(g, "tests/", cl, ".ok: test");
+	cellpath(g, "tests/", cl, ".done: test");
 	cellpath(g, "wheels/", cl, "/manifest |");
-	cellpath(g, "cells/", cl, container ? "/test templates/test-host.sh templates/step-lib.sh templates/build-container.sh\n  cell = "
-					     : "/test templates/test-host.sh templates/step-lib.sh\n  cell = ");
+	cellpath(g, "cells/", cl, container ? "/test templates/test.sh templates/test-host.sh templates/step-lib.sh templates/build-container.sh"
+					     : "/test templates/test.sh templates/test-host.sh templates/step-lib.sh");
+	sbadd(g, " || $builddir/wheelgen\n  cell = ");
+	escninjavalue(g, cl->id);
+	sbaddc(g, '\n');
+	sbadd(g, "build");
+	cellpath(g, "tests/", cl, ".ok: testverdict");
+	cellpath(g, "tests/", cl, ".done\n  cell = ");
 	escninjavalue(g, cl->id);
 	sbaddc(g, '\n');
 	sbadd(g, "build");
@@ -334,8 +362,13 @@ static const char rules[] =
 	"  restat = 1\n"
 	"  pool = $wheelpool\n"
 	"rule test\n"
-	"  command = $builddir/wheelgen restore --test --builddir $builddir $cell || sh templates/test-$backend.sh $builddir $cell\n"
+	"  command = sh templates/test.sh $builddir $cell $backend\n"
 	"  description = TEST $cell\n"
+	"  restat = 1\n"
+	"rule testverdict\n"
+	"  command = if test -e $builddir/tests/$cell.failed; then echo \"wheelgen: test $cell failed (see above; log: $builddir/logs/$cell.test.log)\" >&2; exit 1; fi; touch $out\n"
+	"  description = TESTED $cell\n"
+	"  restat = 1\n"
 	"rule publish\n"
 	"  command = sh templates/publish.sh $builddir $cell\n"
 	"  description = PUBLISH $cell\n"
@@ -552,6 +585,8 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 	group(&g, "wheels", m, "wheels/", "/manifest", NULL, NULL);
 	group(&g, "tests", m, "tests/", ".ok", NULL, NULL);
 	group(&g, "publish", m, "publish/", ".done", NULL, NULL);
+	/* the index of the tested wheels: after every test (wheelgen index leaves out a wheel
+	   without a test record) */
 	sbadd(&g, "build $builddir/index/simple/index.html: index");
 	for (i = 0; i < m->n; i++) {
 		if (!m->cells[i].whynot) {
@@ -559,7 +594,14 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 			cellpath(&g, "wheels/", &m->cells[i], "/manifest");
 		}
 	}
-	sbadd(&g, " | $builddir/wheelgen $builddir/index.spec\nbuild index: phony $builddir/index/simple/index.html\n");
+	sbadd(&g, " | $builddir/wheelgen $builddir/index.spec");
+	for (i = 0; i < m->n; i++) {
+		if (!m->cells[i].whynot) {
+			sbadd(&g, " $\n   ");
+			cellpath(&g, "tests/", &m->cells[i], ".done");
+		}
+	}
+	sbadd(&g, "\nbuild index: phony $builddir/index/simple/index.html\n");
 	/* no file: it always runs, and publish.sh sends only what changed since the last time */
 	sbaddf(&g, "build publish-index: %s $builddir/index/simple/index.html | " PUBLISHDEPS "\n",
 	       c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");

@@ -15,12 +15,49 @@
 #include "pep.h"
 #include "util.h"
 
+/* does the first line of path say sha? */
+static int
+firstlineis(const char *path, const char *sha)
+{
+	char *buf = readfile(path, NULL);
+	int is = buf && strlen(buf) >= 64 && !strncmp(buf, sha, 64) && (buf[64] == '\n' || !buf[64]);
+
+	free(buf);
+	return is;
+}
+
+/*
+ * Did w's wheel pass its test? Its test record is BUILDDIR/tests/<cell>.ok (this host's test),
+ * <manifest's directory>/tested (the test step writes it beside the wheel, so that a CI
+ * artifact of the directory carries it), or tested= in the manifest (a store entry's).
+ */
+static int
+tested(const char *builddir, const struct wheelinfo *w)
+{
+	struct sb p = SB_INIT;
+	int ok;
+
+	if (!w->sha256 || strlen(w->sha256) != 64)
+		return 0;
+	if (w->tested && !strcmp(w->tested, w->sha256))
+		return 1;
+	sbaddf(&p, "%s/tested", w->dir);
+	ok = firstlineis(p.buf, w->sha256);
+	if (!ok && w->cell && !strchr(w->cell, '/')) {
+		sbreset(&p);
+		sbaddf(&p, "%s/tests/%s.ok", builddir, w->cell);
+		ok = firstlineis(p.buf, w->sha256);
+	}
+	sbfree(&p);
+	return ok;
+}
+
 int
 manifestread(const char *path, struct wheelinfo *w)
 {
 	static const char *const keys[] = { "cell", "package", "version", "filename", "sha256", "tags", "size",
-					    "cuda", "torch", "metadata_sha256", "requires_python", "python", "upload_time", NULL };
-	char *v[14] = { NULL };
+					    "cuda", "torch", "metadata_sha256", "requires_python", "python", "upload_time", "tested", NULL };
+	char *v[15] = { NULL };
 	const char *slash;
 
 	memset(w, 0, sizeof(*w));
@@ -42,6 +79,7 @@ manifestread(const char *path, struct wheelinfo *w)
 	/* the wheel's upload time, which restoring from the store keeps: the pages come out the same */
 	w->mtime = v[12] ? strtoll(v[12], NULL, 10) : 0;
 	free(v[12]);
+	w->tested = v[13];
 	slash = strrchr(path, '/');
 	w->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
 	if (w->cuda && *w->cuda) {
@@ -79,6 +117,7 @@ manifestfree(struct wheelinfo *w)
 	free(w->requirespy);
 	free(w->python);
 	free(w->variant);
+	free(w->tested);
 	free(w->dir);
 	memset(w, 0, sizeof(*w));
 }
@@ -456,7 +495,9 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 	const char *v = pw->v, *files = pw->files;
 	size_t i = pp->i, k, nfiles = 0, nvers = 0;
 	const char *last = NULL; /* the file name of the last wheel listed: the same wheel comes once */
-	/* the METADATA file's hash, under PEP 714's name and the older one (pip before 23.3) */
+	/* the METADATA file's hash, in HTML under PEP 714's name and the older one (pip before
+	   23.3 reads only that); in JSON under core-metadata alone: pip 22.3 to 23.1 crash on a
+	   JSON "dist-info-metadata" (the bug PEP 714 renamed it for) */
 	static const char *const metakeys[] = { "core-metadata", "dist-info-metadata" };
 	int m;
 
@@ -522,17 +563,16 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 			sbadd(json, "\"sha256\": ");
 			escjson(json, x->sha256);
 		}
-		sbadd(json, "}, \"requires-python\": ");
-		if (hasrp)
+		sbaddc(json, '}');
+		if (hasrp) { /* PEP 691: the key is left out when there is none */
+			sbadd(json, ", \"requires-python\": ");
 			escjson(json, x->requirespy);
-		else
-			sbadd(json, "null");
-		for (m = 0; hasmeta && m < 2; m++) {
-			sbaddf(json, ", \"%s\": {\"sha256\": ", metakeys[m]);
+		}
+		if (hasmeta) {
+			sbadd(json, ", \"core-metadata\": {\"sha256\": ");
 			escjson(json, x->metasha);
 			sbaddc(json, '}');
-		}
-		if (!hasmeta)
+		} else
 			sbadd(json, ", \"core-metadata\": false");
 		if (x->sha256)
 			sbaddf(json, ", \"size\": %lld, \"upload-time\": \"%s\"", x->size, t->buf);
@@ -985,6 +1025,13 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 		}
 		if (manifestread(manifests[i], &w[nw]) < 0) {
 			rc = -1;
+			continue;
+		}
+		/* only tested wheels are indexed */
+		if (!tested(builddir, &w[nw])) {
+			fprintf(stderr, "wheelgen: index: left out %s: %s has not passed its test (no test record of sha256 %.12s)\n",
+				w[nw].cell ? w[nw].cell : manifests[i], w[nw].filename, w[nw].sha256);
+			manifestfree(&w[nw]);
 			continue;
 		}
 		nw++;

@@ -12,6 +12,7 @@ struct wheelinfo {
 	char *requirespy;  /* Requires-Python from its METADATA (NULL or "": none) */
 	char *variant;     /* "cu130-torch2.9", "cu130", or NULL for a wheel that fits every variant */
 	char *dir;      /* directory holding the manifest and the wheel */
+	char *tested;   /* tested=: the sha256 of the wheel whose test passed (a store entry's), or NULL */
 	long long size;
 	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
 };
@@ -43,6 +44,9 @@ void indexoptsfree(struct indexopts *o);
  *                                           and the wheels that fit every variant (no CUDA)
  *   index.html                              the compatibility matrix and the install lines
  * Pages of projects and variants that are gone, and files no page names, are removed.
+ * Only tested wheels are indexed: a manifest without a test record of its wheel (tested= in it,
+ * a file "tested" beside it, or builddir/tests/<cell>.ok, whose first line is the sha256) is
+ * left out, with a message.
  * manifests: paths of the manifests to include; with o->fromlist, distribution file names
  * instead (no files, hashes or metadata: for measuring against other generators).
  * Returns -1 on failure.

@@ -74,7 +74,7 @@ WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
 WG_CUDA='' WG_CUDA_HOME='' WG_TORCH='' WG_CUDA_ARCHS=''
 WG_SOURCE_KIND='' WG_SOURCE='' WG_SOURCE_DIR='' WG_LOCAL_VERSION=''
 WG_MAX_JOBS=1 WG_NVCC_THREADS=1 WG_CCACHE='' WG_UV='' WG_TORCH_INDEX=''
-WG_REPAIR='' WG_REPAIR_PLAT='' WG_FRONTEND=''
+WG_REPAIR='' WG_REPAIR_PLAT='' WG_FRONTEND='' WG_TORCH_REQUIREMENT=''
 
 wg_readspec "$spec"
 # in a container the source is mounted at a fixed path (build-container.sh)
@@ -484,20 +484,28 @@ fi
 # index serves it: PEP 658/714), with that file's sha256 and the Requires-Python it gives;
 # with a local_version, the label goes into the file name, .dist-info, METADATA and RECORD
 # first (pip checks they agree): relabel.py, run by wheel-info.py in the same interpreter.
+# A torch cell's METADATA also gets its Requires-Dist on torch (WG_TORCH_REQUIREMENT: the
+# torch minor it was built against, or the package's torch_requirement).
 set -- "$wheel" "$scratch/METADATA"
 if [ -n "$WG_LOCAL_VERSION" ]; then
     case $wg_wheel_version in
         *+*) wg_die "the wheel already has a local version label ($wg_wheel_version); packages.yml asks for +$WG_LOCAL_VERSION" ;;
     esac
+fi
+if [ -n "$WG_LOCAL_VERSION" ] || [ -n "$WG_TORCH_REQUIREMENT" ]; then
     set -- "$@" "$WG_LOCAL_VERSION" "$scratch/relabelled"
+    [ -z "$WG_TORCH_REQUIREMENT" ] || set -- "$@" "$WG_TORCH_REQUIREMENT"
 fi
 printf '+ %s %s %s\n' "$py" "$wg_templates/wheel-info.py" "$*"
 wg_hash=$("$py" "$wg_templates/wheel-info.py" "$@" 3>&-) || wg_die "cannot read or relabel the wheel $wheel_name (see above)"
-if [ -n "$WG_LOCAL_VERSION" ]; then
+if [ -n "$WG_LOCAL_VERSION" ] || [ -n "$WG_TORCH_REQUIREMENT" ]; then
     wg_one "$scratch/relabelled" "relabel.py"
+fi
+if [ -n "$WG_LOCAL_VERSION" ]; then
     wg_wheel_version=$wg_wheel_version+$WG_LOCAL_VERSION
     printf 'wheelgen: relabelled to %s\n' "$wheel_name"
 fi
+[ -z "$WG_TORCH_REQUIREMENT" ] || printf 'wheelgen: METADATA: Requires-Dist: %s\n' "$WG_TORCH_REQUIREMENT"
 sha256=${wg_hash%% *}
 wg_hash=${wg_hash#* }
 size=${wg_hash%% *}

@@ -1,6 +1,7 @@
-"""Give a wheel a PEP 440 local version label, everywhere pip looks for it.
+"""Give a wheel a PEP 440 local version label, everywhere pip looks for it, and the
+requirement on torch it was built for.
 
-    python relabel.py WHEEL LABEL OUTDIR
+    python relabel.py WHEEL LABEL OUTDIR [REQUIREMENT]
 
 Writes OUTDIR/<name>-<version>+<LABEL>-<tags>.whl and prints its path.  The
 label goes into the file name, the .dist-info (and .data) directory names,
@@ -9,6 +10,11 @@ other member is copied byte for byte, keeping its order, timestamp and
 compression, so that a reproducible wheel stays reproducible.  pip refuses a
 wheel whose file name and METADATA disagree ("inconsistent version"), which is
 what renaming the file alone would give.
+
+REQUIREMENT (e.g. "torch>=2.13,<2.14") replaces METADATA's Requires-Dist lines on torch: a
+torch extension loads only into the torch minor it was built against, and a wheel that says
+so fails at install time, naming torch, instead of at import with "undefined symbol". An
+empty LABEL keeps the version (only the requirement changes).
 
 Run by build-host.sh (through wheel-info.py, which imports relabel()) with the
 cell's own Python (3.6 and later).
@@ -117,9 +123,24 @@ def copy_raw(zin, src, dest, rename, changed):
     return True
 
 
-def relabel(src, label, outdir):
+REQ_NAME = re.compile(rb"^Requires-Dist:\s*([A-Za-z0-9._-]+)", re.IGNORECASE)
+
+
+def with_requirement(headers, requirement):
+    """The METADATA header lines with requirement instead of every Requires-Dist on torch."""
+    out = []
+    cr = b"\r" if headers and headers[0].endswith(b"\r") else b""
+    for line in headers:
+        m = REQ_NAME.match(line)
+        if m and re.sub(rb"[-_.]+", b"-", m.group(1)).lower() == b"torch":
+            continue
+        out.append(line)
+    return out + [b"Requires-Dist: " + requirement.encode("utf-8") + cr]
+
+
+def relabel(src, label, outdir, requirement=None):
     """Write the relabelled copy of the wheel src into outdir; return its path."""
-    if not LABEL.match(label):
+    if not LABEL.match(label) and not (label == "" and requirement):
         fail("'%s' is not a PEP 440 local version label (letters, digits, dots)" % label)
     base = os.path.basename(src)
     if not base.endswith(".whl"):
@@ -128,9 +149,9 @@ def relabel(src, label, outdir):
     if len(parts) not in (5, 6):
         fail("cannot parse the wheel file name %s" % base)
     version = parts[1]
-    if "+" in version:
+    if "+" in version and label:
         fail("%s already has a local version label (%s)" % (base, version))
-    new_version = version + "+" + label
+    new_version = version + "+" + label if label else version
     # file names spell the local label's "+" as is; only the name part is escaped
     new_base = "-".join([parts[0], new_version] + parts[2:]) + ".whl"
     os.makedirs(outdir, exist_ok=True)
@@ -161,9 +182,12 @@ def relabel(src, label, outdir):
         metadata = zin.read(old_info + "METADATA")
         lines = metadata.split(b"\n")
         found = False
+        end = len(lines)
         for i, line in enumerate(lines):
             if line == b"" or line == b"\r":
+                end = i
                 break  # the headers end at the first blank line
+        for i, line in enumerate(lines[:end]):
             if line.startswith(b"Version:"):
                 have = line[len(b"Version:"):].strip().decode("utf-8")
                 if have != version:
@@ -173,6 +197,8 @@ def relabel(src, label, outdir):
                 break
         if not found:
             fail("METADATA of %s has no Version field" % base)
+        if requirement:
+            lines = with_requirement(lines[:end], requirement) + lines[end:]
         metadata = b"\n".join(lines)
 
         rows = list(csv.reader(io.StringIO(zin.read(old_info + "RECORD").decode("utf-8"))))
@@ -206,8 +232,8 @@ def relabel(src, label, outdir):
 
 
 def main(argv):
-    if len(argv) != 4:
-        fail("usage: relabel.py WHEEL LABEL OUTDIR")
+    if len(argv) not in (4, 5):
+        fail("usage: relabel.py WHEEL LABEL OUTDIR [REQUIREMENT]")
     print(relabel(*argv[1:]))
 
 

@@ -5,7 +5,8 @@
 #
 # Reads   BUILDDIR/cells/CELL/test      (POSIX sh, the test parameters, written by the generator)
 #         BUILDDIR/wheels/CELL/manifest (written by build-host.sh)
-# Writes  BUILDDIR/tests/CELL.ok        (stamp: the tested wheel's sha256)
+# Writes  BUILDDIR/tests/CELL.ok        (stamp: the tested wheel's sha256; the same record as
+#                                       BUILDDIR/wheels/CELL/tested, which the index reads)
 #         BUILDDIR/logs/CELL.test.log   (everything the step printed)
 # Scratch BUILDDIR/build/CELL-test/     (removed again on success)
 #
@@ -28,7 +29,7 @@ scratch=$B/build/$CELL-test
 stamp=$B/tests/$CELL.ok
 
 # A stale stamp must not outlive a failed run.
-rm -f "$stamp"
+rm -f "$stamp" "$B/wheels/$CELL/tested"
 
 # --- read the spec and the manifest ------------------------------------------
 
@@ -192,6 +193,48 @@ for wg_mod in $WG_TEST_IMPORT; do
 done
 set +f
 
+# Then every compiled module the wheel holds, each in its own interpreter: packages often
+# import their extensions inside try/except, and an "undefined symbol" would pass unseen. A
+# module that needs the NVIDIA driver (libcuda.so.1) on a host without one is "needs-gpu":
+# printed and recorded, never passed, never a failure here.
+wg_modules_check='
+import importlib, subprocess, sys, zipfile
+wheel = sys.argv[1]
+mods = []
+for n in zipfile.ZipFile(wheel).namelist():
+    if not (n.endswith(".so") or n.endswith(".pyd")) or ".dist-info/" in n or ".data/" in n:
+        continue
+    parts = n.split("/")
+    if any(p.endswith(".libs") for p in parts[:-1]):
+        continue  # libraries auditwheel vendored, not modules
+    parts[-1] = parts[-1].split(".")[0]
+    if all(p.isidentifier() for p in parts):
+        mods.append(".".join(parts))
+failed, gpu = [], []
+for m in sorted(mods):
+    # a torch extension is loaded after torch, as its package does (it links libc10 and libtorch)
+    pre = "import torch; " if sys.argv[3] else ""
+    r = subprocess.run([sys.executable, "-c", pre + "import importlib, sys; importlib.import_module(sys.argv[1])", m],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    last = (r.stdout.strip().splitlines() or ["?"])[-1]
+    if r.returncode == 0:
+        print("imported compiled module %s" % m)
+    elif "libcuda.so" in r.stdout:
+        gpu.append(m)
+        print("compiled module %s needs the NVIDIA driver (needs-gpu): %s" % (m, last))
+    else:
+        failed.append(m)
+        print(r.stdout.rstrip())
+        print("compiled module %s does not load: %s" % (m, last))
+with open(sys.argv[2], "w") as f:
+    f.write("modules=%d\nneeds_gpu=%s\n" % (len(mods), ",".join(gpu)))
+sys.exit("compiled modules that do not load: " + ", ".join(failed) if failed else 0)
+'
+printf '+ python -c <import every compiled module of %s>\n' "$m_filename"
+"$py" -c "$wg_modules_check" "$wheel" "$scratch/modules" "$WG_TORCH" 3>&-
+wg_needs_gpu=$(sed -n 's/^needs_gpu=//p' "$scratch/modules")
+[ -z "$wg_needs_gpu" ] || printf 'wheelgen: test %s: needs-gpu (not loaded here: no NVIDIA driver): %s\n' "$CELL" "$wg_needs_gpu" >&3
+
 # test_command: for a CUDA cell it is the GPU test, run only where a GPU is seen and
 # otherwise reported as skipped (never as passed); for other cells it always runs.
 gpu=none
@@ -212,7 +255,14 @@ fi
 
 mkdir -p "$B/tests"
 # the tested wheel's sha256, and what became of the GPU test (passed, skipped, cpu, none)
-printf '%s\ngpu=%s\n' "$m_sha256" "$gpu" >"$stamp.tmp"
+{
+    printf '%s\ngpu=%s\n' "$m_sha256" "$gpu"
+    cat "$scratch/modules"
+} >"$stamp.tmp"
+# the same record beside the wheel: a CI artifact of the wheel's directory carries it, and the
+# index takes only tested wheels
+cp "$stamp.tmp" "$B/wheels/$CELL/tested.tmp"
+mv -f "$B/wheels/$CELL/tested.tmp" "$B/wheels/$CELL/tested"
 mv -f "$stamp.tmp" "$stamp"
 cd "$B"
 rm -rf "$scratch"

@@ -1,9 +1,10 @@
 """What the manifest and the index need of a built wheel, relabelled first if asked.
 
-    python wheel-info.py WHEEL METADATA_OUT [LABEL OUTDIR]
+    python wheel-info.py WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]
 
 With LABEL, the wheel is first given that local version label (relabel.py; the
-copy goes into OUTDIR). Then the wheel's METADATA is written to METADATA_OUT
+copy goes into OUTDIR); with REQUIREMENT, its Requires-Dist on torch is that (LABEL
+may then be empty). Then the wheel's METADATA is written to METADATA_OUT
 (the index serves it beside the wheel: PEP 658/714) and one line is printed,
 of the final wheel (the relabelled copy, or WHEEL):
 
@@ -38,13 +39,13 @@ def requires_python(meta):
 
 
 def main(argv):
-    if len(argv) not in (3, 5):
-        sys.exit("usage: wheel-info.py WHEEL METADATA_OUT [LABEL OUTDIR]")
+    if len(argv) not in (3, 5, 6):
+        sys.exit("usage: wheel-info.py WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]")
     wheel, meta_out = argv[1], argv[2]
-    if len(argv) == 5:
+    if len(argv) >= 5:
         from relabel import relabel  # beside this file: sys.path[0]
 
-        wheel = relabel(wheel, argv[3], argv[4])
+        wheel = relabel(wheel, argv[3], argv[4], argv[5] if len(argv) == 6 else None)
     h = hashlib.sha256()
     with open(wheel, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):

@@ -81,10 +81,17 @@ echo "# a comment at the end" >>fixture/packages.yml
 t_ninja_ran "$WORK/ran5" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran5.raw")"
 t_ran_is "$WORK/ran5" "REGEN fixture/packages.yml"
 
-t_case "a comment in a source file rebuilds that package's wheels (depfile); identical wheels stop there (restat)"
-echo "/* edited */" >>fixture/alpha/alpha/_c.c
+t_case "a build setting that decides nothing in the wheel (configure --max-jobs) rebuilds the wheels; identical wheels stop there (restat)"
+# shellcheck disable=SC2086
+./configure ${WG_CONFARGS:-} --config fixture/packages.yml --max-jobs 3 >"$WORK/configure6.log" 2>&1 || t_fail "$(cat "$WORK/configure6.log")"
 t_ninja_ran "$WORK/ran6" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran6.raw")"
-t_ran_is "$WORK/ran6" "WHEEL $a1" "WHEEL $a2" "WHEEL $a3"
+grep -v '^REGEN ' "$WORK/ran6" >"$WORK/ran6.cells"
+t_ran_is "$WORK/ran6.cells" "WHEEL $a1" "WHEEL $a2" "WHEEL $a3" "WHEEL $b1" "WHEEL $b2" "WHEEL $b3"
+
+t_case "a comment in a source file changes that package's keys (depfile): its wheels rebuild, identical, and their tests run for the new keys"
+echo "/* edited */" >>fixture/alpha/alpha/_c.c
+t_ninja_ran "$WORK/ran6a" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran6a.raw")"
+t_ran_is "$WORK/ran6a" "WHEEL $a1" "WHEEL $a2" "WHEEL $a3" "TEST $a1" "TEST $a2" "TEST $a3" "INDEX out/index"
 
 t_case "a real source change rebuilds, re-tests and re-indexes that package's cells"
 echo "EDITED = True" >>fixture/alpha/alpha/__init__.py
@@ -131,8 +138,28 @@ elif grep -q "^wheelgen: test $b1 failed; log: out/logs/$b1.test.log" "$WORK/ran
 else
 	t_fail "$(cat "$WORK/ran7b.raw")"
 fi
+
+t_case "ninja -k 0 with one package's tests failing: the index holds the passing cells only, and says what it left out"
+if t_ninja_ran "$WORK/ran7c" -k 0; then
+	t_fail "ninja succeeded with failing tests"
+elif grep -q "^INDEX out/index$" "$WORK/ran7c" && [ "$(grep -c '\.whl#sha256=' out/index/simple/alpha/index.html)" -eq 3 ] &&
+	[ ! -e out/index/simple/beta ] && ! grep -q 'beta-1.0' out/index/simple/index.html &&
+	[ -z "$(find out/index/files -name 'beta-*')" ] &&
+	grep -q "^wheelgen: index: left out $b1: beta-1.0-.*\.whl has not passed its test" "$WORK/ran7c.raw" &&
+	grep -q "wheelgen: test $b1 failed (see above; log: out/logs/$b1.test.log)" "$WORK/ran7c.raw"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/ran7c")" "$(grep -v '^  |' "$WORK/ran7c.raw" | tail -n 20)"
+fi
+
+t_case "after a failed test the next ninja tests that cell again"
 writeconfig "\"$py1\", \"$py2\", \"$py3\"" two "[beta, beta._c]"
-ninja >/dev/null 2>&1 || true
+t_ninja_ran "$WORK/ran7d" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran7d.raw")"
+t_ran_is "$WORK/ran7d" "REGEN fixture/packages.yml" "TEST $b1" "TEST $b2" "TEST $b3" "INDEX out/index"
+if [ "$(grep -c '\.whl#sha256=' out/index/simple/beta/index.html 2>/dev/null)" != 3 ]; then
+	t_case "the index holds the cells whose tests pass again"
+	t_fail "$(cat out/index/simple/beta/index.html 2>&1)"
+fi
 
 t_case "editing gen/*.c rebuilds wheelgen, regenerates and re-indexes in the same run, and nothing else"
 echo "/* edited */" >>gen/esc.c

@@ -139,3 +139,71 @@ if "$py" -m venv venv >venv.log 2>&1 &&
 else
 	t_fail "$(tail -n 15 venv.log pip.log 2>/dev/null)"
 fi
+
+t_case "relabel.py with a torch requirement: one Requires-Dist on torch in METADATA (the wheel's own on torch replaced, others kept), RECORD matches"
+"$py" - <<'PY'
+import zipfile
+# stand-ins for torch 2.13.0 and 2.15.0 and numpy (only their names and versions are read by resolvers)
+for name, v in (("torch", "2.13.0"), ("torch", "2.15.0"), ("numpy", "1.0")):
+    with zipfile.ZipFile("%s-%s-py3-none-any.whl" % (name, v), "w") as z:
+        info = "%s-%s.dist-info/" % (name, v)
+        z.writestr(info + "METADATA", "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, v))
+        z.writestr(info + "WHEEL", "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        z.writestr(info + "RECORD", info + "METADATA,,\n" + info + "WHEEL,,\n" + info + "RECORD,,\n")
+PY
+mkdir -p tw && mv torch-2.1*.whl numpy-1.0-*.whl tw/
+# the demo wheel with requirements of its own: two on torch (replaced), one on numpy (kept)
+"$py" - <<'PY'
+import base64, hashlib, zipfile
+src = zipfile.ZipFile("demo_pkg-1.0-py3-none-any.whl")
+def h(b):
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b"=").decode()
+with zipfile.ZipFile("demo_req.whl", "w") as z:
+    rows = []
+    for i in src.infolist():
+        d = src.read(i.filename)
+        if i.filename.endswith("METADATA"):
+            d = d.replace(b"Summary: x\n", b"Summary: x\nRequires-Dist: torch\nRequires-Dist: numpy\nRequires-Dist: Torch (>=1.0)\n")
+        if i.filename.endswith("RECORD"):
+            d = "".join(rows).encode() + b"demo_pkg-1.0.dist-info/RECORD,,\n"
+        else:
+            rows.append("%s,%s,%d\n" % (i.filename, h(d), len(d)))
+        z.writestr(i, d)
+PY
+mkdir -p req && mv demo_req.whl req/demo_pkg-1.0-py3-none-any.whl
+if a=$("$py" "$tpl/relabel.py" req/demo_pkg-1.0-py3-none-any.whl cu130torch2.13 tw "torch>=2.13,<2.14" 2>&1) &&
+	b=$("$py" "$tpl/relabel.py" req/demo_pkg-1.0-py3-none-any.whl cu130torch2.15 tw "torch>=2.15,<2.16" 2>&1) &&
+	"$py" - "$a" >req.log 2>&1 <<'PY'; then t_pass; else t_fail "$a $b" "$(cat req.log 2>/dev/null)"; fi
+import base64, csv, hashlib, io, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+info = "demo_pkg-1.0+cu130torch2.13.dist-info/"
+meta = z.read(info + "METADATA")
+head, body = meta.split(b"\n\n", 1)
+assert [l for l in head.split(b"\n") if l.startswith(b"Requires-Dist")] == [b"Requires-Dist: numpy", b"Requires-Dist: torch>=2.13,<2.14"], head
+assert body == b"body Version: 9\n", body
+rows = {r[0]: r for r in csv.reader(io.StringIO(z.read(info + "RECORD").decode()))}
+want = "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(meta).digest()).rstrip(b"=").decode()
+assert rows[info + "METADATA"][1:] == [want, str(len(meta))], rows[info + "METADATA"]
+PY
+
+t_case "pip and uv, asked for torch==2.13.*, pick the torch2.13 wheel over the higher torch2.15 label"
+"$py" -m venv pv >/dev/null 2>&1
+ok=1
+"$WORK/pv/bin/pip" install -q --no-index --find-links tw demo-pkg "torch==2.13.*" >pip.log 2>&1 &&
+	"$WORK/pv/bin/pip" show demo-pkg 2>/dev/null | grep -q '^Version: 1.0+cu130torch2.13$' || ok=0
+if [ -n "${UV:-}" ]; then
+	"$py" -m venv uvv >/dev/null 2>&1
+	"$UV" pip install -q --python uvv/bin/python --no-index --find-links tw demo-pkg "torch==2.13.*" >uv.log 2>&1 &&
+		"$WORK/uvv/bin/pip" show demo-pkg 2>/dev/null | grep -q '^Version: 1.0+cu130torch2.13$' || ok=0
+fi
+if [ "$ok" = 1 ]; then t_pass; else t_fail "$(tail -n 5 pip.log uv.log 2>/dev/null)"; fi
+
+t_case "installing the torch2.13 wheel where torch 2.15 is pinned fails at install time, naming torch"
+"$py" -m venv pv2 >/dev/null 2>&1
+if "$WORK/pv2/bin/pip" install --no-index --find-links tw "demo-pkg==1.0+cu130torch2.13" "torch==2.15.0" >conflict.log 2>&1; then
+	t_fail "pip installed it: $(tail -n 3 conflict.log)"
+elif grep -q 'torch' conflict.log && grep -qi 'conflict\|ResolutionImpossible\|depends on torch' conflict.log; then
+	t_pass
+else
+	t_fail "$(tail -n 10 conflict.log)"
+fi

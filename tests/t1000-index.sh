@@ -11,7 +11,11 @@ t_case "configure the CUDA example for two CUDA variants (13.2 assembled from Py
 if ! t_configure "$src" --config examples/cuda/packages.yml --cuda-from-pypi 13.2; then t_fail "$(tail -n 20 "$src.configure.log")"; exit 0; fi
 cd "$src" || exit 1
 py=$(t_pythons 1)
-sed -e "s/^  python: .*/  python: [\"$py\"]/" -e 's/^  cuda: .*/  cuda: ["13.0", "13.2"]/' examples/cuda/packages.yml >examples/cuda/variants.yml
+# and the newest Python up to 3.11, for the client matrix (pip before 23.1 does not run on 3.12)
+pyold=$(t_pythons 9 | awk -F. '$1 == 3 && $2 >= 8 && $2 <= 11' | tail -n 1)
+pys="\"$py\"" npy=1
+if [ -n "$pyold" ] && [ "$pyold" != "$py" ]; then pys="\"$pyold\", \"$py\"" npy=2; fi
+sed -e "s/^  python: .*/  python: [$pys]/" -e 's/^  cuda: .*/  cuda: ["13.0", "13.2"]/' examples/cuda/packages.yml >examples/cuda/variants.yml
 sed -i 's|^config = .*|config = examples/cuda/variants.yml|' out/config.ninja
 if ninja >"$WORK/ninja.log" 2>&1 && [ -f out/index/cu130/simple/wgcuda/index.json ] && [ -f out/index/cu132/simple/wgcuda/index.json ]; then
 	t_pass
@@ -20,7 +24,7 @@ else
 	exit 0
 fi
 
-t_case "every page's #sha256, data-core-metadata, size and requires-python match the files (HTML and JSON agree)"
+t_case "every page's #sha256, core metadata (HTML: both names; JSON: core-metadata only), size and requires-python match the files"
 if "$(sed -n "s/^python $py //p" out/host.txt)" - out/index >"$WORK/check.log" 2>&1 <<'PY'
 import hashlib, html.parser, json, os, sys, urllib.parse
 top = sys.argv[1]
@@ -51,10 +55,13 @@ for d, _, files in os.walk(top):
         assert sha(path + ".metadata") == f["core-metadata"]["sha256"], path
         meta = open(path + ".metadata").read()
         rp = [l.split(":", 1)[1].strip() for l in meta.splitlines() if l.startswith("Requires-Python:")]
-        assert f["requires-python"] == (rp[0] if rp else None), (f["requires-python"], rp)
+        # PEP 691: no key for no value; PEP 714: core-metadata alone in JSON (pip 22.3-23.1 crash on the old name)
+        assert f.get("requires-python") == (rp[0] if rp else None) and ("requires-python" in f) == bool(rp), (f, rp)
+        assert "dist-info-metadata" not in f, f
         assert f["upload-time"].endswith("Z") and "T" in f["upload-time"], f
     for a in p.links:
         assert a["data-core-metadata"].startswith("sha256="), a
+        assert a["data-dist-info-metadata"] == a["data-core-metadata"], a  # pip < 23.3 reads only this one
     assert sorted(j["versions"]) == sorted({f["filename"].split("-")[1] for f in j["files"]}), j["versions"]
 assert pages == 3, pages  # simple/wgcuda, cu130/simple/wgcuda, cu132/simple/wgcuda
 print("ok", pages)
@@ -64,7 +71,7 @@ then t_pass; else t_fail "$(tail -n 15 "$WORK/check.log")"; fi
 t_case "each variant's index holds only its own wheel; the combined index holds both"
 if grep -q 'wgcuda-0.1.0%2Bcu130-' out/index/cu130/simple/wgcuda/index.html && ! grep -q 'cu132' out/index/cu130/simple/wgcuda/index.html &&
 	grep -q 'wgcuda-0.1.0%2Bcu132-' out/index/cu132/simple/wgcuda/index.html && ! grep -q 'cu130-' out/index/cu132/simple/wgcuda/index.html &&
-	[ "$(grep -c '<a href' out/index/simple/wgcuda/index.html)" = 2 ]; then
+	[ "$(grep -c '<a href' out/index/simple/wgcuda/index.html)" = $((2 * npy)) ]; then
 	t_pass
 else
 	t_fail "$(cat out/index/cu130/simple/wgcuda/index.html)"
@@ -111,6 +118,32 @@ else
 	t_fail "json: $j; html: $h; root: $body"
 fi
 
+t_case "nginx negotiates with q-values: JSON only when the client prefers it; a relative redirect"
+bad=
+while IFS='|' read -r want accept; do
+	got=$(curl -s -H "Accept: $accept" "$url/simple/wgcuda/" | head -c 1)
+	case $got in '{') got=json ;; '<') got=html ;; esac
+	[ "$got" = "$want" ] || bad="$bad
+  '$accept': $got, not $want"
+done <<'TABLE'
+json|application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html; q=0.1, text/html; q=0.01
+json|application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01
+json|application/vnd.pypi.simple.v1+json
+json|application/vnd.pypi.simple.latest+json
+json|text/html;q=0.9, application/vnd.pypi.simple.v1+json
+json|application/vnd.pypi.simple.v1+json;q=0.5, text/html;q=0.45
+html|text/html, application/vnd.pypi.simple.v1+json;q=0.1
+html|application/vnd.pypi.simple.v1+json;q=0, text/html
+html|application/vnd.pypi.simple.v1+json;q=0
+html|application/vnd.pypi.simple.v1+json;q=0.45, text/html;q=0.5
+html|text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
+html|*/*
+TABLE
+loc=$(curl -s -o /dev/null -w '%{redirect_url} %header{location}' "$url/simple/wgcuda" 2>/dev/null || true)
+case $loc in *' /simple/wgcuda/') ;; *) bad="$bad
+  redirect: '$loc'" ;; esac
+if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
+
 exe=$(sed -n "s/^python $py //p" out/host.txt)
 "$exe" -m venv "$WORK/venv" >/dev/null 2>&1
 pipv() { # pipv INDEX-URL ...: install wgcuda into a fresh venv with pip; print the version
@@ -125,7 +158,7 @@ b=$(pipv "$url/simple/" wgcuda)
 if [ "$a" = 0.1.0+cu130 ] && [ "$b" = 0.1.0+cu132 ]; then t_pass; else t_fail "cu130 index: '$a'; combined: '$b'" "$(tail -n 10 "$WORK/pip.log")"; fi
 
 t_case "pip --require-hashes installs from the variant index"
-sha=$(sed -n 's/^sha256=//p' out/wheels/wgcuda-0.1.0-py*-cu130/manifest)
+sha=$(sed -n 's/^sha256=//p' "out/wheels/wgcuda-0.1.0-py$(echo "$py" | tr -d .)-cu130/manifest")
 echo "wgcuda==0.1.0+cu130 --hash=sha256:$sha" >"$WORK/req.txt"
 c=$(pipv "$url/cu132/simple/" --extra-index-url "$url/cu130/simple/" --require-hashes -r "$WORK/req.txt")
 if [ "$c" = 0.1.0+cu130 ]; then t_pass; else t_fail "got '$c'" "$(tail -n 10 "$WORK/pip.log")"; fi
@@ -142,6 +175,46 @@ if [ -n "${UV:-}" ]; then
 	fi
 else
 	t_fail "uv not found (tests/run.sh --install-deps puts it in out/tools)"
+fi
+
+# the clients people have: pip 22.0 to the newest (Debian 12's is 23.0.1) and uv, each in a
+# fresh venv of Python <= 3.11, installing from a variant index and from the combined one,
+# served by nginx (negotiating: JSON for pip >= 22.2 and uv) and by a plain static server
+# (HTML only)
+t_case "the client matrix: pip 22.0.4, 22.3.1, 23.0.1, 23.1.2, 23.2.1, the newest pip and uv, against nginx and a static server"
+if [ -n "$pyold" ]; then
+	exeold=$(sed -n "s/^python $pyold //p" out/host.txt)
+	sport=$(t_freeport)
+	(cd out/index && exec "$exeold" -m http.server --bind 127.0.0.1 "$sport") >"$WORK/static.log" 2>&1 &
+	spid=$!
+	bad="" n=0
+	for client in 22.0.4 22.3.1 23.0.1 23.1.2 23.2.1 newest uv; do
+		for server in "$url" "http://127.0.0.1:$sport"; do
+			for idx in cu130 combined; do
+				rm -rf "$WORK/cm"
+				"$exeold" -m venv "$WORK/cm" >/dev/null 2>&1
+				case $client in
+				newest) "$WORK/cm/bin/pip" install -q --upgrade pip >>"$WORK/cm.log" 2>&1 ;;
+				uv) ;;
+				*) "$WORK/cm/bin/pip" install -q "pip==$client" >>"$WORK/cm.log" 2>&1 ;;
+				esac
+				if [ "$idx" = cu130 ]; then iurl=$server/cu130/simple/ want=0.1.0+cu130; else iurl=$server/simple/ want=0.1.0+cu132; fi
+				if [ "$client" = uv ]; then
+					"${UV:-uv}" pip install -q --no-cache --python "$WORK/cm/bin/python" --index-url "$iurl" wgcuda >"$WORK/cm.out" 2>&1
+				else
+					"$WORK/cm/bin/pip" install --no-cache-dir --index-url "$iurl" wgcuda >"$WORK/cm.out" 2>&1
+				fi
+				got=$(cd / && "$WORK/cm/bin/python" -c 'import importlib.metadata as m; print(m.version("wgcuda"))' 2>/dev/null)
+				n=$((n + 1))
+				[ "$got" = "$want" ] || bad="$bad
+  $client $iurl: got '$got': $(grep -i 'error' "$WORK/cm.out" | tail -n 2)"
+			done
+		done
+	done
+	kill "$spid" 2>/dev/null || true
+	if [ -z "$bad" ] && [ "$n" = 28 ]; then t_pass; else t_fail "$bad"; fi
+else
+	t_fail "no Python from 3.8 to 3.11 on this host for the older pips"
 fi
 
 t_case "ninja index with nothing changed rewrites no page"
@@ -204,8 +277,11 @@ mk() { # mk CELL CUDA CONTENT [NAME]: a wheel and its manifest in $WORK/coll/whe
 	f=${4:-x-1.0-cp312-cp312-linux_x86_64.whl}
 	mkdir -p "$md"
 	printf '%s' "$3" >"$md/$f"
+	sha=$(printf '%s' "$3" | sha256sum | cut -d' ' -f1)
 	printf 'cell=%s\npackage=x\nversion=1.0\nfilename=%s\nsha256=%s\ntags=cp312-cp312-linux_x86_64\nsize=%s\ncuda=%s\npython=3.12\n' \
-		"$1" "$f" "$(printf '%s' "$3" | sha256sum | cut -d' ' -f1)" "${#3}" "$2" >"$md/manifest"
+		"$1" "$f" "$sha" "${#3}" "$2" >"$md/manifest"
+	# its test's record, as a CI artifact of the directory carries it
+	printf '%s\ngpu=skipped\n' "$sha" >"$md/tested"
 	echo "$md/manifest" >>"$WORK/coll/list"
 }
 mkdir -p "$WORK/coll"
@@ -262,7 +338,7 @@ if [ -z "$chrome" ]; then
 elif ! timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --user-data-dir="$WORK/chrome" \
 	--dump-dom "$url/" >"$WORK/dom.html" 2>"$WORK/chrome.log"; then
 	t_fail "chromium failed: $(tail -n 5 "$WORK/chrome.log")"
-elif python3 - "$url/" "$WORK/dom.html" >"$WORK/crawl.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(tail -n 15 "$WORK/crawl.log")"; fi
+elif python3 - "$url/" "$WORK/dom.html" "$npy" >"$WORK/crawl.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(tail -n 15 "$WORK/crawl.log")"; fi
 import html.parser, sys, urllib.parse, urllib.request
 base, dom = sys.argv[1], open(sys.argv[2]).read()
 class P(html.parser.HTMLParser):
@@ -278,10 +354,10 @@ class P(html.parser.HTMLParser):
         if self.t: self.title += d
 def parse(text):
     p = P(); p.feed(text); return p
-# what the browser built from the page: the title, the matrix (2 wheels x 7 columns), the links
+# what the browser built from the page: the title, the matrix (2 wheels per Python x 7 columns), the links
 p = parse(dom)
 assert p.title == "Wheels", p.title
-assert p.cells == 14, p.cells
+assert p.cells == 14 * int(sys.argv[3]), p.cells
 assert any(l.endswith("cu130/simple/") for l in p.links), p.links
 seen, todo, fetched = set(), [(urllib.parse.urljoin(base, l), 1) for l in p.links], 0
 while todo:
@@ -337,7 +413,7 @@ WG_RETRY_SLEEP=0
 export WG_RETRY_SLEEP
 
 t_case "WG_PUBLISH_DRY_RUN=1 ninja publish prints the PUTs, sends nothing and marks nothing published"
-if WG_PUBLISH_DRY_RUN=1 ninja publish >"$WORK/dry.log" 2>&1 && [ "$(grep -c "dry-run: PUT $dav/wheels/" "$WORK/dry.log")" = 6 ] &&
+if WG_PUBLISH_DRY_RUN=1 ninja publish >"$WORK/dry.log" 2>&1 && [ "$(grep -c "dry-run: PUT $dav/wheels/" "$WORK/dry.log")" = $((6 * npy)) ] &&
 	[ ! -d "$WORK/dav/wheels" ] && [ -z "$(find out/publish -name '*.done' 2>/dev/null)" ]; then
 	t_pass
 else
@@ -352,7 +428,9 @@ if ninja publish >"$WORK/publish.log" 2>&1; then
 		f=$(sed -n 's/^filename=//p' "$m")
 		cmp -s "out/wheels/$cell/$f" "$WORK/dav/wheels/$f" || bad="$bad $f"
 		cmp -s "out/wheels/$cell/$f.metadata" "$WORK/dav/wheels/$f.metadata" || bad="$bad $f.metadata"
-		cmp -s "$m" "$WORK/dav/wheels/$cell.manifest" || bad="$bad $cell.manifest"
+		# the published manifest: the wheel's, with the test's record (the store's entry)
+		{ grep -v '^origin=' "$m"; printf 'origin=build\ntested=%s\n' "$(sed -n 's/^sha256=//p' "$m")"; sed -n 's/^gpu=/gpu=/p' "out/tests/$cell.ok"; } >"$WORK/want.manifest"
+		cmp -s "$WORK/want.manifest" "$WORK/dav/wheels/$cell.manifest" || bad="$bad $cell.manifest"
 		[ "$(cat "out/publish/$cell.done")" = "$(sed -n 's/^sha256=//p' "$m")" ] || bad="$bad $cell.done"
 	done
 	if [ -z "$bad" ] && grep -q '"PUT /wheels/wgcuda-0.1.0%2Bcu130-' "$d2/logs/access.log"; then t_pass; else t_fail "missing or different:$bad" "$(tail -n 10 "$WORK/publish.log")"; fi
@@ -420,7 +498,7 @@ fi
 t_case "a variant no longer built: its pages are removed, the others stay"
 sed -i 's/^  cuda: .*/  cuda: ["13.0"]/' examples/cuda/variants.yml
 if ninja index >"$WORK/index4.log" 2>&1 && [ ! -e out/index/cu132 ] && [ -f out/index/cu130/simple/wgcuda/index.html ] &&
-	[ "$(grep -c '<a href' out/index/simple/wgcuda/index.html)" = 1 ]; then
+	[ "$(grep -c '<a href' out/index/simple/wgcuda/index.html)" = "$npy" ]; then
 	t_pass
 else
 	t_fail "$(cat "$WORK/index4.log")" "$(find out/index | head -n 20)"
