@@ -64,11 +64,26 @@ wg_on_exit() {
     if [ "$wg_rc" -ne 0 ]; then
         {
             printf 'wheelgen: %s %s failed; log: %s\n' "$wg_step" "$CELL" "$log_shown"
+            wg_first_errors
             tail -n 20 "$log"
             wg_hint
         } >&3
     fi
     exit "$wg_rc"
+}
+
+# wg_first_errors: after a failure, the log's first compiler errors (the cause; the tail is
+# mostly the traceback of the tool that gave up), with their line numbers, each message once
+wg_first_errors() {
+    grep -n -E '(^|[^a-z_])(error:|fatal error|#error)|^FAILED: ' "$log" 2>/dev/null |
+        grep -v -E '^[0-9]+:(\+ |wheelgen: )' |
+        awk -F: '{ k = $0; sub(/^[0-9]+:/, "", k); gsub(/[0-9]+/, "N", k) } !seen[k]++' | head -n 5 >"$log.first" || true
+    if [ -s "$log.first" ]; then
+        printf 'wheelgen: the first errors in the log (line: text):\n'
+        sed 's/^/  /' "$log.first"
+        printf 'wheelgen: the log ends:\n'
+    fi
+    rm -f "$log.first"
 }
 
 # wg_hint: after a failure, a line of advice when the log shows a cause people often hit
@@ -78,6 +93,10 @@ wg_hint() {
         printf 'wheelgen: hint: a compiler was killed or ran out of memory. Each build claims memory_per_job_gb x MAX_JOBS x NVCC_THREADS in the memory pool: raise memory_per_job_gb or lower max_jobs / nvcc_threads for this package, or ./configure --max-jobs N / --memory-gb N\n'
     elif grep -q 'undefined symbol' "$log"; then
         printf 'wheelgen: hint: "undefined symbol" at import: the extension was compiled against another torch, CUDA or C++ ABI than the one that loaded it. The test installs the torch the manifest records; if it still fails, the build saw a different torch (check "torch ... built with CUDA" near the top of the build log)\n'
+    elif grep -q -E 'C\+\+(20|17) or later compatible compiler is required' "$log"; then
+        printf 'wheelgen: hint: the headers (torch 2.14 and later: C++20) need a newer C++ standard than the package compiles with: patch its -std flag (patches:, as config/patches/sageattention-2.2-cxx20.patch does); appending a second -std through the environment does not work with nvcc\n'
+    elif grep -q 'libcuda\.so\.1' "$log"; then
+        printf 'wheelgen: hint: "libcuda.so.1" is the NVIDIA driver, which this host lacks: a module that links it loads only on a GPU machine (test it there: WHEELGEN_TEST_PYTHON, see README "GPU tests"); the build itself needs only the toolkit\n'
     elif grep -q -E 'CUDA_HOME environment variable is not set|nvcc: not found|No such file or directory: .*/bin/nvcc' "$log"; then
         printf 'wheelgen: hint: the build found no CUDA toolkit: install it (or ./configure --cuda-from-pypi X.Y) and re-run ./configure, which records the toolkits it finds\n'
     fi

@@ -8,7 +8,7 @@
 src=$WORK/src
 t_copytree "$src"
 cd "$src"
-mkdir -p fixture/oomy fixture/abi/abi
+mkdir -p fixture/oomy fixture/abi/abi fixture/cxx/cxx
 # a build that dies the way g++ does when the kernel kills cc1plus for memory
 cat >fixture/oomy/setup.py <<'PY'
 import sys
@@ -21,12 +21,35 @@ from setuptools import setup
 setup(name="abi", version="1.0", packages=["abi"])
 PY
 echo 'raise ImportError("/venv/abi/_C.so: undefined symbol: _ZN3c104cuda9SetDeviceEi")' >fixture/abi/abi/__init__.py
+# a C++ extension that stops at an #error the way torch 2.14's headers do under -std=c++17,
+# followed by a long traceback, as setuptools prints one (the #error is far from the tail)
+cat >fixture/cxx/setup.py <<'PY'
+import sys
+from setuptools import setup, Extension
+from setuptools.command.build_ext import build_ext
+class noisy(build_ext):
+    def run(self):
+        try:
+            super().run()
+        except Exception:
+            for i in range(40):
+                sys.stderr.write('  File "/usr/lib/python3/setuptools/x.py", line %d, in run\n' % i)
+            raise
+setup(name="cxx", version="1.0", packages=["cxx"], cmdclass={"build_ext": noisy},
+      ext_modules=[Extension("cxx._c", ["cxx/_c.cpp"], extra_compile_args=["-std=c++17"])])
+PY
+printf '#if __cplusplus < 202002L\n#error C++20 or later compatible compiler is required to use PyTorch.\n#endif\n' >fixture/cxx/cxx/_c.cpp
+: >fixture/cxx/cxx/__init__.py
 cat >fixture/packages.yml <<'YML'
 defaults:
   python: ["3.12"]
 packages:
   oomy:
     source: {path: oomy}
+    versions: ["1.0"]
+    cuda: []
+  cxx:
+    source: {path: cxx}
     versions: ["1.0"]
     cuda: []
   abi:
@@ -50,13 +73,25 @@ else
 	t_fail "$(tail -n 8 "$WORK/oom.log")"
 fi
 
-t_case "\"undefined symbol\" at import: the report ends with the ABI advice"
+t_case "\"undefined symbol\" at import: the test's report ends with the ABI advice"
 if ninja "test/$abi" >"$WORK/abi.log" 2>&1; then
 	t_fail "the test passed"
-elif tail -n 2 "$WORK/abi.log" | grep -q '^wheelgen: hint: "undefined symbol" at import'; then
+elif grep -q '^wheelgen: hint: "undefined symbol" at import' "$WORK/abi.log"; then
 	t_pass
 else
 	t_fail "$(tail -n 8 "$WORK/abi.log")"
+fi
+
+cxx=$(out/wheelgen matrix --config fixture/packages.yml --host out/host.txt --tsv | awk -F'\t' '$2 == "cxx" {print $1}')
+t_case "an #error far above the log's tail: the report shows it first, with its line number, and the C++20 advice"
+if ninja "wheel/$cxx" >"$WORK/cxx.log" 2>&1; then
+	t_fail "the build succeeded"
+elif grep -A1 '^wheelgen: the first errors in the log (line: text):$' "$WORK/cxx.log" | grep -q '^  [0-9]*:.*#error C++20 or later compatible compiler is required' &&
+	grep -q '^wheelgen: hint: the headers (torch 2.14 and later: C++20) need a newer C++ standard' "$WORK/cxx.log" &&
+	[ "$(grep -n 'the first errors in the log' "$WORK/cxx.log" | cut -d: -f1)" -lt "$(grep -n 'File "/usr/lib/python3/setuptools/x.py", line 39' "$WORK/cxx.log" | cut -d: -f1)" ]; then
+	t_pass
+else
+	t_fail "$(head -n 30 "$WORK/cxx.log")"
 fi
 
 t_case "a failure without a known cause gets no hint"

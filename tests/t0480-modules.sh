@@ -1,0 +1,79 @@
+#!/bin/sh
+# the test step loads every compiled module of the wheel, not only test_import: a package that
+# imports its extension inside try/except, whose extension has an unresolved symbol, fails
+# naming the module; an extension that links the NVIDIA driver (-lcuda) is recorded as
+# needs-gpu on a host without one (not a failure, not passed); a good one is recorded
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$WORK/src
+t_copytree "$src"
+cd "$src"
+# mkext DIR NAME CSRC SETUP-EXTRA: a package NAME whose __init__ imports NAME._c inside try/except
+mkext() {
+	mkdir -p "$1/$2"
+	printf '[build-system]\nrequires = ["setuptools>=40.8", "wheel"]\nbuild-backend = "setuptools.build_meta"\n' >"$1/pyproject.toml"
+	cat >"$1/setup.py" <<SETUP
+from setuptools import setup, Extension
+setup(name="$2", version="1.0", packages=["$2"],
+      ext_modules=[Extension("$2._c", ["$2/_c.c"]$4)])
+SETUP
+	printf 'try:\n    from . import _c\nexcept ImportError:\n    _c = None\n' >"$1/$2/__init__.py"
+	cat >"$1/$2/_c.c" <<CSRC
+#include <Python.h>
+$3
+static struct PyModuleDef mod = { PyModuleDef_HEAD_INIT, "_c", NULL, -1, NULL, NULL, NULL, NULL, NULL };
+PyMODINIT_FUNC PyInit__c(void) { return PyModule_Create(&mod); }
+CSRC
+}
+mkext fixture/broken broken 'extern int wheelgen_missing_symbol(void); int use(void) { return wheelgen_missing_symbol(); }' ''
+mkext fixture/driver driver 'extern int cuInit(unsigned int); int use(void) { return cuInit(0); }' \
+	', library_dirs=["/usr/local/cuda/lib64/stubs"], libraries=["cuda"]'
+mkext fixture/fine fine '' ''
+cat >fixture/packages.yml <<'YML'
+packages:
+  broken: {source: {path: broken}, versions: ["1.0"], test_import: broken}
+  driver: {source: {path: driver}, versions: ["1.0"], test_import: driver}
+  fine: {source: {path: fine}, versions: ["1.0"], test_import: fine}
+YML
+py=
+t_case "configure the fixture (one Python)"
+# shellcheck disable=SC2086
+if ./configure ${WG_CONFARGS:-} --config fixture/packages.yml >"$WORK/configure.log" 2>&1; then
+	py=$(t_pythons 1)
+	sed -i "s/^packages:/defaults: {python: [\"$py\"]}\npackages:/" fixture/packages.yml
+	t_pass
+else
+	t_fail "$(tail -n 20 "$WORK/configure.log")"
+	exit 0
+fi
+n=$(echo "$py" | tr -d .)
+
+t_case "an extension with an unresolved symbol, imported inside try/except: the test fails naming the module"
+if ninja "test/broken-1.0-py$n" >"$WORK/broken.log" 2>&1; then
+	t_fail "the test passed: $(tail -n 5 "$WORK/broken.log")"
+elif grep -q "compiled module broken._c does not load: .*undefined symbol: wheelgen_missing_symbol" "out/logs/broken-1.0-py$n.test.log" &&
+	grep -q "compiled modules that do not load: broken._c" "$WORK/broken.log" && [ ! -e "out/tests/broken-1.0-py$n.ok" ]; then
+	t_pass
+else
+	t_fail "$(tail -n 15 "$WORK/broken.log")"
+fi
+
+t_case "an extension that links the NVIDIA driver, on a host without one: needs-gpu, printed and recorded"
+if ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 >/dev/null 2>&1; then
+	t_fail "this host has the NVIDIA driver (libcuda.so.1): the case needs a host without one"
+elif ninja "test/driver-1.0-py$n" >"$WORK/driver.log" 2>&1 &&
+	grep -q "needs-gpu (not loaded here: no NVIDIA driver): driver._c" "$WORK/driver.log" &&
+	grep -q '^needs_gpu=driver._c$' "out/tests/driver-1.0-py$n.ok" && grep -q '^modules=1$' "out/tests/driver-1.0-py$n.ok"; then
+	t_pass
+else
+	t_fail "$(tail -n 15 "$WORK/driver.log")" "$(cat "out/tests/driver-1.0-py$n.ok" 2>&1)"
+fi
+
+t_case "a good extension: loaded and counted, nothing needs a GPU"
+if ninja "test/fine-1.0-py$n" >"$WORK/fine.log" 2>&1 && grep -q "imported compiled module fine._c" "out/logs/fine-1.0-py$n.test.log" &&
+	grep -q '^modules=1$' "out/tests/fine-1.0-py$n.ok" && grep -q '^needs_gpu=$' "out/tests/fine-1.0-py$n.ok"; then
+	t_pass
+else
+	t_fail "$(tail -n 15 "$WORK/fine.log")"
+fi
