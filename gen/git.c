@@ -119,8 +119,10 @@ mirrorpath(struct sb *s, const char *builddir, const char *url)
 	sbfree(&abspath);
 	return 0;
 bad:
+	/* url may point into abspath: say it before freeing */
+	error("url '%s' has a '.' or '..' path component", url);
 	sbfree(&abspath);
-	return error("url '%s' has a '.' or '..' path component", url);
+	return -1;
 }
 
 char *

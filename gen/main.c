@@ -177,6 +177,15 @@ enum {
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN,
 };
 
+/* a subcommand: its name, what runs it, its --help text and what it takes */
+struct command {
+	const char *name;
+	int (*fn)(const struct command *, int, char **);
+	const char *usage;
+	int flags;            /* CMD_GIT: needs libgit2 set up; CMD_ARGS: takes operands */
+};
+enum { CMD_GIT = 1, CMD_ARGS = 2 };
+
 struct opts {
 	const char *config, *builddir, *host, *profile, *manifests, *url, *spec, *templates;
 	int verbose, format, update, configset, pre, fromlist, missing, test, pull, unused, del, explain;
@@ -186,8 +195,9 @@ struct opts {
 };
 
 static void
-parseopts(int argc, char **argv, struct opts *o, const char *help)
+parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 {
+	const char *help = cmd->usage;
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "builddir", required_argument, NULL, 'b' },
@@ -274,7 +284,7 @@ parseopts(int argc, char **argv, struct opts *o, const char *help)
 	}
 	o->args = argv + optind;
 	o->nargs = argc - optind;
-	if (o->nargs > 0 && help != checkoutusage && help != keyusage && help != restoreusage) {
+	if (o->nargs > 0 && !(cmd->flags & CMD_ARGS)) {
 		fprintf(stderr, "%s: error: unexpected argument '%s'\n%s", argv0, argv[optind], help);
 		exit(2);
 	}
@@ -322,7 +332,7 @@ load(struct arena *a, const struct opts *o, struct host *h, struct matrix *m)
 }
 
 static int
-cmdcheck(int argc, char **argv)
+cmdcheck(const struct command *cmd, int argc, char **argv)
 {
 	struct arena a = { 0 };
 	struct opts o;
@@ -330,7 +340,7 @@ cmdcheck(int argc, char **argv)
 	struct matrix m;
 	struct config *c;
 
-	parseopts(argc, argv, &o, checkusage);
+	parseopts(argc, argv, &o, cmd);
 	c = load(&a, &o, &h, &m);
 	if (c)
 		printf("%s: ok: %zu package%s, %zu cell%s\n", o.config, c->npkgs, c->npkgs == 1 ? "" : "s", m.n,
@@ -369,7 +379,7 @@ whynotsummary(const struct matrix *m, size_t n, const char *builddir)
 }
 
 static int
-cmdgen(int argc, char **argv)
+cmdgen(const struct command *cmd, int argc, char **argv)
 {
 	struct arena a = { 0 };
 	struct graphopts go = { 0 };
@@ -380,7 +390,7 @@ cmdgen(int argc, char **argv)
 	struct config *c;
 	int rc = 1;
 
-	parseopts(argc, argv, &o, genusage);
+	parseopts(argc, argv, &o, cmd);
 	if (!o.host) {
 		char *p = aprintf(&a, "%s/host.txt", o.builddir);
 
@@ -427,7 +437,7 @@ jsoncell(struct sb *s, const struct cell *cl, const char *key)
 }
 
 static int
-cmdmatrix(int argc, char **argv)
+cmdmatrix(const struct command *cmd, int argc, char **argv)
 {
 	struct arena a = { 0 };
 	struct sb s = SB_INIT;
@@ -445,7 +455,7 @@ cmdmatrix(int argc, char **argv)
 
 	memset(&k, 0, sizeof(k));
 	memset(&st, 0, sizeof(st));
-	parseopts(argc, argv, &o, matrixusage);
+	parseopts(argc, argv, &o, cmd);
 	c = load(&a, &o, &h, &m);
 	if (!c)
 		goto out;
@@ -578,123 +588,122 @@ findcell(const struct matrix *m, const char *id, const char *config)
 	return NULL;
 }
 
-static int
-cmdkey(int argc, char **argv)
-{
-	struct arena a = { 0 };
-	struct keyctx k;
+/* what key, restore and store work on: the loaded config, its cells, keys and store */
+struct keyed {
+	struct arena a;
 	struct opts o;
 	struct host h;
 	struct matrix m;
 	struct config *c;
+	struct keyctx k;
+	struct store st;
+};
+
+/* load o's config and set up keys (looked up first where from says) and the store; -1 on errors */
+static int
+loadkeyed(struct keyed *x, enum keysource from)
+{
+	memset(&x->a, 0, sizeof(x->a));
+	memset(&x->k, 0, sizeof(x->k));
+	memset(&x->st, 0, sizeof(x->st));
+	if (!(x->c = load(&x->a, &x->o, &x->h, &x->m)))
+		return -1;
+	keyctxinit(&x->k, x->c, x->o.builddir, x->o.templates, from);
+	storeopen(x->c, &x->st);
+	return 0;
+}
+
+static void
+unloadkeyed(struct keyed *x)
+{
+	keyctxfree(&x->k);
+	storefree(&x->st);
+	free(x->m.cells);
+	afree(&x->a);
+}
+
+static int
+cmdkey(const struct command *cmd, int argc, char **argv)
+{
+	struct keyed x;
 	int i, rc = 1;
 
-	parseopts(argc, argv, &o, keyusage);
-	if (o.nargs < 1) {
-		fprintf(stderr, "%s: error: key needs at least one CELL\n%s", argv0, keyusage);
+	parseopts(argc, argv, &x.o, cmd);
+	if (x.o.nargs < 1) {
+		fprintf(stderr, "%s: error: key needs at least one CELL\n%s", argv0, cmd->usage);
 		return 2;
 	}
-	if (!(c = load(&a, &o, &h, &m)))
-		goto out;
-	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_CHECKOUT);
-	rc = 0;
-	for (i = 0; i < o.nargs; i++) {
-		const struct cell *cl = findcell(&m, o.args[i], o.config);
+	if (loadkeyed(&x, KEY_FROM_CHECKOUT) == 0)
+		rc = 0;
+	for (i = 0; x.c && i < x.o.nargs; i++) {
+		const struct cell *cl = findcell(&x.m, x.o.args[i], x.o.config);
 		struct sb text = SB_INIT;
 		char key[65];
 		int r;
 
-		if (!cl || (r = cellkey(&k, cl, NULL, key, &text)) < 0) {
+		if (!cl || (r = cellkey(&x.k, cl, NULL, key, &text)) < 0) {
 			rc = 1;
 		} else if (r == 1) {
 			error("the key of %s is not known yet: its git source has no lock entry and no checkout "
-			      "(ninja %s/src/%s-%s.commit, or wheelgen lock)", cl->id, o.builddir, cl->pkg->norm, cl->version);
+			      "(ninja %s/src/%s-%s.commit, or wheelgen lock)", cl->id, x.o.builddir, cl->pkg->norm, cl->version);
 			rc = 1;
-		} else if (o.explain) {
+		} else if (x.o.explain) {
 			fputs(text.buf, stdout);
 		} else {
 			printf("%s %s\n", key, cl->id);
 		}
 		sbfree(&text);
 	}
-	keyctxfree(&k);
-out:
-	free(m.cells);
-	afree(&a);
+	unloadkeyed(&x);
 	return rc;
 }
 
 static int
-cmdrestore(int argc, char **argv)
+cmdrestore(const struct command *cmd, int argc, char **argv)
 {
-	struct arena a = { 0 };
-	struct keyctx k;
-	struct store st;
-	struct opts o;
-	struct host h;
-	struct matrix m;
-	struct config *c;
+	struct keyed x;
 	const struct cell *cl;
 	int rc = 1;
 
-	parseopts(argc, argv, &o, restoreusage);
-	if (o.nargs != 1) {
-		fprintf(stderr, "%s: error: restore needs one CELL\n%s", argv0, restoreusage);
+	parseopts(argc, argv, &x.o, cmd);
+	if (x.o.nargs != 1) {
+		fprintf(stderr, "%s: error: restore needs one CELL\n%s", argv0, cmd->usage);
 		return 2;
 	}
-	if (o.test)
-		return restoretest(o.builddir, o.args[0]);
-	if (!(c = load(&a, &o, &h, &m)) || !(cl = findcell(&m, o.args[0], o.config)))
-		goto out;
-	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_CHECKOUT);
-	storeopen(c, &st);
-	rc = restorewheel(&k, &st, cl, o.builddir) == 0 ? 0 : 1;
-	storefree(&st);
-	keyctxfree(&k);
-out:
-	free(m.cells);
-	afree(&a);
+	if (x.o.test)
+		return restoretest(x.o.builddir, x.o.args[0]);
+	if (loadkeyed(&x, KEY_FROM_CHECKOUT) == 0 && (cl = findcell(&x.m, x.o.args[0], x.o.config)))
+		rc = restorewheel(&x.k, &x.st, cl, x.o.builddir) == 0 ? 0 : 1;
+	unloadkeyed(&x);
 	return rc;
 }
 
 static int
-cmdstore(int argc, char **argv)
+cmdstore(const struct command *cmd, int argc, char **argv)
 {
-	struct arena a = { 0 };
-	struct keyctx k;
-	struct store st;
-	struct opts o;
-	struct host h;
-	struct matrix m;
-	struct config *c;
+	struct keyed x;
 	int rc = 1;
 
-	parseopts(argc, argv, &o, storeusage);
-	if (o.pull == o.unused || (o.del && !o.unused)) {
-		fprintf(stderr, "%s: error: store needs --pull or --unused [--delete]\n%s", argv0, storeusage);
+	parseopts(argc, argv, &x.o, cmd);
+	if (x.o.pull == x.o.unused || (x.o.del && !x.o.unused)) {
+		fprintf(stderr, "%s: error: store needs --pull or --unused [--delete]\n%s", argv0, cmd->usage);
 		return 2;
 	}
-	if (!(c = load(&a, &o, &h, &m)))
-		goto out;
-	storeopen(c, &st);
-	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_LOCK);
-	if (st.kind == STORE_NONE && o.unused)
+	if (loadkeyed(&x, KEY_FROM_LOCK) < 0)
+		;
+	else if (x.st.kind == STORE_NONE && x.o.unused)
 		error("no store: the config has no publish: destination and WHEELGEN_STORE is not set");
-	else if (st.kind == STORE_NONE)
+	else if (x.st.kind == STORE_NONE)
 		rc = 0; /* nothing to pull: the index holds the cells built here */
-	else if (mkdirs(o.builddir) == 0)
-		rc = (o.pull ? pullstore(&k, &st, &m, o.builddir, c->baseurl != NULL)
-			     : unusedstore(&k, &st, &m, o.builddir, o.del)) < 0;
-	keyctxfree(&k);
-	storefree(&st);
-out:
-	free(m.cells);
-	afree(&a);
+	else if (mkdirs(x.o.builddir) == 0)
+		rc = (x.o.pull ? pullstore(&x.k, &x.st, &x.m, x.o.builddir, x.c->baseurl != NULL)
+			       : unusedstore(&x.k, &x.st, &x.m, x.o.builddir, x.o.del)) < 0;
+	unloadkeyed(&x);
 	return rc;
 }
 
 static int
-cmdindex(int argc, char **argv)
+cmdindex(const struct command *cmd, int argc, char **argv)
 {
 	struct indexopts io = { 0 };
 	struct opts o;
@@ -702,9 +711,9 @@ cmdindex(int argc, char **argv)
 	size_t n = 0, cap = 0, len;
 	int rc;
 
-	parseopts(argc, argv, &o, indexusage);
+	parseopts(argc, argv, &o, cmd);
 	if (!o.manifests) {
-		fprintf(stderr, "%s: error: index needs --manifests FILE or --from-list FILE\n%s", argv0, indexusage);
+		fprintf(stderr, "%s: error: index needs --manifests FILE or --from-list FILE\n%s", argv0, cmd->usage);
 		return 2;
 	}
 	list = readfile(o.manifests, &len);
@@ -778,11 +787,11 @@ lockone(const struct opts *o, struct srcspec *s, void *arg)
 }
 
 static int
-cmdlock(int argc, char **argv)
+cmdlock(const struct command *cmd, int argc, char **argv)
 {
 	struct opts o;
 
-	parseopts(argc, argv, &o, lockusage);
+	parseopts(argc, argv, &o, cmd);
 	return eachgit(&o, lockone, NULL) < 0;
 }
 
@@ -801,16 +810,16 @@ fetchone(const struct opts *o, struct srcspec *s, void *arg)
 }
 
 static int
-cmdfetch(int argc, char **argv)
+cmdfetch(const struct command *cmd, int argc, char **argv)
 {
 	struct fetchstats st = { 0 };
 	struct sb seen = SB_INIT;
 	struct opts o;
 	int rc;
 
-	parseopts(argc, argv, &o, fetchusage);
+	parseopts(argc, argv, &o, cmd);
 	if (!o.url && !o.configset) {
-		fprintf(stderr, "%s: error: fetch needs --url URL or --config FILE\n%s", argv0, fetchusage);
+		fprintf(stderr, "%s: error: fetch needs --url URL or --config FILE\n%s", argv0, cmd->usage);
 		return 2;
 	}
 	if (o.url) {
@@ -825,16 +834,16 @@ cmdfetch(int argc, char **argv)
 }
 
 static int
-cmdcheckout(int argc, char **argv)
+cmdcheckout(const struct command *cmd, int argc, char **argv)
 {
 	struct fetchstats st = { 0 };
 	struct srcspec s;
 	struct opts o;
 	int rc;
 
-	parseopts(argc, argv, &o, checkoutusage);
+	parseopts(argc, argv, &o, cmd);
 	if (o.nargs != 1) {
-		fprintf(stderr, "%s: error: checkout needs one source spec\n%s", argv0, checkoutusage);
+		fprintf(stderr, "%s: error: checkout needs one source spec\n%s", argv0, cmd->usage);
 		return 2;
 	}
 	if (srcspecread(o.args[0], &s) < 0)
@@ -878,7 +887,7 @@ cmpdesc(const void *a, const void *b)
 }
 
 static int
-cmdoutdated(int argc, char **argv)
+cmdoutdated(const struct command *cmd, int argc, char **argv)
 {
 	struct arena a = { 0 };
 	struct sb out = SB_INIT;
@@ -890,7 +899,7 @@ cmdoutdated(int argc, char **argv)
 	char **tags, **newer;
 	int rc = 0;
 
-	parseopts(argc, argv, &o, outdatedusage);
+	parseopts(argc, argv, &o, cmd);
 	if (!(c = load(&a, &o, &h, &m))) {
 		free(m.cells);
 		afree(&a);
@@ -961,6 +970,21 @@ cmdoutdated(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	static const struct command commands[] = {
+		{ "check", cmdcheck, checkusage, 0 },
+		{ "matrix", cmdmatrix, matrixusage, 0 },
+		{ "gen", cmdgen, genusage, 0 },
+		{ "index", cmdindex, indexusage, 0 },
+		{ "lock", cmdlock, lockusage, CMD_GIT },
+		{ "fetch", cmdfetch, fetchusage, CMD_GIT },
+		{ "checkout", cmdcheckout, checkoutusage, CMD_GIT | CMD_ARGS },
+		{ "outdated", cmdoutdated, outdatedusage, CMD_GIT },
+		{ "key", cmdkey, keyusage, CMD_ARGS },
+		{ "restore", cmdrestore, restoreusage, CMD_ARGS },
+		{ "store", cmdstore, storeusage, 0 },
+		{ NULL, NULL, NULL, 0 },
+	};
+	const struct command *c;
 	int rc;
 
 	if (argc < 2) {
@@ -975,32 +999,17 @@ main(int argc, char **argv)
 		printf("wheelgen %s\n", WG_VERSION);
 		return 0;
 	}
-	if (!strcmp(argv[1], "check"))
-		rc = cmdcheck(argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "gen"))
-		rc = cmdgen(argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "matrix"))
-		rc = cmdmatrix(argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "index"))
-		rc = cmdindex(argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "key"))
-		rc = cmdkey(argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "restore"))
-		rc = cmdrestore(argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "store"))
-		rc = cmdstore(argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "lock") || !strcmp(argv[1], "fetch") || !strcmp(argv[1], "checkout") ||
-		 !strcmp(argv[1], "outdated")) {
-		gitinit();
-		rc = !strcmp(argv[1], "lock") ? cmdlock(argc - 1, argv + 1)
-		   : !strcmp(argv[1], "fetch") ? cmdfetch(argc - 1, argv + 1)
-		   : !strcmp(argv[1], "outdated") ? cmdoutdated(argc - 1, argv + 1) : cmdcheckout(argc - 1, argv + 1);
-		gitshutdown();
-	}
-	else {
+	for (c = commands; c->name && strcmp(c->name, argv[1]); c++)
+		;
+	if (!c->name) {
 		fprintf(stderr, "%s: error: unknown command '%s'\n\n%s", argv0, argv[1], usage);
 		return 2;
 	}
+	if (c->flags & CMD_GIT)
+		gitinit();
+	rc = c->fn(c, argc - 1, argv + 1);
+	if (c->flags & CMD_GIT)
+		gitshutdown();
 	pepfree();
 	if (fflush(stdout) != 0 || ferror(stdout))
 		fatal("cannot write to standard output: %s", strerror(errno));

@@ -170,6 +170,31 @@ http {
 NGINX
 }
 
+# t_nginx_dav DIR PORT [DIRECTIVE...]: start a private nginx on 127.0.0.1:PORT serving DIR/root
+# with WebDAV PUT and DELETE (and each DIRECTIVE, e.g. "autoindex on;", in its location);
+# access log DIR/logs/access.log; stop it with: kill "$(cat DIR/nginx.pid)"
+t_nginx_dav() {
+	td=$1 tport=$2
+	shift 2
+	mkdir -p "$td/root"
+	{
+		t_nginx_head "$td"
+		cat <<NGINX
+  access_log $td/logs/access.log;
+  server {
+    listen 127.0.0.1:$tport;
+    root $td/root;
+    client_max_body_size 0;
+    location / {
+      dav_methods PUT DELETE;
+      create_full_put_path on;
+NGINX
+		for tdir in "$@"; do printf '      %s\n' "$tdir"; done
+		printf '    }\n  }\n}\n'
+	} >"$td/nginx.conf"
+	nginx -c "$td/nginx.conf" >"$td/start.log" 2>&1 || { cat "$td/start.log" "$td/logs/error.log" 2>/dev/null; return 1; }
+}
+
 t_git_http_start() {
 	repos=$1 d=$2
 	if ! command -v nginx >/dev/null 2>&1 || ! command -v fcgiwrap >/dev/null 2>&1; then

@@ -107,24 +107,8 @@ if command -v nginx >/dev/null 2>&1; then
 	hd=$WORK/nginx-ccache
 	hport=$(t_freeport)
 	mkdir -p "$hd/root/ccache"
-	{
-		t_nginx_head "$hd"
-		cat <<NGINX
-  access_log $hd/logs/access.log;
-  server {
-    listen 127.0.0.1:$hport;
-    root $hd/root;
-    client_max_body_size 0;
-    location / {
-      dav_methods PUT DELETE;
-      create_full_put_path on;
-    }
-  }
-}
-NGINX
-	} >"$hd/nginx.conf"
-	if ! nginx -c "$hd/nginx.conf" >"$hd/start.log" 2>&1; then
-		t_fail "$(cat "$hd/start.log" "$hd/logs/error.log" 2>/dev/null)"
+	if ! t_nginx_dav "$hd" "$hport" >"$hd/start.err"; then
+		t_fail "$(cat "$hd/start.err")"
 	elif remote_builds "http://127.0.0.1:$hport/ccache/" http && grep -q '"PUT /ccache/' "$hd/logs/access.log" &&
 		grep -q '"GET /ccache/[^ ]* HTTP/1.1" 200 ' "$hd/logs/access.log" && [ -n "$(find "$hd/root/ccache" -type f | head -n 1)" ]; then
 		t_pass

@@ -275,23 +275,6 @@ t_case "an HTTP store (nginx WebDAV on 127.0.0.1): A publishes, B restores every
 hd=$WORK/nginx
 hport=$(t_freeport)
 mkdir -p "$hd/root/wheels"
-{
-	t_nginx_head "$hd"
-	cat <<NGINX
-  access_log $hd/logs/access.log;
-  server {
-    listen 127.0.0.1:$hport;
-    root $hd/root;
-    client_max_body_size 0;
-    location / {
-      dav_methods PUT DELETE;
-      create_full_put_path on;
-      autoindex on;
-    }
-  }
-}
-NGINX
-} >"$hd/nginx.conf"
 stop_exit() {
 	st=$?
 	set +e
@@ -301,8 +284,8 @@ stop_exit() {
 }
 trap stop_exit EXIT
 url=http://127.0.0.1:$hport/wheels/
-if ! nginx -c "$hd/nginx.conf" >"$hd/start.log" 2>&1; then
-	t_fail "$(cat "$hd/start.log" "$hd/logs/error.log" 2>/dev/null)"
+if ! t_nginx_dav "$hd" "$hport" "autoindex on;" >"$hd/start.err"; then
+	t_fail "$(cat "$hd/start.err")"
 	exit 0
 fi
 for r in a b; do

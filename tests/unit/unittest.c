@@ -368,6 +368,10 @@ testgiturls(void)
 	}
 	sbreset(&s);
 	CHECK(mirrorpath(&s, "out", "https://example.com/../etc") < 0, "'..' refused");
+	sbreset(&s);
+	/* a relative path made absolute inside mirrorpath: its message names the url it built
+	   (this read freed memory before: ASan's heap-use-after-free) */
+	CHECK(mirrorpath(&s, "out", "a/../b") < 0, "'..' in a relative path refused");
 	sbfree(&s);
 
 	{
