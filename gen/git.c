@@ -201,11 +201,13 @@ lockfile(const char *path)
 	return fd;
 }
 
+/* did a fetch fail because the mirror itself is broken (its objects, refs or repository),
+   rather than the remote, the network or anything else? Only then is it cloned again. */
 static int
-isnetwork(int klass)
+iscorrupt(int klass)
 {
-	return klass == GIT_ERROR_NET || klass == GIT_ERROR_SSL || klass == GIT_ERROR_HTTP || klass == GIT_ERROR_SSH ||
-	       klass == GIT_ERROR_CALLBACK;
+	return klass == GIT_ERROR_ODB || klass == GIT_ERROR_OBJECT || klass == GIT_ERROR_REPOSITORY ||
+	       klass == GIT_ERROR_ZLIB || klass == GIT_ERROR_REFERENCE || klass == GIT_ERROR_INDEX;
 }
 
 /*
@@ -328,7 +330,7 @@ writerefs(git_repository *repo, const char *mirror)
 static int
 fetchlocked(const char *mirror, const char *url, struct fetchstats *st, git_repository **out)
 {
-	struct sb tmp = SB_INIT;
+	struct sb tmp = SB_INIT, aside = SB_INIT;
 	git_repository *repo = NULL;
 	int attempt, rc = -1;
 	const git_error *e;
@@ -340,7 +342,8 @@ fetchlocked(const char *mirror, const char *url, struct fetchstats *st, git_repo
 				break;
 			}
 			e = git_error_last();
-			if (e && isnetwork(e->klass)) {
+			if (!e || !iscorrupt(e->klass)) {
+				/* the remote or the network: the mirror stays as it is */
 				error("cannot fetch '%s': %s", url, giterr());
 				break;
 			}
@@ -350,9 +353,13 @@ fetchlocked(const char *mirror, const char *url, struct fetchstats *st, git_repo
 		} else if (access(mirror, F_OK) == 0) {
 			warn("mirror '%s' cannot be opened (%s); cloning it again", mirror, giterr());
 		}
-		/* (re-)create in a temporary, renamed into place only once the fetch worked */
-		if (rmtree(mirror) < 0) {
-			error("cannot remove '%s': %s", mirror, strerror(errno));
+		/* (re-)create in a temporary, renamed into place only once the fetch worked; the old
+		   mirror is set aside meanwhile and comes back if the new clone fails */
+		sbreset(&aside);
+		sbaddf(&aside, "%s.old.%ld", mirror, (long)getpid());
+		rmtree(aside.buf);
+		if (rename(mirror, aside.buf) < 0 && errno != ENOENT) {
+			error("cannot move '%s' aside: %s", mirror, strerror(errno));
 			break;
 		}
 		sbreset(&tmp);
@@ -368,6 +375,8 @@ fetchlocked(const char *mirror, const char *url, struct fetchstats *st, git_repo
 			git_repository_free(repo);
 			repo = NULL;
 			rmtree(tmp.buf);
+			if (rename(aside.buf, mirror) < 0 && errno != ENOENT)
+				error("cannot move '%s' back to '%s': %s", aside.buf, mirror, strerror(errno));
 			break;
 		}
 		git_repository_free(repo);
@@ -375,8 +384,10 @@ fetchlocked(const char *mirror, const char *url, struct fetchstats *st, git_repo
 		if (rename(tmp.buf, mirror) < 0) {
 			error("cannot rename '%s' to '%s': %s", tmp.buf, mirror, strerror(errno));
 			rmtree(tmp.buf);
+			rename(aside.buf, mirror);
 			break;
 		}
+		rmtree(aside.buf);
 		if (git_repository_open_bare(&repo, mirror) == 0)
 			rc = 0;
 		else
@@ -384,6 +395,7 @@ fetchlocked(const char *mirror, const char *url, struct fetchstats *st, git_repo
 		break;
 	}
 	sbfree(&tmp);
+	sbfree(&aside);
 	if (rc == 0 && writerefs(repo, mirror) < 0)
 		rc = -1;
 	if (rc == 0 && out)

@@ -161,6 +161,18 @@ t_case "a corrupt mirror is cloned again"
 rm -rf "out/git/127.0.0.1_$port/leaf.git/objects" "out/git/127.0.0.1_$port/leaf.git/HEAD"
 if out/wheelgen fetch --url "$base/leaf.git" >"$WORK/corrupt.log" 2>&1 && git -C "out/git/127.0.0.1_$port/leaf.git" rev-parse v1.0 >/dev/null 2>&1; then t_pass; else t_fail "$(cat "$WORK/corrupt.log")"; fi
 
+t_case "a mirror whose remote refuses connections is kept as it is (an error, no re-clone)"
+m=out/git/127.0.0.1_$port/leaf.git
+before=$(git -C "$m" rev-parse v1.0 2>&1)
+if WHEELGEN_GIT_REWRITE="$base/=git://127.0.0.1:9/" out/wheelgen fetch --url "$base/leaf.git" >"$WORK/refused.log" 2>&1; then
+	t_fail "fetch succeeded: $(cat "$WORK/refused.log")"
+elif grep -q "cannot fetch '$base/leaf.git'" "$WORK/refused.log" && ! grep -q 'looks corrupt\|cloning it again' "$WORK/refused.log" &&
+	[ "$(git -C "$m" rev-parse v1.0 2>&1)" = "$before" ] && [ -z "$(find "$(dirname "$m")" -maxdepth 1 \( -name 'leaf.git.tmp.*' -o -name 'leaf.git.old.*' \))" ]; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/refused.log")" "$(ls "$(dirname "$m")")"
+fi
+
 t_case "file:// urls and plain paths work too"
 if out/wheelgen fetch --url "file://$repos/leaf.git" >"$WORK/file.log" 2>&1 && out/wheelgen fetch --url "$repos/mid.git" >>"$WORK/file.log" 2>&1 &&
 	[ -d "out/git/file$repos/leaf.git" ] && [ -d "out/git/file$repos/mid.git" ]; then t_pass; else t_fail "$(cat "$WORK/file.log"; find out/git -maxdepth 4 -type d | head)"; fi
