@@ -61,10 +61,10 @@ for n in $sizes; do
 	# stand-ins for the build and test steps: same outputs, no Python
 	cat >"$d/templates/build-host.sh" <<'SH'
 m=$1/wheels/$2; mkdir -p "$m"; : >"$m/x.whl"
-printf 'package=%s\nfilename=x.whl\nsha256=0\n' "${2%%-*}" >"$m/manifest"; echo "$m/manifest:" >"$m/manifest.d"
+printf 'package=%s\nfilename=x.whl\nsha256=%064d\n' "${2%%-*}" 0 >"$m/manifest"; echo "$m/manifest:" >"$m/manifest.d"
 SH
 	# shellcheck disable=SC2016
-	printf 'mkdir -p "$1/tests"; : >"$1/tests/$2.ok"\n' >"$d/templates/test-host.sh"
+	printf 'mkdir -p "$1/tests"; printf "%%064d\\n" 0 >"$1/tests/$2.ok"\n' >"$d/templates/test-host.sh"
 	cp "$top/templates/test.sh" "$d/templates/test.sh"
 	: >"$d/templates/publish-dir.sh"
 	: >"$d/templates/step-lib.sh"

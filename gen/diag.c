@@ -70,32 +70,49 @@ srcline(const struct diags *d, int line, size_t *len)
 	return p;
 }
 
+/* at most this many bytes of a source line are quoted: a window around the column */
+#define QUOTEMAX 160
+
 static void
 printone(const struct diags *d, const struct diag *g, FILE *f)
 {
 	const char *line;
-	size_t len, i;
+	size_t len, i, at, from = 0, to;
 	int c = 1, k, utf8;
 
 	fprintf(f, "%s:%d:%d: %s: %s\n", d->file, g->line, g->col, g->note ? "note" : "error", g->msg);
 	line = srcline(d, g->line, &len);
 	if (!line)
 		return;
-	fputs("    ", f);
+	/* the byte of the column (columns are characters: UTF-8 continuation bytes are skipped) */
+	for (at = 0; at < len && c < g->col; at++) {
+		if (((unsigned char)line[at] & 0xC0) != 0x80)
+			c++;
+	}
+	to = len;
+	if (len > QUOTEMAX) {
+		from = at > QUOTEMAX / 2 ? at - QUOTEMAX / 2 : 0;
+		while (from > 0 && ((unsigned char)line[from] & 0xC0) == 0x80)
+			from--;
+		to = from + QUOTEMAX < len ? from + QUOTEMAX : len;
+		while (to < len && ((unsigned char)line[to] & 0xC0) == 0x80)
+			to++;
+	}
+	fputs(from ? "    ..." : "    ", f);
 	/* quote the line as it is, but never pass on control characters or bytes that are not UTF-8 */
 	utf8 = utf8invalid(line, len) == len;
-	for (i = 0; i < len; i++) {
+	for (i = from; i < to; i++) {
 		unsigned char b = (unsigned char)line[i];
 
 		fputc((b < 0x20 && b != '\t') || b == 0x7f || (b >= 0x80 && !utf8) ? '?' : (char)b, f);
 	}
-	fputs("\n    ", f);
-	/* columns are characters: skip UTF-8 continuation bytes while walking */
-	for (i = 0; i < len && c < g->col; i++) {
+	fputs(to < len ? "...\n    " : "\n    ", f);
+	if (from)
+		fputs("   ", f);
+	for (i = from; i < at; i++) {
 		if (((unsigned char)line[i] & 0xC0) == 0x80)
 			continue;
 		fputc(line[i] == '\t' ? '\t' : ' ', f);
-		c++;
 	}
 	fputc('^', f);
 	for (k = 1; k < g->span; k++)

@@ -52,9 +52,67 @@ tested(const char *builddir, const struct wheelinfo *w)
 	return ok;
 }
 
+/* "X.Y": digits, a dot, digits (a CUDA or torch version as cells name them) */
+static int
+isminor(const char *s)
+{
+	size_t a = strspn(s, "0123456789"), b;
+
+	if (!a || s[a] != '.')
+		return 0;
+	b = strspn(s + a + 1, "0123456789");
+	return b && !s[a + 1 + b];
+}
+
+/* a plain file name: no directory, not . or .., no control characters */
+static int
+isfilename(const char *s)
+{
+	const unsigned char *p;
+
+	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
+		return 0;
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p == '/' || *p == '\\' || *p < 0x20 || *p == 0x7f)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * What is wrong with a manifest's fields that become paths and URLs (a manifest may come
+ * from another job's artifact, or a store): NULL when nothing is. The package must be a PEP
+ * 503 normalized name, the version PEP 440, cuda and torch "X.Y", cell and filename plain
+ * file names.
+ */
+static const char *
+manifestbad(const struct wheelinfo *w)
+{
+	char *norm = xmalloc(strlen(w->package) + 1);
+	int normal, local;
+
+	pepnormalize(w->package, norm);
+	normal = pepname(w->package) && !strcmp(norm, w->package);
+	free(norm);
+	if (!normal)
+		return "package is not a PEP 503 normalized project name";
+	if (w->version && *w->version && !pepversion(w->version, &local))
+		return "version is not a PEP 440 version";
+	if ((w->cuda && *w->cuda && !isminor(w->cuda)) || (w->torch && *w->torch && !isminor(w->torch)))
+		return "cuda and torch must be versions like 13.0";
+	if (w->cell && !isfilename(w->cell))
+		return "cell is not a plain name (no '/', no control characters)";
+	if (!isfilename(w->filename))
+		return "filename is not a plain file name (no '/', no control characters)";
+	if (strlen(w->sha256) != 64 || strspn(w->sha256, "0123456789abcdef") != 64)
+		return "sha256 is not 64 hex digits";
+	return NULL;
+}
+
 int
 manifestread(const char *path, struct wheelinfo *w)
 {
+	const char *why;
 	static const char *const keys[] = { "cell", "package", "version", "filename", "sha256", "tags", "size",
 					    "cuda", "torch", "metadata_sha256", "requires_python", "python", "upload_time", "tested", NULL };
 	char *v[15] = { NULL };
@@ -95,9 +153,14 @@ manifestread(const char *path, struct wheelinfo *w)
 			sbaddf(&var, "-torch%s", w->torch);
 		w->variant = sbdetach(&var);
 	}
-	if (!w->package || !w->filename || !w->sha256 || strchr(w->filename, '/') || !*w->filename) {
+	if (!w->package || !w->filename || !w->sha256) {
 		manifestfree(w);
 		return error("manifest '%s' lacks package, filename or sha256", path);
+	}
+	if ((why = manifestbad(w))) {
+		error("manifest '%s': %s", path, why);
+		manifestfree(w);
+		return -1;
 	}
 	return 0;
 }

@@ -76,11 +76,26 @@ isnull(const yaml_event_t *ev)
 	return !*v || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL");
 }
 
-/* report duplicate and non-scalar keys of a finished mapping */
+/* keys in the order of their text, then of their place (for finding duplicates by sorting) */
+static int
+cmpkey(const void *a, const void *b)
+{
+	const struct node *x = *(const struct node *const *)a, *y = *(const struct node *const *)b;
+	int r;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	if ((r = memcmp(x->s, y->s, x->len)))
+		return r;
+	return x->line != y->line ? (x->line < y->line ? -1 : 1) : (x->col < y->col ? -1 : x->col > y->col);
+}
+
+/* report duplicate and non-scalar keys of a finished mapping (sorted: n log n, not n^2) */
 static void
 checkkeys(const struct node *map, struct diags *d)
 {
-	size_t i, j;
+	const struct node **keys = xcalloc(map->n ? map->n : 1, sizeof(*keys));
+	size_t i, n = 0, first = 0;
 
 	for (i = 0; i < map->n; i++) {
 		const struct node *k = map->kids[2 * i];
@@ -91,16 +106,18 @@ checkkeys(const struct node *map, struct diags *d)
 			nodeerr(d, k, "mapping keys must be strings, not %s", nodekindname(k));
 			continue;
 		}
-		for (j = 0; j < i; j++) {
-			const struct node *p = map->kids[2 * j];
-
-			if (p->kind == NSCALAR && p->len == k->len && !memcmp(p->s, k->s, k->len)) {
-				nodeerr(d, k, "duplicate key '%s'", k->s);
-				nodenote(d, p, "'%s' first defined here", p->s);
-				break;
-			}
+		keys[n++] = k;
+	}
+	qsort(keys, n, sizeof(*keys), cmpkey);
+	for (i = 1; i < n; i++) {
+		if (keys[i]->len == keys[first]->len && !memcmp(keys[i]->s, keys[first]->s, keys[i]->len)) {
+			nodeerr(d, keys[i], "duplicate key '%s'", keys[i]->s);
+			nodenote(d, keys[first], "'%s' first defined here", keys[first]->s);
+		} else {
+			first = i;
 		}
 	}
+	free(keys);
 }
 
 static void
@@ -121,6 +138,10 @@ ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
 	struct namelist aliases = { 0 };
 	int docs = 0, done = 0, line, col;
 
+	if (len > YDOC_MAXFILE) {
+		diagerr(d, 1, 1, 1, "the file has %zu bytes: at most %d are allowed", len, YDOC_MAXFILE);
+		return NULL;
+	}
 	bad = utf8invalid(src, len);
 	if (bad < len) {
 		position(src, bad, &line, &col);
@@ -165,6 +186,14 @@ ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
 					(const char *)ev.data.alias.anchor);
 			break;
 		case YAML_SCALAR_EVENT:
+			if (ev.data.scalar.length > YDOC_MAXSCALAR) {
+				diagerr(d, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1, 1,
+					"a value of %zu bytes: at most %d are allowed", ev.data.scalar.length, YDOC_MAXSCALAR);
+				yaml_event_delete(&ev);
+				root = NULL;
+				done = 1;
+				continue;
+			}
 			n = mknode(a, isnull(&ev) ? NNULL : NSCALAR, &ev);
 			n->s = astrndup(a, (const char *)ev.data.scalar.value, ev.data.scalar.length);
 			n->len = ev.data.scalar.length;
@@ -174,6 +203,15 @@ ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
+			if (depth >= YDOC_MAXDEPTH) {
+				/* stop at once: libyaml's time grows with the square of the nesting */
+				diagerr(d, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1, 1,
+					"lists and mappings nested more than %d deep", YDOC_MAXDEPTH);
+				yaml_event_delete(&ev);
+				root = NULL;
+				done = 1;
+				continue;
+			}
 			n = mknode(a, ev.type == YAML_MAPPING_START_EVENT ? NMAP : NSEQ, &ev);
 			n->span = 1;
 			if (ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.anchor != NULL

@@ -25,10 +25,17 @@ struct node {
 	size_t n;            /* NMAP: number of pairs; NSEQ: number of items */
 };
 
+/* limits on what a config may be (each an error with its position): a config from a pull
+   request must not stall a CI runner */
+#define YDOC_MAXFILE (16 << 20)  /* bytes in the file */
+#define YDOC_MAXDEPTH 64         /* lists and mappings inside each other */
+#define YDOC_MAXSCALAR (1 << 20) /* bytes in one value */
+
 /*
  * Parse src (len bytes) into a tree. Reports to d: bytes that are not UTF-8,
  * YAML syntax errors, more than one document, anchors and aliases (rejected,
- * never expanded), non-scalar mapping keys and duplicate keys. Returns the
+ * never expanded), non-scalar mapping keys and duplicate keys, and what passes the limits
+ * above (parsing stops there). Returns the
  * root node, or NULL for an empty document or a syntax error.
  */
 struct node *ydocparse(struct arena *a, const char *src, size_t len, struct diags *d);

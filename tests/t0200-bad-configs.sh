@@ -46,6 +46,36 @@ else
 	if [ "$rc" -eq 1 ]; then t_pass; else t_fail "exit status $rc (124 = timeout)"; fi
 fi
 
+# hostile sizes: each stops with its error and position at once (libyaml's time grows with the
+# square of the nesting; the duplicate-key check was quadratic in the keys)
+python3 - "$WORK" <<'PY'
+import sys
+w = sys.argv[1]
+open(w + "/deep.yml", "w").write("[" * 40000 + "\n")
+with open(w + "/keys.yml", "w") as f:
+    f.write('packages:\n  a:\n    source: {path: .}\n    versions: ["1"]\n    env:\n')
+    f.writelines('      K%d: "x"\n' % i for i in range(40000))
+    f.write('      K5: "again"\n')
+open(w + "/huge.yml", "w").write("# " + "x" * (17 << 20) + "\n")
+open(w + "/long.yml", "w").write('defaults: {python: ["' + "3" * (2 << 20) + '"]}\n')
+PY
+for c in "deep|1:65: error: lists and mappings nested more than 64 deep" \
+	"keys|40006:7: error: duplicate key 'K5'" \
+	"huge|1:1: error: the file has 17825795 bytes: at most 16777216 are allowed" \
+	"long|1:21: error: a value of 2097152 bytes: at most 1048576 are allowed"; do
+	name=${c%%|*} want=${c#*|}
+	t_case "a hostile config ($name): one clear error at once"
+	set +e
+	timeout 5 out/wheelgen check --config "$WORK/$name.yml" >/dev/null 2>"$WORK/$name.err"
+	rc=$?
+	set -e
+	if [ "$rc" -eq 1 ] && grep -q "^$WORK/$name.yml:$want" "$WORK/$name.err" && [ "$(wc -c <"$WORK/$name.err")" -lt 2000 ]; then
+		t_pass
+	else
+		t_fail "exit status $rc (124 = timeout)" "$(head -c 600 "$WORK/$name.err")"
+	fi
+done
+
 # a full regeneration, then a broken config: ninja must fail and change nothing
 t_case "ninja after breaking the config fails and leaves build.ninja and the graph byte-identical"
 ninja build.ninja >"$WORK/regen.log" 2>&1 || true

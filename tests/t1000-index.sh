@@ -299,6 +299,28 @@ if out/wheelgen index --builddir "$WORK/coll-fresh" --manifests "$WORK/coll/list
 [ -z "$(ls "$WORK/coll-fresh")" ] || why="$why left:$(ls "$WORK/coll-fresh")"
 if [ -z "$why" ]; then t_pass; else t_fail "$why" "$(cat "$WORK/coll1.err" "$WORK/coll2.err")"; fi
 
+t_case "manifests whose fields would make paths outside the index (package, cuda, cell, filename) fail the run, named, before anything is written"
+bad=
+for field in "package=../../../elsewhere" "cuda=../../13.0" "torch=2.9/../x" "cell=../x" "filename=../x-1.0-py3-none-any.whl" "package=Not_Normal"; do
+	rm -rf "$WORK/hostile"
+	mkdir -p "$WORK/hostile/w"
+	printf 'x' >"$WORK/hostile/w/x-1.0-py3-none-any.whl"
+	{
+		printf 'cell=x-1.0-py312\npackage=x\nversion=1.0\nfilename=x-1.0-py3-none-any.whl\nsha256=%s\nsize=1\n' "$(printf x | sha256sum | cut -d' ' -f1)"
+		printf '%s\n' "$field"
+	} >"$WORK/hostile/w/manifest"
+	printf '%s\n' "$(printf x | sha256sum | cut -d' ' -f1)" >"$WORK/hostile/w/tested"
+	echo "$WORK/hostile/w/manifest" >"$WORK/hostile/list"
+	if out/wheelgen index --builddir "$WORK/hostile" --manifests "$WORK/hostile/list" >"$WORK/hostile.log" 2>&1; then
+		bad="$bad $field:accepted"
+	elif ! grep -q "error: manifest '$WORK/hostile/w/manifest': " "$WORK/hostile.log"; then
+		bad="$bad $field:message($(cat "$WORK/hostile.log"))"
+	elif [ -e "$WORK/hostile/index" ] || [ -n "$(find "$WORK" -maxdepth 3 -name elsewhere)" ]; then
+		bad="$bad $field:wrote"
+	fi
+done
+if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
+
 t_case "one abi3 wheel name from two Pythons of one variant: listed once, the first cell's file"
 : >"$WORK/coll/list"
 rm -rf "$WORK/coll/index" "$WORK/coll/wheels"
