@@ -539,6 +539,17 @@ loadsource(struct ctx *x, struct package *p, struct node *n)
 		if (access(p->path, R_OK | X_OK) != 0)
 			nodeerr(x->d, path, "source directory '%s' cannot be read: %s", p->path, strerror(errno));
 	} else if (git && (s = getstr(x, git, "source.git"))) {
+		const char *auth = strstr(s, "://"), *end, *at;
+
+		/* user:password@ in a URL: a config in a repository is no place for a password */
+		if (auth) {
+			auth += 3;
+			end = auth + strcspn(auth, "/");
+			at = memchr(auth, '@', (size_t)(end - auth));
+			if (at && memchr(auth, ':', (size_t)(at - auth)))
+				nodeerr(x->d, git, "source.git has a password in its URL: leave it out and give the token "
+						   "in the environment (WHEELGEN_GIT_TOKEN, with WHEELGEN_GIT_USER)");
+		}
 		p->src = SRC_GIT;
 		p->git = s;
 		p->tag = "v{version}";

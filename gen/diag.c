@@ -77,7 +77,7 @@ static void
 printone(const struct diags *d, const struct diag *g, FILE *f)
 {
 	const char *line;
-	size_t len, i, at, from = 0, to;
+	size_t len, i, at, from = 0, to, mask, maskend;
 	int c = 1, k, utf8;
 
 	fprintf(f, "%s:%d:%d: %s: %s\n", d->file, g->line, g->col, g->note ? "note" : "error", g->msg);
@@ -99,11 +99,22 @@ printone(const struct diags *d, const struct diag *g, FILE *f)
 			to++;
 	}
 	fputs(from ? "    ..." : "    ", f);
-	/* quote the line as it is, but never pass on control characters or bytes that are not UTF-8 */
+	/* quote the line as it is, but never pass on control characters or bytes that are not UTF-8,
+	   nor the password of a URL (scheme://user:PASSWORD@host), which is shown as '*' */
 	utf8 = utf8invalid(line, len) == len;
-	for (i = from; i < to; i++) {
+	for (i = from, mask = 0, maskend = 0; i < to; i++) {
 		unsigned char b = (unsigned char)line[i];
 
+		if (i >= 3 && !memcmp(line + i - 3, "://", 3)) {
+			size_t colon = i + strcspn(line + i, ":@/ \"'\n"), atsign = colon + strcspn(line + colon, "@/ \"'\n");
+
+			if (colon < atsign && atsign < len && line[colon] == ':' && line[atsign] == '@') {
+				mask = colon + 1;
+				maskend = atsign;
+			}
+		}
+		if (i >= mask && i < maskend)
+			b = '*';
 		fputc((b < 0x20 && b != '\t') || b == 0x7f || (b >= 0x80 && !utf8) ? '?' : (char)b, f);
 	}
 	fputs(to < len ? "...\n    " : "\n    ", f);

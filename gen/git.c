@@ -164,7 +164,59 @@ resolveurl(const char *parent, const char *url)
 struct progress {
 	const char *url;
 	int tty;
+	struct sb said;   /* what the remote printed (its sideband), for the error message */
+	int asked;        /* times the remote asked for credentials */
 };
+
+/* the remote's own messages ("remote: aborting due to possible repository corruption ...") */
+static int
+onsideband(const char *text, int len, void *payload)
+{
+	struct progress *p = payload;
+
+	if (p->said.len < 4096)
+		sbaddn(&p->said, text, (size_t)len);
+	return 0;
+}
+
+/* after a failed fetch: the remote's last message that is not a progress counter, printed
+   before the caller's error (libgit2's own message and its class are kept for the caller) */
+static void
+saidlast(const char *url, struct sb *said)
+{
+	const git_error *e = git_error_last();
+	int klass = e ? e->klass : GIT_ERROR_NET;
+	char *why = xstrdup(e && e->message ? e->message : "unknown error"), *p, *q, *last = NULL;
+
+	/* whole lines only (a line cut off by the failure is a counter's) */
+	for (p = said->buf; (q = p + strcspn(p, "\r\n")) && *q; p = q + 1) {
+		*q = '\0';
+		if (*p && !strchr(p, '%') && strncmp(p, "Total ", 6) && strncmp(p, "Enumerating objects", 19) &&
+		    strncmp(p, "Counting objects", 16) && strncmp(p, "Compressing objects", 19))
+			last = p;
+	}
+	if (last)
+		warn("the remote of '%s' said: %s", url, last);
+	git_error_set_str(klass, why);
+	free(why);
+}
+
+/*
+ * Credentials for a remote that asks: WHEELGEN_GIT_TOKEN (with WHEELGEN_GIT_USER, default
+ * x-access-token, the user GitHub and GitLab take with a token), from the environment only:
+ * a config file is no place for a password (check refuses one in a URL). Asked once per fetch.
+ */
+static int
+oncred(git_credential **out, const char *url, const char *user, unsigned int types, void *payload)
+{
+	struct progress *p = payload;
+	const char *tok = getenv("WHEELGEN_GIT_TOKEN"), *u = getenv("WHEELGEN_GIT_USER");
+
+	(void)url;
+	if (!tok || !*tok || p->asked++ || !(types & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
+		return GIT_PASSTHROUGH;
+	return git_credential_userpass_plaintext_new(out, u && *u ? u : user && *user ? user : "x-access-token", tok);
+}
 
 static int
 onprogress(const git_indexer_progress *st, void *payload)
@@ -251,7 +303,7 @@ fetchinto(git_repository *repo, const char *url, struct fetchstats *st)
 	char *specs[] = { heads, tags };
 	git_strarray refspecs = { specs, 2 };
 	git_fetch_options opts;
-	struct progress pr = { url, isatty(2) };
+	struct progress pr = { url, isatty(2), SB_INIT, 0 };
 	const git_indexer_progress *stats;
 	git_remote *remote = NULL;
 	struct sb rw = SB_INIT;
@@ -260,6 +312,8 @@ fetchinto(git_repository *repo, const char *url, struct fetchstats *st)
 	/* (the _INIT macros trip -Wmissing-field-initializers) */
 	git_fetch_options_init(&opts, GIT_FETCH_OPTIONS_VERSION);
 	opts.callbacks.transfer_progress = onprogress;
+	opts.callbacks.sideband_progress = onsideband;
+	opts.callbacks.credentials = oncred;
 	opts.callbacks.payload = &pr;
 	opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	opts.prune = GIT_FETCH_PRUNE;
@@ -276,6 +330,9 @@ fetchinto(git_repository *repo, const char *url, struct fetchstats *st)
 		st->objects += stats->received_objects;
 		git_remote_free(remote);
 	}
+	if (rc != 0 && pr.said.len)
+		saidlast(url, &pr.said);
+	sbfree(&pr.said);
 	return rc;
 }
 
@@ -941,6 +998,7 @@ gitlstags(const char *url, char ***tags, size_t *n)
 	git_remote *remote = NULL;
 	git_remote_callbacks cb;
 	git_proxy_options proxy;
+	struct progress pr = { url, 0, SB_INIT, 0 };
 	const git_remote_head **heads;
 	size_t nheads, i, cap = 0;
 	struct sb rw = SB_INIT;
@@ -949,6 +1007,8 @@ gitlstags(const char *url, char ***tags, size_t *n)
 	*tags = NULL;
 	*n = 0;
 	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
+	cb.credentials = oncred;
+	cb.payload = &pr;
 	git_proxy_options_init(&proxy, GIT_PROXY_OPTIONS_VERSION);
 	proxy.type = GIT_PROXY_AUTO;
 	if (git_remote_create_detached(&remote, rewriteurl(url, &rw)) != 0 ||
