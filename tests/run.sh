@@ -30,10 +30,9 @@ done
 
 if [ "$installdeps" = 1 ]; then
 	./configure --install-deps --deps-only
-	sudo=
-	[ "$(id -u)" = 0 ] || sudo=sudo
-	echo "tests/run.sh: installing git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium"
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium >/dev/null
+	# the tools the tests use, through configure's installer (nothing when all are there; it
+	# waits for a dpkg lock another process holds)
+	./configure --install-deps --deps-only --debs "git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium"
 fi
 
 # uv (configure --install-deps put it in out/tools) for every test's configure, and one uv

@@ -68,3 +68,23 @@ if command -v shellcheck >/dev/null 2>&1; then
 else
 	t_fail "shellcheck is not installed (apt-get install shellcheck)"
 fi
+
+t_case "--install-deps with everything installed runs no apt-get: it succeeds while another process holds the dpkg lock"
+lockf=/var/lib/dpkg/lock-frontend
+if [ "$(id -u)" != 0 ] || [ ! -e "$lockf" ]; then
+	t_fail "needs root and $lockf (this machine's Debian)"
+else
+	flock "$lockf" sleep 20 &
+	holder=$!
+	sleep 1
+	start=$(date +%s)
+	if ./configure --install-deps --deps-only --no-uv >"$WORK/locked.log" 2>&1 &&
+		grep -q "^configure: the Debian packages are installed" "$WORK/locked.log" && [ $(($(date +%s) - start)) -lt 15 ]; then
+		t_pass
+	else
+		t_fail "$(cat "$WORK/locked.log")"
+	fi
+	pkill -P "$holder" 2>/dev/null || true # the sleep that holds the lock
+	kill "$holder" 2>/dev/null || true
+	wait "$holder" 2>/dev/null || true
+fi
