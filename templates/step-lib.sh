@@ -96,7 +96,7 @@ wg_hint() {
     elif grep -q -E 'C\+\+(20|17) or later compatible compiler is required' "$log"; then
         printf 'wheelgen: hint: the headers (torch 2.14 and later: C++20) need a newer C++ standard than the package compiles with: patch its -std flag (patches:, as config/patches/sageattention-2.2-cxx20.patch does); appending a second -std through the environment does not work with nvcc\n'
     elif grep -q 'libcuda\.so\.1' "$log"; then
-        printf 'wheelgen: hint: "libcuda.so.1" is the NVIDIA driver, which this host lacks: a module that links it loads only on a GPU machine (test it there: WHEELGEN_TEST_PYTHON, see README "GPU tests"); the build itself needs only the toolkit\n'
+        printf 'wheelgen: hint: "libcuda.so.1" is the NVIDIA driver, which this host lacks: a module that links it loads only on a GPU machine (test it there: WHEELGEN_TEST_PYTHON, see docs/manual.md, "GPU tests"); the build itself needs only the toolkit\n'
     elif grep -q -E 'CUDA_HOME environment variable is not set|nvcc: not found|No such file or directory: .*/bin/nvcc' "$log"; then
         printf 'wheelgen: hint: the build found no CUDA toolkit: install it (or ./configure --cuda-from-pypi X.Y) and re-run ./configure, which records the toolkits it finds\n'
     fi
