@@ -18,7 +18,8 @@ t_cleanup() {
 	if [ -n "${WG_RESULTS:-}" ]; then
 		echo "$t_passed $t_failed" >>"$WG_RESULTS"
 	fi
-	if [ "$t_failed" -eq 0 ] && [ -z "${WG_KEEP:-}" ]; then
+	# (a failed run's directory can hold gigabytes: kept only when asked for)
+	if [ -z "${WG_KEEP:-}" ]; then
 		rm -rf "$WORK"
 	else
 		echo "# work directory kept: $WORK" >&2

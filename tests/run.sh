@@ -11,7 +11,8 @@
 #                 (PyPI) into out/tools
 # --sanitize      build wheelgen and the unit tests with ASan + UBSan
 # --werror        build with -Werror
-# Names select test scripts by prefix (default: all). WG_KEEP=1 keeps work dirs.
+# Names select test scripts by prefix (default: all). Work directories are removed, also after
+# a failure, unless WG_KEEP=1. Downloads are cached in WG_TEST_CACHE (~/.cache/wheelgen-tests).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -35,14 +36,18 @@ if [ "$installdeps" = 1 ]; then
 	./configure --install-deps --deps-only --debs "git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium"
 fi
 
-# uv (configure --install-deps put it in out/tools) for every test's configure, and one uv
-# cache for all of them, so that torch is downloaded once
+# uv (configure --install-deps put it in out/tools) for every test's configure, and one uv and
+# one pip cache for all of them, so that torch is downloaded once: the suite's own
+# (WG_TEST_CACHE, default ~/.cache/wheelgen-tests), never the user's out/cache
 if [ -z "${UV:-}" ] && [ -x "$top/out/tools/bin/uv" ]; then
 	UV=$top/out/tools/bin/uv
 	export UV
 fi
-UV_CACHE_DIR=${UV_CACHE_DIR:-$top/out/cache/uv}
-export UV_CACHE_DIR
+WG_TEST_CACHE=${WG_TEST_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/wheelgen-tests}
+UV_CACHE_DIR=${UV_CACHE_DIR:-$WG_TEST_CACHE/uv}
+PIP_CACHE_DIR=${PIP_CACHE_DIR:-$WG_TEST_CACHE/pip}
+mkdir -p "$UV_CACHE_DIR" "$PIP_CACHE_DIR"
+export UV_CACHE_DIR PIP_CACHE_DIR
 
 WG_RESULTS=$(mktemp "${TMPDIR:-/tmp}/wgresults.XXXXXX")
 export WG_RESULTS
@@ -58,6 +63,7 @@ case $confargs in
 	;;
 esac
 
+suitestart=$(date +%s)
 for t in tests/t[0-9]*.sh; do
 	name=$(basename "$t" .sh)
 	if [ -n "$only" ]; then
@@ -69,14 +75,17 @@ for t in tests/t[0-9]*.sh; do
 	fi
 	echo "# $name"
 	before=$(wc -l <"$WG_RESULTS")
+	tstart=$(date +%s)
 	sh "$t" || true
 	if [ "$(wc -l <"$WG_RESULTS")" -eq "$before" ]; then
 		# its exit trap never wrote its counts: whatever it checked is unknown
 		echo "FAIL - $name reported no results (did its exit trap run?)"
 		echo "0 1" >>"$WG_RESULTS"
 	fi
-	tail -n "+$((before + 1))" "$WG_RESULTS" | awk -v n="$name" '{p += $1; f += $2} END {printf "# %s: %d passed, %d failed\n", n, p, f}'
+	tail -n "+$((before + 1))" "$WG_RESULTS" | awk -v n="$name" -v s="$(($(date +%s) - tstart))" \
+		'{p += $1; f += $2} END {printf "# %s: %d passed, %d failed (%d s)\n", n, p, f, s}'
 done
+echo "# the suite took $(($(date +%s) - suitestart)) s"
 
 passed=$(awk '{p += $1} END {print p + 0}' "$WG_RESULTS")
 failed=$(awk '{f += $2} END {print f + 0}' "$WG_RESULTS")
