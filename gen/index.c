@@ -402,11 +402,19 @@ hrefname(struct sb *s, const char *name)
 	}
 }
 
-static void
-pagehead(struct sb *s, const char *title)
+/* the API version the pages claim: 1.1 (PEP 700: size, upload-time, versions), but 1.0 for
+   pages built from file names alone (--from-list), which know no sizes */
+static const char *
+apiversion(const struct indexopts *o)
 {
-	sbadd(s, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
-		 "<meta name=\"pypi:repository-version\" content=\"1.1\">\n<title>");
+	return o && o->fromlist ? "1.0" : "1.1";
+}
+
+static void
+pagehead(struct sb *s, const char *title, const struct indexopts *o)
+{
+	sbaddf(s, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
+		  "<meta name=\"pypi:repository-version\" content=\"%s\">\n<title>", apiversion(o));
 	eschtml(s, title);
 	sbadd(s, "</title>\n</head>\n<body>\n");
 }
@@ -562,18 +570,18 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 	   23.3 reads only that); in JSON under core-metadata alone: pip 22.3 to 23.1 crash on a
 	   JSON "dist-info-metadata" (the bug PEP 714 renamed it for) */
 	static const char *const metakeys[] = { "core-metadata", "dist-info-metadata" };
-	int m;
+	int m, local;
 
 	sbreset(page);
 	sbreset(json);
 	sbreset(vers);
 	sbreset(path);
 
-	pagehead(page, w[i].package);
+	pagehead(page, w[i].package, pw->o);
 	sbadd(page, "<h1>Links for ");
 	eschtml(page, w[i].package);
 	sbadd(page, "</h1>\n");
-	sbadd(json, "{\"meta\": {\"api-version\": \"1.1\"}, \"name\": ");
+	sbaddf(json, "{\"meta\": {\"api-version\": \"%s\"}, \"name\": ", apiversion(pw->o));
 	escjson(json, w[i].package);
 	sbadd(json, ", \"files\": [");
 	for (k = i; k < pp->j; k++) {
@@ -651,7 +659,7 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 		/* versions (PEP 700): each once */
 		sbreset(ver);
 		wheelversion(ver, x->filename);
-		if (ver->len) {
+		if (ver->len && pepversion(ver->buf, &local)) {
 			sbreset(needle);
 			escjson(needle, ver->buf);
 			if (!strstr(vers->buf ? vers->buf : "", needle->buf)) {
@@ -756,8 +764,8 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 		if (mkdirs(path.buf) < 0)
 			goto fail;
 	}
-	pagehead(&root, "Simple index");
-	sbadd(&rootj, "{\"meta\": {\"api-version\": \"1.1\"}, \"projects\": [");
+	pagehead(&root, "Simple index", o);
+	sbaddf(&rootj, "{\"meta\": {\"api-version\": \"%s\"}, \"projects\": [", apiversion(o));
 	for (i = 0; i < nw; i = j) {
 		size_t nfiles = 0;
 
@@ -855,7 +863,7 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variant
 	struct sb ver = SB_INIT, t = SB_INIT;
 	size_t i, k;
 
-	pagehead(s, title);
+	pagehead(s, title, o);
 	sbadd(s, "<h1>");
 	eschtml(s, title);
 	sbadd(s, "</h1>\n"
@@ -956,6 +964,10 @@ fromname(const char *name, struct wheelinfo *w)
 	if (!e || e == name)
 		return -1;
 	proj = xstrndup(name, (size_t)(e - name));
+	if (!pepname(proj)) { /* not a project name (PEP 508): no page for it */
+		free(proj);
+		return -1;
+	}
 	w->package = xcalloc(strlen(proj) + 1, 1);
 	pepnormalize(proj, w->package);
 	free(proj);
@@ -1100,7 +1112,7 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 		nw++;
 	}
 	if (skipped)
-		fprintf(stderr, "wheelgen: skipped %zu file name%s whose project cannot be told (the first: '%s')\n",
+		fprintf(stderr, "wheelgen: skipped %zu file name%s whose project cannot be told or is not a PEP 508 name (the first: '%s')\n",
 			skipped, skipped == 1 ? "" : "s", firstskipped);
 	if (rc < 0)
 		goto out;

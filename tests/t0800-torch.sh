@@ -35,7 +35,7 @@ else
 	t_fail "$(grep -n 'torch\|nvcc' "$log" | head -n 20)" "$(cat "$m")"
 fi
 
-t_case "the local label +cu130torch2.13 is in the file name, the .dist-info name, METADATA and RECORD"
+t_case "the local label +cu130torch2.13 is in the file name, the .dist-info name, METADATA and RECORD; METADATA requires torch 2.13"
 f=$(sed -n 's/^filename=//p' "$m")
 py=$(sed -n 's/^WG_PYTHON_EXE=//p' "out/cells/$a/spec" | tr -d "'")
 # shellcheck disable=SC2016
@@ -49,6 +49,8 @@ names = z.namelist()
 assert not [n for n in names if ".dist-info/" in n and not n.startswith(info)], names
 meta = z.read(info + "METADATA").decode()
 assert "\nVersion: 0.1.0+cu130torch2.13\n" in meta, meta[:200]
+# the torch it was built against, required (install time, not an "undefined symbol" at import)
+assert "\nRequires-Dist: torch>=2.13,<2.14\n" in meta, meta[:400]
 rows = list(csv.reader(io.StringIO(z.read(info + "RECORD").decode())))
 assert sorted(r[0] for r in rows) == sorted(n for n in names if not n.endswith("/")), rows
 for path, h, size in rows:

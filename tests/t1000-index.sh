@@ -217,6 +217,43 @@ else
 	t_fail "no Python from 3.8 to 3.11 on this host for the older pips"
 fi
 
+t_case "pypi-simple (PyPI) parses every page, HTML and JSON, and each JSON page holds to PEP 691's shape"
+rm -rf "$WORK/ps"
+if "$exe" -m venv "$WORK/ps" >/dev/null 2>&1 && "$WORK/ps/bin/pip" install -q pypi-simple >"$WORK/ps.log" 2>&1 &&
+	"$WORK/ps/bin/python" - out/index >"$WORK/ps.check" 2>&1 <<'PY'; then t_pass; else t_fail "$(tail -n 15 "$WORK/ps.log" "$WORK/ps.check")"; fi
+import json, os, sys
+from pypi_simple import IndexPage, ProjectPage
+top, pages = sys.argv[1], 0
+def shape(j, project):
+    assert set(j) >= {"meta", "name" if project else "projects"}, j.keys()
+    assert j["meta"]["api-version"] in ("1.0", "1.1"), j["meta"]
+    for f in j.get("files", []):
+        assert isinstance(f["filename"], str) and isinstance(f["url"], str) and isinstance(f["hashes"], dict), f
+        assert "dist-info-metadata" not in f and f.get("requires-python", "") is not None, f
+        assert isinstance(f.get("core-metadata", False), (bool, dict)) and isinstance(f.get("yanked", False), (bool, str)), f
+        if j["meta"]["api-version"] == "1.1":
+            assert isinstance(f["size"], int) and f["upload-time"].endswith("Z"), f
+    for p in j.get("projects", []):
+        assert isinstance(p["name"], str), p
+for d, _, names in os.walk(top):
+    if "index.json" not in names:
+        continue
+    j = json.load(open(os.path.join(d, "index.json")))
+    html = open(os.path.join(d, "index.html")).read()
+    project = "files" in j
+    shape(j, project)
+    if project:
+        a, b = ProjectPage.from_html(j["name"], html), ProjectPage.from_json_data(j)
+        assert [p.filename for p in a.packages] == [p.filename for p in b.packages], d
+        assert all(p.digests.get("sha256") and p.has_metadata for p in a.packages + b.packages), d
+        assert [p.metadata_digests for p in a.packages] == [p.metadata_digests for p in b.packages], d
+    else:
+        assert [p for p in IndexPage.from_html(html).projects] == [p for p in IndexPage.from_json_data(j).projects], d
+    pages += 1
+assert pages >= 6, pages
+print("parsed", pages)
+PY
+
 t_case "ninja index with nothing changed rewrites no page"
 before=$(find out/index -type f -newer out/index/index.html | wc -l)
 touch -d '2 minutes ago' out/index/index.html out/index/simple/index.json
@@ -227,12 +264,18 @@ ninja index >"$WORK/index2.log" 2>&1
 rewritten=$(find out/index -type f -newer "$stamp" | sort)
 if [ "$rewritten" = out/index/simple/index.html ]; then t_pass; else t_fail "rewritten: $rewritten (before: $before)"; fi
 
-t_case "wheelgen index --from-list builds pages from file names alone, skipping names without a project"
-printf '%s\n' Foo.Bar-1.0-py3-none-any.whl foo_bar-1.1.tar.gz zope.interface-5.0.zip README >"$WORK/names.txt"
+t_case "wheelgen index --from-list: pages from file names alone, skipping names that are not projects, only PEP 440 versions, API 1.0 (no sizes)"
+printf '%s\n' Foo.Bar-1.0-py3-none-any.whl foo_bar-1.1.tar.gz zope.interface-5.0.zip README "nicolas nester-1.0.tar.gz" \
+	foo_bar-0.1.linux-x86_64.tar.gz >"$WORK/names.txt"
 if out/wheelgen index --builddir "$WORK/fl" --from-list "$WORK/names.txt" 2>"$WORK/fl.err" &&
-	[ "$(grep -c '<a href' "$WORK/fl/index/simple/foo-bar/index.html")" = 2 ] &&
+	[ "$(grep -c '<a href' "$WORK/fl/index/simple/foo-bar/index.html")" = 3 ] &&
 	grep -q 'href="../../files/foo_bar-1.1.tar.gz"' "$WORK/fl/index/simple/foo-bar/index.html" &&
-	[ -f "$WORK/fl/index/simple/zope-interface/index.json" ] && grep -q "skipped 1 file name whose project cannot be told (the first: 'README')" "$WORK/fl.err"; then
+	[ -f "$WORK/fl/index/simple/zope-interface/index.json" ] &&
+	grep -q "skipped 2 file names whose project cannot be told or is not a PEP 508 name (the first: 'README')" "$WORK/fl.err" &&
+	[ -z "$(find "$WORK/fl/index/simple" -name '* *')" ] &&
+	grep -q '"versions": \["1.0", "1.1"\]}' "$WORK/fl/index/simple/foo-bar/index.json" &&
+	grep -q '"api-version": "1.0"' "$WORK/fl/index/simple/foo-bar/index.json" &&
+	grep -q 'content="1.0"' "$WORK/fl/index/simple/foo-bar/index.html"; then
 	t_pass
 else
 	t_fail "$(cat "$WORK/fl.err")" "$(find "$WORK/fl" | head -n 20)"
