@@ -61,11 +61,21 @@ t_check() {
 }
 
 # t_expect TITLE SCRIPT: a whole case with one verdict: SCRIPT (shell commands, run by eval in
-# a subshell with set -e, so every command must succeed) passes or fails; on failure the last
-# lines it printed are shown. Assignments inside do not outlive it.
+# a subshell with set -e, so every command must succeed; a "! cmd" must be followed by a check,
+# since set -e ignores it) passes or fails; on failure the last lines it printed are shown.
+# Assignments inside do not outlive it. (The subshell runs outside an "if": there set -e would
+# be ignored, and only the last command would count.)
 t_expect() {
 	t_case "$1"
-	if (set -e; eval "$2") >"$WORK/.expect.out" 2>&1; then
+	set +e
+	(
+		set -e
+		[ -z "${WG_XTRACE:-}" ] || set -x
+		eval "$2"
+	) >"$WORK/.expect.out" 2>&1
+	t_rc=$?
+	set -e
+	if [ "$t_rc" -eq 0 ]; then
 		t_pass
 	else
 		t_fail "$(tail -n 25 "$WORK/.expect.out")"

@@ -123,7 +123,7 @@ t_expect "each input changes the key: env, source file, patch, template, contain
 	[ "$(keyof . "$a1")" != "$k0" ]
 	cp "$proto/templates/test-host.sh" templates/test-host.sh
 	[ "$(keyof . "$a1")" = "$k0" ]
-	sed "s/^python .*//" out/host.txt >"$WORK/host.container"; echo "engine /usr/bin/podman" >>"$WORK/host.container"
+	sed "s/^backend .*/backend podman/" out/host.txt >"$WORK/host.container"
 	out/wheelgen key --config fixture/packages.yml --host "$WORK/host.container" --explain "$a1" | grep -q "^WG_IMAGE=.quay.io/pypa/manylinux"
 	[ "$(out/wheelgen key --config fixture/packages.yml --host "$WORK/host.container" "$a1" | cut -d" " -f1)" != "$k0" ]
 	out/wheelgen key --config fixture/packages.yml --explain "$a1" | grep -q "^wheelgen cell key, format 1$"
@@ -141,7 +141,7 @@ t_expect "each input changes the key: env, source file, patch, template, contain
 
 t_expect "runner A (empty out/, empty store) plans every cell, builds, tests and publishes them" '
 	cd "$WORK/a"
-	[ "$(plan .)" = "$(lines "$a1" "$a2" "$b1" "$b2")" ]
+	[ "$(plan "$WORK/a")" = "$(lines "$a1" "$a2" "$b1" "$b2")" ]
 	grep -q "store directory .* is missing: every cell counts as missing" "$WORK/a.plan.err"
 	ninja >"$WORK/a.ninja.log" 2>&1 && ninja publish >>"$WORK/a.ninja.log" 2>&1
 	[ "$(origins .)" = "$(lines "$a1 build" "$a2 build" "$b1 build" "$b2 build")" ]
@@ -198,6 +198,16 @@ t_expect "a third clone: ninja merge-index indexes every stored cell of the conf
 		[ "$(grep -c "\.whl#sha256=" "out/index/simple/$p/index.html")" -eq 2 ]
 	done
 	[ ! -d out/wheels ]
+'
+
+t_expect "with index.base_url at the store, merge-index reads manifests only (no wheel downloaded) and the pages link the store" '
+	clone e "$pys" two "$gamma
+index: {base_url: \"https://wheels.example.org/store/\"}"
+	cd "$WORK/e"
+	ninja merge-index >"$WORK/e.merge.log" 2>&1
+	grep -q "6 cells of the config restored (manifests only: the pages link the store)" "$WORK/e.merge.log"
+	[ -z "$(find out/store -name "*.whl")" ] && [ ! -d out/index/files ]
+	grep -q "href=\"https://wheels.example.org/store/alpha-1.0-" out/index/simple/alpha/index.html
 '
 
 t_expect "WHEELGEN_RETEST=1 tests a restored cell again" '
