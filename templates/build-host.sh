@@ -354,6 +354,25 @@ mv -f "$depfile.tmp" "$depfile"
 
 # --- venv and build ------------------------------------------------------------
 
+# The build's memory: the summed resident size of this step's process tree, sampled every
+# second into $scratch/mem.peak (kB), to hold against what the memory pool budgeted for it.
+wg_mem_watch() {
+    wg_top=$$
+    while kill -0 "$wg_top" 2>/dev/null; do
+        ps -e -o pid=,ppid=,rss= 2>/dev/null | awk -v top="$wg_top" -v f="$scratch/mem.peak" '
+            { parent[$1] = $2; rss[$1] = $3 }
+            END {
+                for (p in rss) { q = p; while (q != "" && q != top && q != 1 && q != 0) q = parent[q]; if (q == top) sum += rss[p] }
+                getline old <f; close(f)
+                if (sum > old + 0) { print sum >f; close(f) }
+            }'
+        sleep 1
+    done
+}
+: >"$scratch/mem.peak"
+wg_mem_watch 3>&- &
+wg_mem_pid=$!
+
 wg_venv "$scratch/venv"
 torch_version=''
 torch_cuda=''
@@ -578,6 +597,26 @@ else
     printf 'wheelgen: manifest updated\n'
 fi
 sed 's/^/  | /' "$outdir/manifest"
+kill "$wg_mem_pid" 2>/dev/null || true
+wg_peak_kb=$(cat "$scratch/mem.peak" 2>/dev/null)
+if [ -n "$wg_peak_kb" ]; then
+    wg_peak=$(awk -v k="$wg_peak_kb" 'BEGIN { printf "%.1f", k / 1048576 }')
+    printf 'wheelgen: peak memory of the build: %s GB (the memory pool budgeted %s GB)\n' "$wg_peak" "$WG_MEMORY_GB"
+    printf 'peak_memory_gb=%s\nbudget_gb=%s\n' "$wg_peak" "$WG_MEMORY_GB" >"$outdir/build-stats"
+    if awk -v p="$wg_peak" -v b="$WG_MEMORY_GB" 'BEGIN { exit !(b > 0 && p > b) }'; then
+        wg_fit=$(awk -v k="$wg_peak_kb" -v j="$WG_MAX_JOBS" -v t="$WG_NVCC_THREADS" \
+            'BEGIN { g = k / 1048576 / (j * t); printf "%.1f", (g == int(g * 10) / 10) ? g : int(g * 10 + 1) / 10 }')
+        printf 'wheelgen: warning: the build of %s peaked at %s GB, over the %s GB the memory pool budgeted (memory_per_job_gb x MAX_JOBS %s x NVCC_THREADS %s): memory_per_job_gb: "%s" would have fit\n' \
+            "$CELL" "$wg_peak" "$WG_MEMORY_GB" "$WG_MAX_JOBS" "$WG_NVCC_THREADS" "$wg_fit" | tee /dev/fd/3
+    fi
+fi
+# nvcc told to use another number of threads than the pool counts (a setup.py that passes its
+# own --threads ignores NVCC_THREADS): the budget above is then wrong by that factor
+wg_thr=$(grep -o -E -- 'nvcc .*--threads[= ][0-9]+' "$log" | grep -o -E '[0-9]+$' | sort -u | grep -v -x "$WG_NVCC_THREADS" | head -n 1 || true)
+if [ -n "$wg_thr" ]; then
+    printf 'wheelgen: warning: the build of %s runs nvcc with --threads=%s, the memory pool counts NVCC_THREADS=%s: patch the package to use NVCC_THREADS, or set nvcc_threads: "%s"\n' \
+        "$CELL" "$wg_thr" "$WG_NVCC_THREADS" "$wg_thr" | tee /dev/fd/3
+fi
 if [ -f "${CCACHE_STATSLOG:-/nonexistent}" ]; then
     # this build's compiler cache hits and misses (the cache itself is shared)
     printf 'wheelgen: ccache statistics of this build:\n'

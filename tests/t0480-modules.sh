@@ -2,7 +2,8 @@
 # the test step loads every compiled module of the wheel, not only test_import: a package that
 # imports its extension inside try/except, whose extension has an unresolved symbol, fails
 # naming the module; an extension that links the NVIDIA driver (-lcuda) is recorded as
-# needs-gpu on a host without one (not a failure, not passed); a good one is recorded
+# needs-gpu on a host without one (not a failure, not passed); a good one is recorded. And
+# the build's peak memory against the pool's budget
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -30,8 +31,22 @@ mkext fixture/broken broken 'extern int wheelgen_missing_symbol(void); int use(v
 mkext fixture/driver driver 'extern int cuInit(unsigned int); int use(void) { return cuInit(0); }' \
 	', library_dirs=["/usr/local/cuda/lib64/stubs"], libraries=["cuda"]'
 mkext fixture/fine fine '' ''
+# a build that holds 400 MB for 3 s, under a budget of 0.1 GB (memory_per_job_gb 0.1 x 1 x 1)
+mkdir -p fixture/hungry/hungry
+: >fixture/hungry/hungry/__init__.py
+cat >fixture/hungry/setup.py <<'PY'
+import time
+from setuptools import setup
+hog = bytearray(400 << 20)
+for i in range(0, len(hog), 4096):
+    hog[i] = 1
+time.sleep(3)
+print("/usr/local/cuda/bin/nvcc -c k.cu -o k.o --threads=8")  # as a setup.py that hardcodes its threads
+setup(name="hungry", version="1.0", packages=["hungry"])
+PY
 cat >fixture/packages.yml <<'YML'
 packages:
+  hungry: {source: {path: hungry}, versions: ["1.0"], memory_per_job_gb: "0.1", max_jobs: "1", test_import: hungry}
   broken: {source: {path: broken}, versions: ["1.0"], test_import: broken}
   driver: {source: {path: driver}, versions: ["1.0"], test_import: driver}
   fine: {source: {path: fine}, versions: ["1.0"], test_import: fine}
@@ -76,4 +91,29 @@ if ninja "test/fine-1.0-py$n" >"$WORK/fine.log" 2>&1 && grep -q "imported compil
 	t_pass
 else
 	t_fail "$(tail -n 15 "$WORK/fine.log")"
+fi
+
+t_case "a build over its memory budget: a warning with both figures and the memory_per_job_gb that fits; the peak in the log"
+if ninja "wheel/hungry-1.0-py$n" >"$WORK/hungry.log" 2>&1 &&
+	grep -q "warning: the build of hungry-1.0-py$n peaked at 0\.[4-9] GB, over the 0\.1 GB the memory pool budgeted (memory_per_job_gb x MAX_JOBS 1 x NVCC_THREADS 1): memory_per_job_gb: \"0\.[4-9]\" would have fit" "$WORK/hungry.log" &&
+	grep -q "^wheelgen: peak memory of the build: 0\.[4-9] GB (the memory pool budgeted 0\.1 GB)" "out/logs/hungry-1.0-py$n.build.log"; then
+	t_pass
+else
+	t_fail "$(grep -i 'memory\|warning' "$WORK/hungry.log" "out/logs/hungry-1.0-py$n.build.log" | head -n 10)"
+fi
+
+t_case "a build within its budget: the peak in the log, no warning"
+if grep -q "^wheelgen: peak memory of the build: [0-9.]* GB (the memory pool budgeted [0-9.]* GB)" "out/logs/fine-1.0-py$n.build.log" &&
+	! grep -q "warning: the build of fine" "out/logs/fine-1.0-py$n.build.log"; then
+	t_pass
+else
+	t_fail "$(grep -i 'memory' "out/logs/fine-1.0-py$n.build.log")"
+fi
+
+t_case "nvcc run with other --threads than the pool counts: a warning naming both"
+if grep -q "warning: the build of hungry-1.0-py$n runs nvcc with --threads=8, the memory pool counts NVCC_THREADS=1" "$WORK/hungry.log" &&
+	! grep -q "runs nvcc with" "out/logs/fine-1.0-py$n.build.log"; then
+	t_pass
+else
+	t_fail "$(grep 'threads' "$WORK/hungry.log" | head -n 5)"
 fi
