@@ -229,29 +229,6 @@ onprogress(const git_indexer_progress *st, void *payload)
 	return 0;
 }
 
-/* an exclusive lock on path (created if missing); the fd to close, or -1 */
-static int
-lockfile(const char *path)
-{
-	struct flock fl;
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-
-	if (fd < 0) {
-		error("cannot open lock '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	memset(&fl, 0, sizeof(fl));
-	fl.l_type = F_WRLCK;
-	fl.l_whence = SEEK_SET;
-	while (fcntl(fd, F_SETLKW, &fl) < 0) {
-		if (errno != EINTR) {
-			error("cannot lock '%s': %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-	}
-	return fd;
-}
 
 /* did a fetch fail because the mirror itself is broken (its objects, refs or repository),
    rather than the remote, the network or anything else? Only then is it cloned again. */

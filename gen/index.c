@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1055,8 +1056,55 @@ prunefiles(const char *index, const struct wheelinfo *w, size_t nw, int keep)
 	return rc;
 }
 
+/* remove what writers that died left in builddir: index.tmp.<pid> of a pid that is gone */
+static void
+sweepstale(const char *builddir)
+{
+	DIR *d = opendir(builddir);
+	struct dirent *e;
+	struct sb p = SB_INIT;
+	char *end;
+	long pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "index.tmp.", 10))
+			continue;
+		pid = strtol(e->d_name + 10, &end, 10);
+		if (*end || pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno == ESRCH)) {
+			sbreset(&p);
+			sbaddf(&p, "%s/%s", builddir, e->d_name);
+			rmtree(p.buf);
+		}
+	}
+	closedir(d);
+	sbfree(&p);
+}
+
+static int writeindexlocked(const char *builddir, char **manifests, size_t n, const struct indexopts *o);
+
 int
 writeindex(const char *builddir, char **manifests, size_t n, const struct indexopts *o)
+{
+	struct sb lock = SB_INIT;
+	int fd, rc;
+
+	/* one writer at a time per build directory (ninja's index and a merge-index, say) */
+	sbaddf(&lock, "%s/index.lock", builddir);
+	if (mkdirs(builddir) < 0 || (fd = lockfile(lock.buf)) < 0) {
+		sbfree(&lock);
+		return -1;
+	}
+	sweepstale(builddir);
+	rc = writeindexlocked(builddir, manifests, n, o);
+	close(fd);
+	sbfree(&lock);
+	return rc;
+}
+
+static int
+writeindexlocked(const char *builddir, char **manifests, size_t n, const struct indexopts *o)
 {
 	struct wheelinfo *w = xcalloc(n ? n : 1, sizeof(*w));
 	const char **variants = xcalloc(n ? n : 1, sizeof(*variants));

@@ -590,3 +590,26 @@ editdistance(const char *a, const char *b, size_t limit)
 	free(row);
 	return best > limit ? limit + 1 : best;
 }
+
+int
+lockfile(const char *path)
+{
+	struct flock fl;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+
+	if (fd < 0) {
+		error("cannot open lock '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	while (fcntl(fd, F_SETLKW, &fl) < 0) {
+		if (errno != EINTR) {
+			error("cannot lock '%s': %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}

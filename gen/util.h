@@ -101,6 +101,10 @@ int rmtree(const char *path);
  */
 int writeifchanged(const char *path, const char *data, size_t len);
 
+/* an exclusive lock (fcntl) on path, created if missing, waited for; the fd to close to
+   release it, or -1 with a message */
+int lockfile(const char *path);
+
 /*
  * Split a buffer into lines in place: returns the line at *p (its newline
  * replaced by NUL) and moves *p past it; NULL at the end of the buffer.
