@@ -22,7 +22,7 @@ static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
 	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend",
-	"torch_requirement", NULL,
+	"torch_requirement", "test_skip_modules", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -871,6 +871,30 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 				continue;
 			p->env[p->nenv].name = ek->s;
 			p->env[p->nenv++].value = val;
+		}
+	}
+
+	/* test_skip_modules: {module: reason}: compiled modules the test step does not load */
+	n = mapget(v, "test_skip_modules");
+	if (n && wantmap(x, n, "'test_skip_modules'")) {
+		p->skipmods = aalloc(x->a, (n->n + 1) * sizeof(*p->skipmods));
+		for (i = 0; i < n->n; i++) {
+			struct node *mk = n->kids[2 * i], *mv = n->kids[2 * i + 1];
+			const char *why;
+
+			if (mk->kind != NSCALAR)
+				continue;
+			if (!validmodule(mk->s)) {
+				nodeerr(x->d, mk, "'%s' in test_skip_modules is not a Python module name", mk->s);
+				continue;
+			}
+			why = mv->kind == NNULL ? NULL : getstr(x, mv, "a test_skip_modules reason");
+			if (!why || !*why || strchr(why, '\n')) {
+				nodeerr(x->d, mv, "test_skip_modules needs a reason (one line) for '%s'", mk->s);
+				continue;
+			}
+			p->skipmods[p->nskipmods].name = mk->s;
+			p->skipmods[p->nskipmods++].value = why;
 		}
 	}
 

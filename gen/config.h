@@ -61,6 +61,8 @@ struct package {
 	size_t nexclude, ninclude;
 	struct envvar *env;
 	size_t nenv;
+	struct envvar *skipmods;   /* test_skip_modules: module name and reason */
+	size_t nskipmods;
 	const char *test_command, *description, *local_version; /* NULL when not given */
 	double memory_per_job_gb;  /* memory one compile job takes (default 2) */
 	long max_jobs;             /* MAX_JOBS for the build (0: the host's processors) */

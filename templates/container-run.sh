@@ -75,6 +75,7 @@ wg_dep() { :; }
 wg_arg() { :; }
 wg_env() { :; }
 wg_repair_exclude() { :; }
+wg_skip_module() { :; }
 patches=''
 wg_patch() { # mounted at /wg/patches/<n>.patch (newline-separated host paths)
     patches="$patches$1

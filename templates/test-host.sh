@@ -38,6 +38,12 @@ WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
 WG_CUDA='' WG_TORCH='' WG_TORCH_INDEX='' WG_UV=''
 WG_SOURCE_KIND='' WG_SOURCE=''
 WG_TEST_IMPORT='' WG_TEST_COMMAND=''
+# test_skip_modules: compiled modules not to load, each with its reason
+wg_skips=''
+wg_skip_module() {
+    wg_skips="$wg_skips $1"
+    printf 'wheelgen: compiled module %s is not loaded (test_skip_modules): %s\n' "$1" "$2"
+}
 
 wg_readspec "$spec"
 [ -n "$WG_PYTHON_EXE" ] || wg_die "spec: WG_PYTHON_EXE is empty"
@@ -211,7 +217,10 @@ for n in zipfile.ZipFile(wheel).namelist():
     if all(p.isidentifier() for p in parts):
         mods.append(".".join(parts))
 failed, gpu = [], []
+skips = set(sys.argv[4].split())
 for m in sorted(mods):
+    if m in skips:
+        continue  # test_skip_modules (its reason is printed above)
     # a torch extension is loaded after torch, as its package does (it links libc10 and libtorch)
     pre = "import torch; " if sys.argv[3] else ""
     r = subprocess.run([sys.executable, "-c", pre + "import importlib, sys; importlib.import_module(sys.argv[1])", m],
@@ -231,7 +240,7 @@ with open(sys.argv[2], "w") as f:
 sys.exit("compiled modules that do not load: " + ", ".join(failed) if failed else 0)
 '
 printf '+ python -c <import every compiled module of %s>\n' "$m_filename"
-"$py" -c "$wg_modules_check" "$wheel" "$scratch/modules" "$WG_TORCH" 3>&-
+"$py" -c "$wg_modules_check" "$wheel" "$scratch/modules" "$WG_TORCH" "$wg_skips" 3>&-
 wg_needs_gpu=$(sed -n 's/^needs_gpu=//p' "$scratch/modules")
 [ -z "$wg_needs_gpu" ] || printf 'wheelgen: test %s: needs-gpu (not loaded here: no NVIDIA driver): %s\n' "$CELL" "$wg_needs_gpu" >&3
 

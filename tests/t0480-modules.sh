@@ -50,6 +50,7 @@ packages:
   broken: {source: {path: broken}, versions: ["1.0"], test_import: broken}
   driver: {source: {path: driver}, versions: ["1.0"], test_import: driver}
   fine: {source: {path: fine}, versions: ["1.0"], test_import: fine}
+  skipped: {source: {path: broken}, versions: ["1.0"], test_import: broken, test_skip_modules: {broken._c: "needs the wheelgen_missing_symbol runtime"}}
 YML
 py=
 t_case "configure the fixture (one Python)"
@@ -116,4 +117,13 @@ if grep -q "warning: the build of hungry-1.0-py$n runs nvcc with --threads=8, th
 	t_pass
 else
 	t_fail "$(grep 'threads' "$WORK/hungry.log" | head -n 5)"
+fi
+
+t_case "test_skip_modules: a module named there is not loaded, with its reason printed; the rest of the test runs"
+if ninja "test/skipped-1.0-py$n" >"$WORK/skipped.log" 2>&1 &&
+	grep -q "compiled module broken._c is not loaded (test_skip_modules): needs the wheelgen_missing_symbol runtime" "out/logs/skipped-1.0-py$n.test.log" &&
+	grep -q '^modules=1$' "out/tests/skipped-1.0-py$n.ok"; then
+	t_pass
+else
+	t_fail "$(tail -n 10 "$WORK/skipped.log")"
 fi
