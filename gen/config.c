@@ -564,6 +564,50 @@ loadsource(struct ctx *x, struct package *p, struct node *n)
 	}
 }
 
+/*
+ * A mapping of names to one-line values (env, test_skip_modules) as pairs in the arena; each
+ * name checked by valid (else "'<name>' <badname>"), each value a string (with needvalue, a
+ * non-empty one; otherwise an empty value is ""). *np gets the count.
+ */
+static struct envvar *
+loadpairs(struct ctx *x, struct node *n, const char *what, int (*valid)(const char *), const char *badname,
+	  int needvalue, size_t *np)
+{
+	struct envvar *pairs;
+	struct sb q = SB_INIT;
+	size_t i;
+
+	*np = 0;
+	sbaddf(&q, "'%s'", what);
+	if (!n || !wantmap(x, n, q.buf)) {
+		sbfree(&q);
+		return NULL;
+	}
+	sbfree(&q);
+	pairs = aalloc(x->a, (n->n + 1) * sizeof(*pairs));
+	for (i = 0; i < n->n; i++) {
+		struct node *k = n->kids[2 * i], *v = n->kids[2 * i + 1];
+		const char *val;
+
+		if (k->kind != NSCALAR)
+			continue;
+		if (!valid(k->s)) {
+			nodeerr(x->d, k, "'%s' %s", k->s, badname);
+			continue;
+		}
+		val = v->kind == NNULL ? "" : getstr(x, v, needvalue ? "a test_skip_modules reason" : "an env value");
+		if (val && needvalue && (!*val || strchr(val, '\n'))) {
+			nodeerr(x->d, v, "%s needs a reason (one line) for '%s'", what, k->s);
+			continue;
+		}
+		if (!val)
+			continue;
+		pairs[*np].name = k->s;
+		pairs[(*np)++].value = val;
+	}
+	return pairs;
+}
+
 /* repair: {plat: ..., exclude: [...]}: auditwheel repair after the build ({} for the defaults) */
 static void
 loadrepair(struct ctx *x, struct package *p, struct node *n)
@@ -853,50 +897,10 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 	p->exclude = loadmatches(x, mapget(v, "exclude"), "exclude", &p->nexclude, 0);
 	p->include = loadmatches(x, mapget(v, "include"), "include", &p->ninclude, 1);
 
-	n = mapget(v, "env");
-	if (n && wantmap(x, n, "'env'")) {
-		p->env = aalloc(x->a, (n->n + 1) * sizeof(*p->env));
-		for (i = 0; i < n->n; i++) {
-			struct node *ek = n->kids[2 * i], *ev = n->kids[2 * i + 1];
-			const char *val;
-
-			if (ek->kind != NSCALAR)
-				continue;
-			if (!validident(ek->s)) {
-				nodeerr(x->d, ek, "'%s' is not a valid environment variable name", ek->s);
-				continue;
-			}
-			val = ev->kind == NNULL ? "" : getstr(x, ev, "an env value");
-			if (!val)
-				continue;
-			p->env[p->nenv].name = ek->s;
-			p->env[p->nenv++].value = val;
-		}
-	}
-
+	p->env = loadpairs(x, mapget(v, "env"), "env", validident, "is not a valid environment variable name", 0, &p->nenv);
 	/* test_skip_modules: {module: reason}: compiled modules the test step does not load */
-	n = mapget(v, "test_skip_modules");
-	if (n && wantmap(x, n, "'test_skip_modules'")) {
-		p->skipmods = aalloc(x->a, (n->n + 1) * sizeof(*p->skipmods));
-		for (i = 0; i < n->n; i++) {
-			struct node *mk = n->kids[2 * i], *mv = n->kids[2 * i + 1];
-			const char *why;
-
-			if (mk->kind != NSCALAR)
-				continue;
-			if (!validmodule(mk->s)) {
-				nodeerr(x->d, mk, "'%s' in test_skip_modules is not a Python module name", mk->s);
-				continue;
-			}
-			why = mv->kind == NNULL ? NULL : getstr(x, mv, "a test_skip_modules reason");
-			if (!why || !*why || strchr(why, '\n')) {
-				nodeerr(x->d, mv, "test_skip_modules needs a reason (one line) for '%s'", mk->s);
-				continue;
-			}
-			p->skipmods[p->nskipmods].name = mk->s;
-			p->skipmods[p->nskipmods++].value = why;
-		}
-	}
+	p->skipmods = loadpairs(x, mapget(v, "test_skip_modules"), "test_skip_modules", validmodule,
+				"in test_skip_modules is not a Python module name", 1, &p->nskipmods);
 
 	getlist(x, mapget(v, "build_args"), "'build_args'", &p->build_args, 1);
 	getlist(x, mapget(v, "extra_deps"), "'extra_deps'", &p->extra_deps, 0);

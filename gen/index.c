@@ -65,20 +65,6 @@ isminor(const char *s)
 	return b && !s[a + 1 + b];
 }
 
-/* a plain file name: no directory, not . or .., no control characters */
-static int
-isfilename(const char *s)
-{
-	const unsigned char *p;
-
-	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
-		return 0;
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '/' || *p == '\\' || *p < 0x20 || *p == 0x7f)
-			return 0;
-	}
-	return 1;
-}
 
 /*
  * What is wrong with a manifest's fields that become paths and URLs (a manifest may come
@@ -101,9 +87,9 @@ manifestbad(const struct wheelinfo *w)
 		return "version is not a PEP 440 version";
 	if ((w->cuda && *w->cuda && !isminor(w->cuda)) || (w->torch && *w->torch && !isminor(w->torch)))
 		return "cuda and torch must be versions like 13.0";
-	if (w->cell && !isfilename(w->cell))
+	if (w->cell && !plainname(w->cell))
 		return "cell is not a plain name (no '/', no control characters)";
-	if (!isfilename(w->filename))
+	if (!plainname(w->filename))
 		return "filename is not a plain file name (no '/', no control characters)";
 	if (strlen(w->sha256) != 64 || strspn(w->sha256, "0123456789abcdef") != 64)
 		return "sha256 is not 64 hex digits";

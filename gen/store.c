@@ -80,20 +80,6 @@ urlname(struct sb *u, const char *name)
 	}
 }
 
-/* a name the store may hold: no path, no control characters */
-static int
-goodname(const char *name)
-{
-	const unsigned char *p;
-
-	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
-		return 0;
-	for (p = (const unsigned char *)name; *p; p++) {
-		if (*p == '/' || *p < 0x20 || *p == 0x7f)
-			return 0;
-	}
-	return 1;
-}
 
 /*
  * Run curl with args (already shell-quoted, after the common options) and the token header,
@@ -166,7 +152,7 @@ storeget(const struct store *s, const char *name, const char *dest, struct sb *w
 	struct sb src = SB_INIT, tmp = SB_INIT, args = SB_INIT;
 	int rc = -1;
 
-	if (!goodname(name)) {
+	if (!plainname(name)) {
 		sbaddf(why, "'%s' is not a file name", name);
 		return -1;
 	}
@@ -268,7 +254,7 @@ hrefs(const char *page, const char *suffix, struct sb *names)
 				sbaddc(&n, *q);
 			}
 		}
-		if (goodname(n.buf) && endswith(n.buf, suffix))
+		if (plainname(n.buf) && endswith(n.buf, suffix))
 			sbaddf(names, "%s\n", n.buf);
 		sbfree(&n);
 		p = q;
@@ -287,7 +273,7 @@ storelist(const struct store *s, const char *suffix, struct sb *names, struct sb
 			return -1;
 		}
 		while ((e = readdir(d))) {
-			if (endswith(e->d_name, suffix) && goodname(e->d_name) && !strstr(e->d_name, ".tmp."))
+			if (endswith(e->d_name, suffix) && plainname(e->d_name) && !strstr(e->d_name, ".tmp."))
 				sbaddf(names, "%s\n", e->d_name);
 		}
 		closedir(d);
@@ -333,7 +319,7 @@ storedel(const struct store *s, const char *name, struct sb *why)
 	struct sb path = SB_INIT, args = SB_INIT;
 	int rc = -1;
 
-	if (!goodname(name)) {
+	if (!plainname(name)) {
 		sbaddf(why, "'%s' is not a file name", name);
 		return -1;
 	}

@@ -613,3 +613,17 @@ lockfile(const char *path)
 	}
 	return fd;
 }
+
+int
+plainname(const char *s)
+{
+	const unsigned char *p;
+
+	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
+		return 0;
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p == '/' || *p == '\\' || *p < 0x20 || *p == 0x7f)
+			return 0;
+	}
+	return 1;
+}

@@ -101,6 +101,10 @@ int rmtree(const char *path);
  */
 int writeifchanged(const char *path, const char *data, size_t len);
 
+/* 1 if s is a plain file name: not empty, . or .., no '/' or '\\', no control characters (a
+   name from a manifest, a store or a listing that becomes part of a path) */
+int plainname(const char *s);
+
 /* an exclusive lock (fcntl) on path, created if missing, waited for; the fd to close to
    release it, or -1 with a message */
 int lockfile(const char *path);
