@@ -133,14 +133,19 @@ group(const char *s, const char *name, size_t *len)
 	return s + ov[2 * num];
 }
 
+/* a number of a version; one past what a long holds stays at LONG_MAX - 1 (LONG_MAX means "no
+   dev release"): such versions compare equal there rather than overflow (found by fuzzing) */
 static long
 num(const char *p, size_t len)
 {
 	long v = 0;
 	size_t i;
 
-	for (i = 0; i < len && isdigit((unsigned char)p[i]); i++)
+	for (i = 0; i < len && isdigit((unsigned char)p[i]); i++) {
+		if (v > (LONG_MAX - 1 - (p[i] - '0')) / 10)
+			return LONG_MAX - 1;
 		v = v * 10 + (p[i] - '0');
+	}
 	return v;
 }
 

@@ -3,14 +3,16 @@
 # tests), each on a private copy of the tree, so your build.ninja and out/ stay as they are. Ends with
 # "N passed, N failed"; exit status 1 if anything failed.
 #
-#   tests/run.sh [--install-deps] [--sanitize] [--werror] [t0100 ...]
+#   tests/run.sh [--install-deps] [--sanitize] [--werror] [--fuzz SECONDS] [t0100 ...]
 #
 # --install-deps  install the Debian packages first, once (apt-get; needs root or sudo):
 #                 wheelgen's build dependencies and the tools the tests use (git, nginx,
-#                 fcgiwrap, redis, bc, unzip, curl, chromium and the shell linter), and uv
+#                 fcgiwrap, redis, bc, unzip, curl, chromium, the shell linter, clang with
+#                 libFuzzer), and uv
 #                 (PyPI) into out/tools
 # --sanitize      build wheelgen and the unit tests with ASan + UBSan
 # --werror        build with -Werror
+# --fuzz SECONDS  run only the fuzz targets (t1400), each for SECONDS (default in a full run: 10)
 # Names select test scripts by prefix (default: all). Work directories are removed, also after
 # a failure, unless WG_KEEP=1. Downloads are cached in WG_TEST_CACHE (~/.cache/wheelgen-tests).
 set -eu
@@ -19,21 +21,34 @@ cd "$top"
 confargs=
 only=
 installdeps=0
+fuzznext=0
 for a in "$@"; do
 	case $a in
 	--install-deps) installdeps=1 ;;
 	--sanitize|--werror) confargs="$confargs $a" ;;
-	-h|--help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--fuzz) fuzznext=1 ;;
+	-h|--help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) echo "tests/run.sh: unknown option '$a'" >&2; exit 2 ;;
-	*) only="$only $a" ;;
+	*)
+		if [ "$fuzznext" = 1 ]; then
+			case $a in '' | *[!0-9]*) echo "tests/run.sh: --fuzz wants seconds, not '$a'" >&2; exit 2 ;; esac
+			WG_FUZZ_SECONDS=$a
+			export WG_FUZZ_SECONDS
+			only="$only t1400"
+			fuzznext=0
+		else
+			only="$only $a"
+		fi
+		;;
 	esac
 done
+[ "$fuzznext" = 0 ] || { echo "tests/run.sh: --fuzz needs a number of seconds" >&2; exit 2; }
 
 if [ "$installdeps" = 1 ]; then
 	./configure --install-deps --deps-only
 	# the tools the tests use, through configure's installer (nothing when all are there; it
 	# waits for a dpkg lock another process holds)
-	./configure --install-deps --deps-only --debs "git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium"
+	./configure --install-deps --deps-only --debs "git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium clang libclang-rt-14-dev"
 fi
 
 # uv (configure --install-deps put it in out/tools) for every test's configure, and one uv and

@@ -107,6 +107,9 @@ testpep(void)
 		CHECK(peppre("2.0rc1") && peppre("2.0.dev3") && !peppre("2.0.post1") && !peppre("2.0"), "pre-releases");
 	}
 	CHECK(peplocal("cu130torch2.9") && !peplocal("cu13+0") && !peplocal(""), "local labels");
+	/* release numbers past a long (a fuzzer's find: signed overflow) compare without overflow */
+	CHECK(pepcmp("1222222222222222222222222222222.0", "1222222222222222222222222222222.0") == 0, "huge release numbers: equal");
+	CHECK(pepcmp("1222222222222222222222222222222", "2") > 0, "a huge release number sorts after a small one");
 }
 
 static void

@@ -1,0 +1,52 @@
+#!/bin/sh
+# the fuzz targets (tests/fuzz/): the config loader with the matrix and the cell specs, the
+# manifest reader, and the PEP 440/503/508 parsers, each built with libFuzzer, ASan and UBSan
+# and run for WG_FUZZ_SECONDS (default 10; tests/run.sh --fuzz N sets it) from a corpus seeded
+# with the configs of tests/configs, examples/ and config/: no crash, no leak, no input that
+# takes over a second
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+secs=${WG_FUZZ_SECONDS:-10}
+cc=$(command -v clang || true)
+t_case "clang with libFuzzer builds the three targets"
+if [ -z "$cc" ]; then
+	t_fail "clang not found (tests/run.sh --install-deps installs clang and libclang-rt-14-dev)"
+	exit 0
+fi
+flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/gen $(pkg-config --cflags yaml-0.1 libgit2 libpcre2-8)"
+libs="$(pkg-config --libs yaml-0.1 libgit2 libpcre2-8) -pthread"
+srcs=$(find "$top/gen" -name '*.c' ! -name main.c | sort)
+ok=1
+for t in config manifest pep; do
+	# shellcheck disable=SC2086
+	$cc $flags -o "$WORK/fuzz-$t" "$top/tests/fuzz/fuzz-$t.c" $srcs $libs >"$WORK/build-$t.log" 2>&1 || ok=0
+done
+if [ "$ok" = 1 ]; then t_pass; else t_fail "$(cat "$WORK"/build-*.log | tail -n 20)"; exit 0; fi
+
+# the seeds
+mkdir -p "$WORK/corpus-config" "$WORK/corpus-manifest" "$WORK/corpus-pep"
+i=0
+for f in "$top"/tests/configs/good/*.yml "$top"/tests/configs/bad/*.yml "$top"/config/packages.yml "$top"/examples/*/packages.yml; do
+	i=$((i + 1))
+	cp "$f" "$WORK/corpus-config/seed$i.yml"
+done
+printf 'cell=x-1.0-py312-cu130-torch2.9\npackage=x\nversion=1.0\nfilename=x-1.0+cu130-cp312-cp312-linux_x86_64.whl\nsha256=%064d\nsize=9\ncuda=13.0\ntorch=2.9\nupload_time=1700000000\ntested=%064d\n' 0 0 >"$WORK/corpus-manifest/a"
+printf 'package=../x\nfilename=a/b.whl\nsha256=z\n' >"$WORK/corpus-manifest/b"
+printf '1.0\n2.0rc1\n1.0.post1.dev2\n1!2.0+local.7\nFoo.Bar_baz\n0.1.linux-x86_64\n' >"$WORK/corpus-pep/a"
+
+for t in config manifest pep; do
+	case $t in config) max=8192 ;; manifest) max=2048 ;; *) max=1024 ;; esac
+	t_case "fuzz $t for ${secs}s: no crash, leak or input slower than 1 s"
+	rc=0
+	(cd "$WORK" && ASAN_OPTIONS=detect_leaks=1 "./fuzz-$t" -max_total_time="$secs" -timeout=1 -rss_limit_mb=2048 \
+		-max_len="$max" -artifact_prefix="$WORK/$t-" -print_final_stats=1 "corpus-$t" >"fuzz-$t.log" 2>&1) || rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$WORK/fuzz-$t.log")
+	if [ "$rc" -eq 0 ] && [ -n "$execs" ]; then
+		t_pass
+		echo "# fuzz $t: $execs runs in ${secs}s, corpus $(find "$WORK/corpus-$t" -type f | wc -l) inputs"
+	else
+		t_fail "exit status $rc" "$(grep -v '^#\|INFO\|NEW\|REDUCE\|pulse' "$WORK/fuzz-$t.log" | tail -n 25)" \
+			"$(for a in "$WORK/$t-"*; do [ -f "$a" ] && { echo "input ($a):"; base64 "$a" | head -c 2000; }; done)"
+	fi
+done
