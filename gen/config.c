@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "git.h"
 #include "pep.h"
 
 /* CPython versions wheelgen knows how to name ("t" = free-threaded) */
@@ -549,6 +550,15 @@ loadsource(struct ctx *x, struct package *p, struct node *n)
 			if (at && memchr(auth, ':', (size_t)(at - auth)))
 				nodeerr(x->d, git, "source.git has a password in its URL: leave it out and give the token "
 						   "in the environment (WHEELGEN_GIT_TOKEN, with WHEELGEN_GIT_USER)");
+		}
+		{
+			/* the mirror path gen will make of it, by the same function */
+			struct sb mp = SB_INIT;
+			const char *why;
+
+			if (mirrorpathwhy(&mp, "out", s, &why) < 0)
+				nodeerr(x->d, git, "source.git: %s", why);
+			sbfree(&mp);
 		}
 		p->src = SRC_GIT;
 		p->git = s;

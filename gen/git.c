@@ -60,7 +60,7 @@ cleanpart(struct sb *out, const char *s, size_t n)
 }
 
 int
-mirrorpath(struct sb *s, const char *builddir, const char *url)
+mirrorpathwhy(struct sb *s, const char *builddir, const char *url, const char **why)
 {
 	const char *host, *hostend, *path, *p, *q, *scheme = strstr(url, "://");
 	size_t len;
@@ -78,8 +78,10 @@ mirrorpath(struct sb *s, const char *builddir, const char *url)
 		if (p && (!q || p < q))
 			host = p + 1;
 		hostend = strchr(host, '/');
-		if (!hostend)
-			return error("cannot tell host and path from url '%s'", url);
+		if (!hostend) {
+			*why = "cannot tell host and path from it";
+			return -1;
+		}
 		path = hostend;
 	} else if ((p = strchr(url, ':')) && (!(q = strchr(url, '/')) || p < q)) {
 		host = url;               /* scp-like user@host:path */
@@ -91,8 +93,10 @@ mirrorpath(struct sb *s, const char *builddir, const char *url)
 		host = "file";
 		hostend = host + 4;
 		if (url[0] != '/') {
-			if (!getcwd(cwd, sizeof(cwd)))
-				return error("cannot get the current directory");
+			if (!getcwd(cwd, sizeof(cwd))) {
+				*why = "cannot get the current directory";
+				return -1;
+			}
 			sbaddf(&abspath, "%s/%s", cwd, url);
 			url = abspath.buf;
 		}
@@ -119,10 +123,17 @@ mirrorpath(struct sb *s, const char *builddir, const char *url)
 	sbfree(&abspath);
 	return 0;
 bad:
-	/* url may point into abspath: say it before freeing */
-	error("url '%s' has a '.' or '..' path component", url);
+	*why = "it has a '.' or '..' path component";
 	sbfree(&abspath);
 	return -1;
+}
+
+int
+mirrorpath(struct sb *s, const char *builddir, const char *url)
+{
+	const char *why;
+
+	return mirrorpathwhy(s, builddir, url, &why) < 0 ? error("url '%s': %s", url, why) : 0;
 }
 
 char *

@@ -13,8 +13,11 @@ struct fetchstats {
 	int created;      /* 1 if the mirror was created (or re-created after corruption) */
 };
 
-/* the mirror directory of url under builddir: builddir/git/<host>/<path>.git (into s) */
+/* the mirror directory of url under builddir: builddir/git/<host>/<path>.git (into s); -1 with
+   a message naming url when it has none ('.' or '..' components, no host and path) */
 int mirrorpath(struct sb *s, const char *builddir, const char *url);
+/* the same without a message: -1 with *why set (config checks use it: check and gen agree) */
+int mirrorpathwhy(struct sb *s, const char *builddir, const char *url, const char **why);
 
 /* resolve a submodule url (maybe relative: ./x, ../x) against the url of its parent */
 char *resolveurl(const char *parent, const char *url);
