@@ -45,13 +45,13 @@ mfget(const struct mf *m, int i)
 	return m->v[i] ? m->v[i] : "";
 }
 
-/* a wheel's file name as the store may hold it */
+/* a wheel's file name as the store may hold it: a plain file name, not hidden, ending in .whl */
 static int
 goodwheel(const char *f)
 {
 	size_t n = strlen(f);
 
-	return n > 4 && !strcmp(f + n - 4, ".whl") && !strchr(f, '/') && f[0] != '.' && !strpbrk(f, "\n\r\t\\");
+	return plainname(f) && f[0] != '.' && n > 4 && !strcmp(f + n - 4, ".whl");
 }
 
 enum storestate
@@ -486,7 +486,7 @@ out:
 int
 unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int del)
 {
-	struct sb names = SB_INIT, why = SB_INIT, tmp = SB_INIT, used = SB_INIT, drop = SB_INIT, meta = SB_INIT;
+	struct sb names = SB_INIT, why = SB_INIT, tmp = SB_INIT, used = SB_INIT, meta = SB_INIT;
 	char *next, *name;
 	size_t i, n = 0;
 	int rc = 0;
@@ -540,7 +540,6 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 		for (f = 0; f < 3; f++) {
 			if (!files[f])
 				continue;
-			sbreset(&drop);
 			/* a file a kept entry names stays */
 			if (f && !setadd(&used, files[f]))
 				continue;
@@ -560,7 +559,6 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 	sbfree(&why);
 	sbfree(&tmp);
 	sbfree(&used);
-	sbfree(&drop);
 	sbfree(&meta);
 	return rc;
 }
