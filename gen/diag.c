@@ -11,10 +11,27 @@
 static void
 vadd(struct diags *d, int note, int line, int col, int span, const char *fmt, va_list ap)
 {
-	struct sb s = SB_INIT;
+	struct sb s = SB_INIT, t = SB_INIT;
 	struct diag *g;
+	size_t i;
 
-	sbvaddf(&s, fmt, ap);
+	sbvaddf(&t, fmt, ap);
+	/* values quoted in messages are shown escaped: a newline in a value must not forge a line */
+	for (i = 0; i < t.len; i++) {
+		unsigned char c = (unsigned char)t.buf[i];
+
+		if (c == '\n')
+			sbadd(&s, "\\n");
+		else if (c == '\r')
+			sbadd(&s, "\\r");
+		else if (c == '\t')
+			sbadd(&s, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			sbaddf(&s, "\\x%02x", c);
+		else
+			sbaddc(&s, (char)c);
+	}
+	sbfree(&t);
 	GROW(d->v, d->cap, d->n + 1);
 	g = &d->v[d->n];
 	g->line = line > 0 ? line : 1;

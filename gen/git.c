@@ -67,6 +67,13 @@ mirrorpathwhy(struct sb *s, const char *builddir, const char *url, const char **
 	char cwd[4096];
 	struct sb abspath = SB_INIT;
 
+	/* a newline would end the key=value line of the checkout spec it is written to */
+	for (p = url; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			*why = "it has a control character (a newline, CR, tab or the like)";
+			return -1;
+		}
+	}
 	if (scheme && !strncmp(url, "file://", 7)) {
 		host = "file";
 		hostend = host + 4;
@@ -773,11 +780,48 @@ out:
 	return rc;
 }
 
+/* git check-ref-format's rules for refs/tags/<tag> (no libgit2 call: check runs without its init) */
+const char *
+tagwhy(const char *tag)
+{
+	const char *p, *comp = tag;
+
+	if (!*tag)
+		return "it is empty";
+	for (p = tag; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return "it has a control character (a newline, CR, tab or the like)";
+		if (strchr(" ~^:?*[\\", *p))
+			return "git tag names cannot contain spaces, '~', '^', ':', '?', '*', '[' or '\\'";
+		if ((p[0] == '.' && p[1] == '.') || (p[0] == '@' && p[1] == '{'))
+			return "git tag names cannot contain '..' or '@{'";
+		if (*p == '/' || !p[1]) {
+			const char *end = *p == '/' ? p : p + 1;
+
+			if (end == comp)
+				return "git tag names cannot have empty path components ('//', or '/' at either end)";
+			if (*comp == '.')
+				return "no component of a git tag name can begin with '.'";
+			if (end - comp >= 5 && !strncmp(end - 5, ".lock", 5))
+				return "no component of a git tag name can end with '.lock'";
+			if (*p == '/' && !p[1])
+				return "git tag names cannot have empty path components ('//', or '/' at either end)";
+			comp = p + 1;
+		}
+	}
+	if (p[-1] == '.')
+		return "git tag names cannot end with '.'";
+	if (!strcmp(tag, "@") || *tag == '-')
+		return "git tag names cannot be '@' or begin with '-'";
+	return NULL;
+}
+
 int
 srcspecread(const char *path, struct srcspec *s)
 {
 	static const char *const keys[] = { "package", "version", "url", "ref", "dest", "stamp", "lock", NULL };
 	char *v[8] = { NULL };
+	const char *why;
 
 	memset(s, 0, sizeof(*s));
 	if (readkeys(path, keys, v) < 0)
@@ -792,6 +836,11 @@ srcspecread(const char *path, struct srcspec *s)
 	if (!s->package || !s->version || !s->url || !s->ref || !s->dest || !s->stamp || !s->lock) {
 		srcspecfree(s);
 		return error("source spec '%s' is incomplete", path);
+	}
+	if ((why = tagwhy(s->ref)) != NULL) {
+		error("source spec '%s': tag '%s': %s", path, s->ref, why);
+		srcspecfree(s);
+		return -1;
 	}
 	return 0;
 }

@@ -18,6 +18,8 @@ struct fetchstats {
 int mirrorpath(struct sb *s, const char *builddir, const char *url);
 /* the same without a message: -1 with *why set (config checks use it: check and gen agree) */
 int mirrorpathwhy(struct sb *s, const char *builddir, const char *url, const char **why);
+/* why tag cannot name refs/tags/<tag> (control characters, git's reference name rules), or NULL */
+const char *tagwhy(const char *tag);
 
 /* resolve a submodule url (maybe relative: ./x, ../x) against the url of its parent */
 char *resolveurl(const char *parent, const char *url);

@@ -28,7 +28,10 @@ compile(const char *pat, uint32_t opts)
 {
 	PCRE2_SIZE off;
 	int err;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, opts, &err, &off, NULL);
+	pcre2_code *re;
+
+	/* '$' at the very end only: by default it also matches before a final newline ("a\n") */
+	re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, opts | PCRE2_DOLLAR_ENDONLY, &err, &off, NULL);
 
 	if (!re) {
 		PCRE2_UCHAR msg[256];

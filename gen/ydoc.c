@@ -106,6 +106,11 @@ checkkeys(const struct node *map, struct diags *d)
 			nodeerr(d, k, "mapping keys must be strings, not %s", nodekindname(k));
 			continue;
 		}
+		if (strlen(k->s) != k->len) {
+			/* C strings would cut it at the NUL: "a\0x" and "a\0y" would both be "a" */
+			nodeerr(d, k, "mapping keys must not contain NUL characters");
+			continue;
+		}
 		keys[n++] = k;
 	}
 	qsort(keys, n, sizeof(*keys), cmpkey);

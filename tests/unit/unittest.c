@@ -375,7 +375,31 @@ testgiturls(void)
 	/* a relative path made absolute inside mirrorpath: its message names the url it built
 	   (this read freed memory before: ASan's heap-use-after-free) */
 	CHECK(mirrorpath(&s, "out", "a/../b") < 0, "'..' in a relative path refused");
+	sbreset(&s);
+	CHECK(mirrorpath(&s, "out", "https://example.com/a.git\nref=x") < 0, "a newline in a url refused");
 	sbfree(&s);
+
+	{
+		/* tagwhy against git check-ref-format refs/tags/<tag> (git 2.39's answers), except that
+		   '@' and a leading '-' are refused too */
+		static const struct {
+			const char *tag;
+			int ok;
+		} tags[] = {
+			{ "v1.0", 1 }, { "a/b", 1 }, { "v2.3.2.post1", 1 }, { "release/v1.0-rc1", 1 }, { "x.lockx", 1 },
+			{ "@x", 1 }, { "a@b", 1 }, { "v{1}", 1 }, { "a//b", 0 }, { "/a", 0 }, { "a/", 0 }, { ".a", 0 },
+			{ "a/.b", 0 }, { "a.lock", 0 }, { "a.lock/b", 0 }, { "a b", 0 }, { "a@{b", 0 }, { "v1.0.", 0 },
+			{ "a..b", 0 }, { "a~1", 0 }, { "a^", 0 }, { "a:b", 0 }, { "a?", 0 }, { "a*", 0 }, { "a[", 0 },
+			{ "a\\b", 0 }, { "v1\nurl=x", 0 }, { "v1\r", 0 }, { "", 0 }, { "@", 0 }, { "-x", 0 },
+		};
+
+		for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+			char what[80];
+
+			snprintf(what, sizeof(what), "tag '%.40s' %s", tags[i].tag, tags[i].ok ? "valid" : "refused");
+			CHECK((tagwhy(tags[i].tag) == NULL) == tags[i].ok, what);
+		}
+	}
 
 	{
 		static const struct {
