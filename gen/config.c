@@ -23,7 +23,7 @@ static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
 	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend",
-	"torch_requirement", "test_skip_modules", NULL,
+	"torch_requirement", "test_skip_modules", "test_deps", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -574,6 +574,30 @@ loadsource(struct ctx *x, struct package *p, struct node *n)
 	}
 }
 
+/* a list of pip requirements, one line each (a requirements file holds them) */
+static void
+getrequirements(struct ctx *x, struct node *n, const char *what, struct strlist *l)
+{
+	struct sb q = SB_INIT;
+	size_t i;
+
+	sbaddf(&q, "'%s'", what);
+	getlist(x, n, q.buf, l, 0);
+	sbfree(&q);
+	for (i = 0; i < l->n; i++) {
+		const char *s;
+
+		for (s = l->v[i]; *s; s++) {
+			if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+				nodeerr(x->d, l->at[i], "%s entries must not contain control characters", what);
+				break;
+			}
+		}
+		if (!*l->v[i] || *l->v[i] == '-')
+			nodeerr(x->d, l->at[i], "%s entries are requirements ('einops', 'numpy>=2'), not empty or options", what);
+	}
+}
+
 /*
  * A mapping of names to one-line values (env, test_skip_modules) as pairs in the arena; each
  * name checked by valid (else "'<name>' <badname>"), each value a string (with needvalue, a
@@ -876,6 +900,21 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 	if (n && n->kind == NSEQ && n->n == 0)
 		nodeerr(x->d, n, "'versions' of package '%s' is empty", p->name);
 	checkversions(x, &p->versions, "'versions'");
+	if (p->src == SRC_GIT) {
+		/* each version's tag, by the validator the checkout step applies to it */
+		const struct node *src = mapget(v, "source"), *tn = mapget(src, "tag");
+		const char *why;
+
+		for (i = 0; i < p->versions.n; i++) {
+			const char *t = gitref(x->a, p, p->versions.v[i]);
+
+			if ((why = tagwhy(t)) != NULL) {
+				nodeerr(x->d, tn ? tn : mapget(src, "git"), "the tag of version %s, '%s': %s",
+					p->versions.v[i], t, why);
+				break;
+			}
+		}
+	}
 
 	n = mapget(v, "python");
 	getlist(x, n, "'python'", &p->python, 0);
@@ -913,17 +952,8 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 				"in test_skip_modules is not a Python module name", 1, &p->nskipmods);
 
 	getlist(x, mapget(v, "build_args"), "'build_args'", &p->build_args, 1);
-	getlist(x, mapget(v, "extra_deps"), "'extra_deps'", &p->extra_deps, 0);
-	for (i = 0; i < p->extra_deps.n; i++) {
-		const char *s;
-
-		for (s = p->extra_deps.v[i]; *s; s++) {
-			if ((unsigned char)*s < 0x20) {
-				nodeerr(x->d, p->extra_deps.at[i], "extra_deps entries must not contain control characters");
-				break;
-			}
-		}
-	}
+	getrequirements(x, mapget(v, "extra_deps"), "extra_deps", &p->extra_deps);
+	getrequirements(x, mapget(v, "test_deps"), "test_deps", &p->test_deps);
 	n = mapget(v, "test_import");
 	getlist(x, n, "'test_import'", &p->test_import, 1);
 	for (i = 0; i < p->test_import.n; i++) {

@@ -54,7 +54,7 @@ struct package {
 	enum srckind src;
 	const char *path;          /* SRC_PATH: absolute directory */
 	const char *git, *tag;     /* SRC_GIT: URL and tag pattern ("v{version}" by default) */
-	struct strlist versions, python, cuda, torch, cuda_archs, extra_deps, build_args, test_import;
+	struct strlist versions, python, cuda, torch, cuda_archs, extra_deps, build_args, test_import, test_deps;
 	int cudaaxis;              /* 1 if cells have a CUDA coordinate */
 	int torchaxis;             /* 1 if cells have a torch coordinate */
 	struct match *exclude, *include;

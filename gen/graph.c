@@ -190,6 +190,8 @@ celltestspec(struct sb *s, const struct cell *cl)
 	joinlist(&mods, &cl->pkg->test_import, " ");
 	shvar(s, "WG_TEST_IMPORT", mods.buf);
 	shvar(s, "WG_TEST_COMMAND", cl->pkg->test_command);
+	for (i = 0; i < cl->pkg->test_deps.n; i++)
+		shcall(s, "wg_test_dep", cl->pkg->test_deps.v[i], NULL);
 	for (i = 0; i < cl->pkg->nskipmods; i++)
 		shcall(s, "wg_skip_module", cl->pkg->skipmods[i].name, cl->pkg->skipmods[i].value);
 	sbfree(&mods);
@@ -355,17 +357,25 @@ group(struct sb *g, const char *name, const struct matrix *m, const char *mid, c
 	sbaddc(g, '\n');
 }
 
+/*
+ * Around every edge that changes the build directory: one ninja run at a time (claim.c). The
+ * shell keeps .lock.run open (fd 9) while the step runs; the step itself does not inherit it
+ * (a daemon a build leaves behind must not hold the lock).
+ */
+#define CLAIM "exec 9>>$builddir/.lock.run && $builddir/wheelgen claim --builddir $builddir --fd 9 && { "
+#define UNCLAIM "; } 9>&-"
+
 static const char rules[] =
 	"rule wheel\n"
-	"  command = $builddir/wheelgen restore --builddir $builddir --config $config --host $builddir/host.txt $cell"
-	" || sh templates/build-$backend.sh $builddir $cell\n"
+	"  command = " CLAIM "$builddir/wheelgen restore --builddir $builddir --config $config --host $builddir/host.txt $cell"
+	" || sh templates/build-$backend.sh $builddir $cell" UNCLAIM "\n"
 	"  description = WHEEL $cell\n"
 	"  depfile = $builddir/wheels/$cell/manifest.d\n"
 	"  deps = gcc\n"
 	"  restat = 1\n"
 	"  pool = $wheelpool\n"
 	"rule test\n"
-	"  command = sh templates/test.sh $builddir $cell $backend\n"
+	"  command = " CLAIM "sh templates/test.sh $builddir $cell $backend" UNCLAIM "\n"
 	"  description = TEST $cell\n"
 	"  restat = 1\n"
 	"rule testverdict\n"
@@ -373,13 +383,13 @@ static const char rules[] =
 	"  description = TESTED $cell\n"
 	"  restat = 1\n"
 	"rule publish\n"
-	"  command = sh templates/publish.sh $builddir $cell\n"
+	"  command = " CLAIM "sh templates/publish.sh $builddir $cell" UNCLAIM "\n"
 	"  description = PUBLISH $cell\n"
 	"rule nopublish\n"
 	"  command = echo \"wheelgen: cannot publish $cell: the config's 'publish:' names no destination for wheels (dir, http or github)\" >&2; exit 1\n"
 	"  description = PUBLISH $cell\n"
 	"rule publishindex\n"
-	"  command = sh templates/publish.sh --index $builddir\n"
+	"  command = " CLAIM "sh templates/publish.sh --index $builddir" UNCLAIM "\n"
 	"  description = PUBLISH-INDEX\n"
 	"rule nopublishindex\n"
 	"  command = echo \"wheelgen: cannot publish the index: the config's 'publish:' has no index_dir or index_http\" >&2; exit 1\n"
@@ -388,31 +398,31 @@ static const char rules[] =
 	"  command = echo \"wheelgen: cannot build $cell on this host: \"$why >&2; exit 1\n"
 	"  description = WHEEL $cell\n"
 	"rule index\n"
-	"  command = $builddir/wheelgen index --builddir $builddir --spec $builddir/index.spec --manifests $out.rsp\n"
+	"  command = " CLAIM "$builddir/wheelgen index --builddir $builddir --spec $builddir/index.spec --manifests $out.rsp" UNCLAIM "\n"
 	"  description = INDEX $builddir/index\n"
 	"  rspfile = $out.rsp\n"
 	"  rspfile_content = $in\n"
 	"  restat = 1\n"
 	"rule mergeindex\n"
-	"  command = $builddir/wheelgen store --pull --builddir $builddir --config $config --host $builddir/host.txt &&"
+	"  command = " CLAIM "$builddir/wheelgen store --pull --builddir $builddir --config $config --host $builddir/host.txt &&"
 	" find $builddir/wheels $builddir/store -name manifest -type f 2>/dev/null | sort >$builddir/merge-index.rsp &&"
-	" $builddir/wheelgen index --builddir $builddir --spec $builddir/index.spec --manifests $builddir/merge-index.rsp\n"
+	" $builddir/wheelgen index --builddir $builddir --spec $builddir/index.spec --manifests $builddir/merge-index.rsp" UNCLAIM "\n"
 	"  description = MERGE-INDEX $builddir/index\n"
 	"rule checkout\n"
-	"  command = mkdir -p $builddir/logs && $builddir/wheelgen checkout --builddir $builddir $in >$builddir/logs/$name.checkout.log\n"
+	"  command = " CLAIM "mkdir -p $builddir/logs && $builddir/wheelgen checkout --builddir $builddir $in >$builddir/logs/$name.checkout.log" UNCLAIM "\n"
 	"  description = CHECKOUT $name\n"
 	"  restat = 1\n"
 	"rule fetchurl\n"
-	"  command = $builddir/wheelgen fetch --builddir $builddir --url $url >$out.log\n"
+	"  command = " CLAIM "$builddir/wheelgen fetch --builddir $builddir --url $url >$out.log" UNCLAIM "\n"
 	"  description = FETCH $url\n"
 	"  restat = 1\n"
 	"  pool = console\n"
 	"rule fetchall\n"
-	"  command = $builddir/wheelgen fetch --builddir $builddir --config $config\n"
+	"  command = " CLAIM "$builddir/wheelgen fetch --builddir $builddir --config $config" UNCLAIM "\n"
 	"  description = FETCH every git source of $config\n"
 	"  pool = console\n"
 	"rule respec\n"
-	"  command = $builddir/wheelgen gen --config $config --builddir $builddir --host $builddir/host.txt\n"
+	"  command = " CLAIM "$builddir/wheelgen gen --config $config --builddir $builddir --host $builddir/host.txt" UNCLAIM "\n"
 	"  description = REGEN missing spec files\n"
 	"  generator = 1\n"
 	"  restat = 1\n"

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "claim.h"
 #include "config.h"
 #include "esc.h"
 #include "git.h"
@@ -38,6 +39,7 @@ static const char usage[] =
 	"  key      print the key of cells: the hash of everything that decides their wheels\n"
 	"  restore  take a cell's wheel (or test) from the store instead of building it (ninja runs this)\n"
 	"  store    the store: pull the config's stored cells for the index; list or remove unused entries\n"
+	"  claim    take the build directory for the ninja run above (ninja's edges run this first)\n"
 	"\n"
 	"Run 'wheelgen <command> --help' for a command's options. Usually you run\n"
 	"'./configure && ninja', which builds wheelgen and runs it.\n";
@@ -142,6 +144,18 @@ static const char storeusage[] =
 	"  --delete   with --unused: remove them (the manifest first; a wheel another kept entry\n"
 	"             names stays). An HTTP store needs DELETE (WebDAV) and a listing (autoindex)\n";
 
+static const char claimusage[] =
+	"usage: wheelgen claim [--builddir DIR] [--fd N]\n"
+	"\n"
+	"Every graph edge that changes DIR (fetch, checkout, wheel, test, index, publish,\n"
+	"regeneration) runs this first. The first edge of a ninja run records that ninja's pid\n"
+	"in DIR/.lock; an edge of a second ninja run in the same DIR stops at once with\n"
+	"\"another ninja is running in DIR (pid N)\" while the first one lives. Outside ninja\n"
+	"it only checks.\n"
+	"  --fd N   a descriptor open on DIR/.lock.run that the edge's shell keeps while its\n"
+	"           step runs: it gets a shared lock. A run that takes over from a ninja killed\n"
+	"           with -9 waits until the steps that ninja left running have ended.\n";
+
 static const char lockusage[] =
 	"usage: wheelgen lock [--config FILE] [--builddir DIR] [--update]\n"
 	"\n"
@@ -174,7 +188,7 @@ static const char outdatedusage[] =
 
 enum {
 	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
-	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN,
+	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD,
 };
 
 /* a subcommand: its name, what runs it, its --help text and what it takes */
@@ -192,6 +206,7 @@ struct opts {
 	char **args;   /* what remains after the options */
 	int nargs;
 	long shard, nshards;
+	int fd;        /* claim --fd */
 };
 
 static void
@@ -222,6 +237,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		{ "unused", no_argument, NULL, OPT_UNUSED },
 		{ "delete", no_argument, NULL, OPT_DELETE },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
+		{ "fd", required_argument, NULL, OPT_FD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -232,6 +248,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 	o->config = "config/packages.yml";
 	o->builddir = "out";
 	o->templates = "templates";
+	o->fd = -1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "c:b:vh", longopts, NULL)) != -1) {
@@ -247,6 +264,13 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_UNUSED: o->unused = 1; break;
 		case OPT_DELETE: o->del = 1; break;
 		case OPT_EXPLAIN: o->explain = 1; break;
+		case OPT_FD:
+			o->fd = (int)strtol(optarg, &end, 10);
+			if (*end || o->fd < 3 || o->fd > 255) {
+				fprintf(stderr, "%s: error: --fd wants a descriptor from 3 to 255, not '%s'\n", argv0, optarg);
+				exit(2);
+			}
+			break;
 		case 'b': o->builddir = optarg; break;
 		case 'H': o->host = optarg; break;
 		case 'p': o->profile = optarg; break;
@@ -679,6 +703,15 @@ cmdrestore(const struct command *cmd, int argc, char **argv)
 }
 
 static int
+cmdclaim(const struct command *cmd, int argc, char **argv)
+{
+	struct opts o;
+
+	parseopts(argc, argv, &o, cmd);
+	return claimbuilddir(o.builddir, o.fd) < 0;
+}
+
+static int
 cmdstore(const struct command *cmd, int argc, char **argv)
 {
 	struct keyed x;
@@ -982,6 +1015,7 @@ main(int argc, char **argv)
 		{ "key", cmdkey, keyusage, CMD_ARGS },
 		{ "restore", cmdrestore, restoreusage, CMD_ARGS },
 		{ "store", cmdstore, storeusage, 0 },
+		{ "claim", cmdclaim, claimusage, 0 },
 		{ NULL, NULL, NULL, 0 },
 	};
 	const struct command *c;

@@ -76,6 +76,7 @@ wg_arg() { :; }
 wg_env() { :; }
 wg_repair_exclude() { :; }
 wg_skip_module() { :; }
+wg_test_dep() { :; }
 patches=''
 wg_patch() { # mounted at /wg/patches/<n>.patch (newline-separated host paths)
     patches="$patches$1

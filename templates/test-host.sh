@@ -45,6 +45,14 @@ wg_skip_module() {
     printf 'wheelgen: compiled module %s is not loaded (test_skip_modules): %s\n' "$1" "$2"
 }
 
+# test_deps: what the test needs besides torch and the wheel (which goes in with --no-deps:
+# its own requirements can be heavy, or pull another torch), one requirement per line
+wg_test_deps=''
+wg_test_dep() {
+    wg_test_deps="$wg_test_deps$1
+"
+}
+
 wg_readspec "$spec"
 [ -n "$WG_PYTHON_EXE" ] || wg_die "spec: WG_PYTHON_EXE is empty"
 
@@ -169,6 +177,15 @@ if [ -n "$WG_TORCH" ]; then
         # the very torch the wheel was built against, from the same index
         wg_install_torch "torch==$m_torch_version"
     fi
+fi
+if [ -n "$wg_test_deps" ]; then
+    printf '%s' "$wg_test_deps" >"$scratch/test-deps.txt"
+    # with the torch installed above held where it is
+    : >"$scratch/test-constraints.txt"
+    [ -z "$WG_TORCH" ] || [ -z "$m_torch_version" ] || [ "$WHEELGEN_TEST_TORCH" = site ] ||
+        printf 'torch==%s\n' "$m_torch_version" >"$scratch/test-constraints.txt"
+    wg_install -r "$scratch/test-deps.txt" -c "$scratch/test-constraints.txt" ||
+        wg_die "cannot install test_deps: $(printf '%s' "$wg_test_deps" | tr '\n' ' ')"
 fi
 wg_install --no-deps "$wheel"
 [ -z "$wg_tsite" ] || wg_pth wheelgen-site-torch "$wg_tsite"
