@@ -224,6 +224,8 @@ saidlast(const char *url, struct sb *said)
  * x-access-token, the user GitHub and GitLab take with a token), from the environment only:
  * a config file is no place for a password (check refuses one in a URL). Asked once per fetch.
  */
+static int credasked; /* a remote asked for credentials that the environment did not hold */
+
 static int
 oncred(git_credential **out, const char *url, const char *user, unsigned int types, void *payload)
 {
@@ -231,9 +233,22 @@ oncred(git_credential **out, const char *url, const char *user, unsigned int typ
 	const char *tok = getenv("WHEELGEN_GIT_TOKEN"), *u = getenv("WHEELGEN_GIT_USER");
 
 	(void)url;
+	if (!tok || !*tok)
+		credasked = 1;
 	if (!tok || !*tok || p->asked++ || !(types & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
 		return GIT_PASSTHROUGH;
 	return git_credential_userpass_plaintext_new(out, u && *u ? u : user && *user ? user : "x-access-token", tok);
+}
+
+/* "cannot fetch URL: why", with where credentials go when the remote asked for some */
+static void
+fetcherr(const char *url)
+{
+	if (credasked)
+		error("cannot fetch '%s': %s (the server asks for credentials: give a token in WHEELGEN_GIT_TOKEN, "
+		      "and the user name in WHEELGEN_GIT_USER if it is not x-access-token)", url, giterr());
+	else
+		error("cannot fetch '%s': %s", url, giterr());
 }
 
 static int
@@ -396,7 +411,7 @@ fetchlocked(const char *mirror, const char *url, struct fetchstats *st, git_repo
 			e = git_error_last();
 			if (!e || !iscorrupt(e->klass)) {
 				/* the remote or the network: the mirror stays as it is */
-				error("cannot fetch '%s': %s", url, giterr());
+				fetcherr(url);
 				break;
 			}
 			warn("mirror '%s' looks corrupt (%s); cloning it again", mirror, giterr());
@@ -423,7 +438,7 @@ fetchlocked(const char *mirror, const char *url, struct fetchstats *st, git_repo
 		}
 		st->created = 1;
 		if (fetchinto(repo, url, st) != 0) {
-			error("cannot fetch '%s': %s", url, giterr());
+			fetcherr(url);
 			git_repository_free(repo);
 			repo = NULL;
 			rmtree(tmp.buf);

@@ -207,7 +207,7 @@ NGINX
 }
 
 t_git_http_start() {
-	repos=$1 d=$2
+	repos=$1 d=$2 htpasswd=${3:-}
 	if ! command -v nginx >/dev/null 2>&1 || ! command -v fcgiwrap >/dev/null 2>&1; then
 		echo "nginx and fcgiwrap are needed: apt-get install nginx-light fcgiwrap" >&2
 		return 1
@@ -223,6 +223,7 @@ t_git_http_start() {
   server {
     listen 127.0.0.1:$port;
     location / {
+$(if [ -n "$htpasswd" ]; then printf '      auth_basic git;\n      auth_basic_user_file %s;\n      fastcgi_param REMOTE_USER $remote_user;\n' "$htpasswd"; fi)
       include /etc/nginx/fastcgi_params;
       fastcgi_param SCRIPT_FILENAME /usr/lib/git-core/git-http-backend;
       fastcgi_param GIT_PROJECT_ROOT $repos;
@@ -236,7 +237,8 @@ NGINX
 	} >"$d/nginx.conf"
 	nginx -p "$d" -c "$d/nginx.conf" -e "$d/logs/error.log" || return 1
 	i=0
-	until git ls-remote "http://127.0.0.1:$port/leaf.git" >/dev/null 2>&1; do
+	# up: it answers (401 when it asks for credentials)
+	until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/leaf.git/info/refs?service=git-upload-pack")" != 000 ]; do
 		i=$((i + 1))
 		[ "$i" -lt 50 ] || { cat "$d/logs/error.log" >&2; return 1; }
 		sleep 0.2

@@ -61,6 +61,7 @@ stop_exit() {
 	set +e
 	daemon_stop
 	t_git_http_stop "$WORK/http"
+	t_git_http_stop "$WORK/auth"
 	(exit "$st")
 	t_cleanup
 }
@@ -290,3 +291,38 @@ fi
 
 t_case "without the rewrite the same URL fails (the mirror was really used)"
 if out/wheelgen fetch --url https://example.invalid/other.git >"$WORK/norewrite.log" 2>&1; then t_fail "fetched"; else t_pass; fi
+
+# a repository that asks for credentials: the token comes from the environment only, and no
+# file of the build and no output holds it
+token=wgplanted$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+mkdir -p "$WORK/auth"
+printf 'wg:{PLAIN}%s\n' "$token" >"$WORK/auth/htpasswd"
+t_case "a git server that asks for credentials: without WHEELGEN_GIT_TOKEN the fetch fails, saying where a token goes"
+if aport=$(t_git_http_start "$repos" "$WORK/auth" "$WORK/auth/htpasswd" 2>"$WORK/auth.log"); then
+	cat >auth.yml <<YML
+defaults: {python: ["$py"]}
+packages:
+  topkg:
+    source: {git: "http://127.0.0.1:$aport/top.git"}
+    versions: ["1.1"]
+    test_import: topkg
+YML
+	# shellcheck disable=SC2086
+	./configure ${WG_CONFARGS:-} --config auth.yml --builddir outauth >"$WORK/authconf.log" 2>&1
+	if ninja >"$WORK/noauth.log" 2>&1; then
+		t_fail "built without credentials"
+	elif grep -q "the server asks for credentials: give a token in WHEELGEN_GIT_TOKEN" "$WORK/noauth.log"; then
+		t_pass
+	else
+		t_fail "$(tail -n 15 "$WORK/noauth.log")"
+	fi
+	t_case "with WHEELGEN_GIT_TOKEN (and WHEELGEN_GIT_USER) it builds, and the token is nowhere in outauth/, build.ninja or the output"
+	if WHEELGEN_GIT_TOKEN=$token WHEELGEN_GIT_USER=wg ninja -v >"$WORK/auth.out" 2>&1; then
+		leaks=$(grep -rl -F "$token" outauth build.ninja "$WORK/auth.out" 2>/dev/null || true)
+		if [ -z "$leaks" ]; then t_pass; else t_fail "the token is in: $leaks"; fi
+	else
+		t_fail "$(tail -n 20 "$WORK/auth.out")"
+	fi
+else
+	t_fail "cannot start the HTTP git server: $(cat "$WORK/auth.log")"
+fi
