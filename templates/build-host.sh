@@ -155,8 +155,11 @@ export MAX_JOBS NVCC_THREADS
 if [ -n "$WG_CUDA_HOME" ]; then
     [ -d "$WG_CUDA_HOME" ] || wg_die "CUDA toolkit directory not found: $WG_CUDA_HOME"
     CUDA_HOME=$WG_CUDA_HOME
+    # CUDA_PATH too (CuPy's, NVIDIA's name): builds that otherwise take the toolkit from the
+    # nvcc on PATH would find the compile cache's nvcc mask below, outside the toolkit
+    CUDA_PATH=$WG_CUDA_HOME
     PATH=$CUDA_HOME/bin:$PATH
-    export CUDA_HOME PATH
+    export CUDA_HOME CUDA_PATH PATH
 fi
 # ccache for the C/C++ compiler and nvcc, one cache shared by every cell. Each cell builds
 # a copy of its source under BUILDDIR/build/<cell>/src; with BASEDIR there, ccache hashes
