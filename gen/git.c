@@ -1,4 +1,5 @@
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
@@ -393,6 +394,42 @@ writerefs(git_repository *repo, const char *mirror)
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * What a fetch killed with -9 left beside the mirror: <mirror>.tmp.<pid> (a clone that never
+ * finished) goes; <mirror>.old.<pid> (the mirror set aside for a re-clone) comes back when
+ * there is no mirror, else goes.
+ */
+static void
+sweepmirror(const char *mirror)
+{
+	struct sb dir = SB_INIT, pre = SB_INIT, p = SB_INIT;
+	const char *slash = strrchr(mirror, '/'), *base = slash ? slash + 1 : mirror;
+	DIR *d;
+	struct dirent *e;
+
+	sbaddf(&dir, "%.*s", slash ? (int)(slash - mirror) : 1, slash ? mirror : ".");
+	sbaddf(&pre, "%s.tmp.", base);
+	sweepdead(dir.buf, pre.buf);
+	sbreset(&pre);
+	sbaddf(&pre, "%s.old.", base);
+	if ((d = opendir(dir.buf)) != NULL) {
+		while ((e = readdir(d))) {
+			if (!deadpid(e->d_name, pre.buf))
+				continue;
+			sbreset(&p);
+			sbaddf(&p, "%s/%s", dir.buf, e->d_name);
+			if (access(mirror, F_OK) != 0 && rename(p.buf, mirror) == 0)
+				warn("mirror '%s' was set aside by a fetch that died; restored", mirror);
+			else
+				rmtree(p.buf);
+		}
+		closedir(d);
+	}
+	sbfree(&dir);
+	sbfree(&pre);
+	sbfree(&p);
+}
+
 /* open (or create, or re-create when corrupt) the mirror of url and fetch into it */
 static int
 fetchlocked(const char *mirror, const char *url, struct fetchstats *st, git_repository **out)
@@ -494,6 +531,7 @@ openmirror(const char *builddir, const char *url, int fetch, struct fetchstats *
 	sbaddf(&lock, "%s.lock", mirror.buf);
 	if ((fd = lockfile(lock.buf)) < 0)
 		goto out;
+	sweepmirror(mirror.buf);
 	rc = fetchlocked(mirror.buf, url, st, repo);
 	close(fd);
 out:

@@ -1042,32 +1042,6 @@ prunefiles(const char *index, const struct wheelinfo *w, size_t nw, int keep)
 	return rc;
 }
 
-/* remove what writers that died left in builddir: index.tmp.<pid> of a pid that is gone */
-static void
-sweepstale(const char *builddir)
-{
-	DIR *d = opendir(builddir);
-	struct dirent *e;
-	struct sb p = SB_INIT;
-	char *end;
-	long pid;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "index.tmp.", 10))
-			continue;
-		pid = strtol(e->d_name + 10, &end, 10);
-		if (*end || pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno == ESRCH)) {
-			sbreset(&p);
-			sbaddf(&p, "%s/%s", builddir, e->d_name);
-			rmtree(p.buf);
-		}
-	}
-	closedir(d);
-	sbfree(&p);
-}
-
 static int writeindexlocked(const char *builddir, char **manifests, size_t n, const struct indexopts *o);
 
 int
@@ -1082,7 +1056,8 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 		sbfree(&lock);
 		return -1;
 	}
-	sweepstale(builddir);
+	/* what writers that died left: index.tmp.<pid> of a pid that is gone */
+	sweepdead(builddir, "index.tmp.");
 	rc = writeindexlocked(builddir, manifests, n, o);
 	close(fd);
 	sbfree(&lock);

@@ -1,5 +1,7 @@
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdint.h>
@@ -626,4 +628,39 @@ plainname(const char *s)
 			return 0;
 	}
 	return 1;
+}
+
+int
+deadpid(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	char *end;
+	long pid;
+
+	if (strncmp(name, prefix, n) || !name[n])
+		return 0;
+	pid = strtol(name + n, &end, 10);
+	if (*end || pid <= 0)
+		return 0;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+void
+sweepdead(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct sb p = SB_INIT;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (deadpid(e->d_name, prefix)) {
+			sbreset(&p);
+			sbaddf(&p, "%s/%s", dir, e->d_name);
+			rmtree(p.buf);
+		}
+	}
+	closedir(d);
+	sbfree(&p);
 }

@@ -108,6 +108,11 @@ int plainname(const char *s);
 /* an exclusive lock (fcntl) on path, created if missing, waited for; the fd to close to
    release it, or -1 with a message */
 int lockfile(const char *path);
+/* is name prefix followed by the pid of a process that no longer runs? */
+int deadpid(const char *name, const char *prefix);
+/* remove the entries of dir named prefix<pid> whose process is gone (temporaries of a writer
+   killed with -9) */
+void sweepdead(const char *dir, const char *prefix);
 
 /*
  * Split a buffer into lines in place: returns the line at *p (its newline

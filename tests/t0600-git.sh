@@ -292,6 +292,22 @@ fi
 t_case "without the rewrite the same URL fails (the mirror was really used)"
 if out/wheelgen fetch --url https://example.invalid/other.git >"$WORK/norewrite.log" 2>&1; then t_fail "fetched"; else t_pass; fi
 
+t_case "a fetch killed with -9 mid re-clone: the next fetch puts the mirror set aside back and removes the dead clone, even offline"
+m=out/git/127.0.0.1_$port/leaf.git
+if [ -d "$m" ]; then
+	mv "$m" "$m.old.2147483600"
+	mkdir -p "$m.tmp.2147483601/objects"
+	WHEELGEN_GIT_REWRITE="$base/=git://127.0.0.1:9/" out/wheelgen fetch --url "$base/leaf.git" >"$WORK/aside.log" 2>&1 || true
+	if git -C "$m" rev-parse -q --verify refs/tags/v1.0 >/dev/null && [ ! -e "$m.old.2147483600" ] && [ ! -e "$m.tmp.2147483601" ] &&
+		grep -q "set aside by a fetch that died; restored" "$WORK/aside.log"; then
+		t_pass
+	else
+		t_fail "$(cat "$WORK/aside.log"; ls -d "$m"*)"
+	fi
+else
+	t_fail "no mirror $m to work with"
+fi
+
 # a repository that asks for credentials: the token comes from the environment only, and no
 # file of the build and no output holds it
 token=wgplanted$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
