@@ -834,6 +834,50 @@ out:
 }
 
 /* git check-ref-format's rules for refs/tags/<tag> (no libgit2 call: check runs without its init) */
+int
+lockprune(const char *builddir, const char *lock, const char *keep)
+{
+	struct sb lck = SB_INIT, file = SB_INIT, key = SB_INIT;
+	char *buf, *next, *line;
+	int fd, rc = 0, removed = 0;
+
+	if (!*lock)
+		return 0;
+	sbaddf(&lck, "%s/lock.lck", builddir);
+	if ((fd = lockfile(lck.buf)) < 0) {
+		sbfree(&lck);
+		return -1;
+	}
+	if (!(buf = readfile(lock, NULL))) {
+		close(fd);
+		sbfree(&lck);
+		return errno == ENOENT ? 0 : error("cannot read lock file '%s': %s", lock, strerror(errno));
+	}
+	next = buf;
+	while ((line = nextline(&next))) {
+		char pkg[256], ver[256];
+
+		if (*line && *line != '#' && sscanf(line, "%255s %255s", pkg, ver) == 2) {
+			sbreset(&key);
+			sbaddf(&key, "\n%s %s\n", pkg, ver);
+			if (!strstr(keep, key.buf)) {
+				printf("wheelgen: lock: removed '%s %s' from %s: no configured version uses it\n", pkg, ver, lock);
+				removed++;
+				continue;
+			}
+		}
+		sbaddf(&file, "%s\n", line);
+	}
+	if (removed && writeifchanged(lock, file.buf, file.len) < 0)
+		rc = -1;
+	close(fd);
+	free(buf);
+	sbfree(&lck);
+	sbfree(&file);
+	sbfree(&key);
+	return rc;
+}
+
 const char *
 tagwhy(const char *tag)
 {
@@ -922,7 +966,7 @@ lockcheck(const char *builddir, const struct srcspec *s, const char *hex)
 	struct sb out = SB_INIT, key = SB_INIT, lck = SB_INIT;
 	char *buf, *next, *line, **lines = NULL;
 	size_t n = 0, cap = 0, i, j;
-	int fd, rc = 0, found = 0;
+	int fd, rc = 0, found = 0, replaced = 0;
 
 	if (!*s->lock)
 		return 0;
@@ -950,13 +994,15 @@ lockcheck(const char *builddir, const struct srcspec *s, const char *hex)
 						   s->package, s->version, s->ref, s->url, hex, s->lock, line + key.len);
 					goto out;
 				}
+				replaced = 1;
 				continue;   /* replaced below */
 			}
 		}
 		GROW(lines, cap, n + 1);
 		lines[n++] = line;
 	}
-	if (found && !s->updatelock)
+	/* (with --update, an entry that did not move stays as it is: once) */
+	if (found && !replaced)
 		goto out;
 	sbaddf(&out, "%s%s", key.buf, hex);
 	GROW(lines, cap, n + 1);

@@ -18,6 +18,9 @@ struct fetchstats {
 int mirrorpath(struct sb *s, const char *builddir, const char *url);
 /* the same without a message: -1 with *why set (config checks use it: check and gen agree) */
 int mirrorpathwhy(struct sb *s, const char *builddir, const char *url, const char **why);
+/* remove the entries of the lock file that keep (a setadd() set of "package version") lacks,
+   saying so for each; under builddir's lock.lck */
+int lockprune(const char *builddir, const char *lock, const char *keep);
 /* why tag cannot name refs/tags/<tag> (control characters, git's reference name rules), or NULL */
 const char *tagwhy(const char *tag);
 

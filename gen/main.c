@@ -41,13 +41,16 @@ static const char usage[] =
 	"  store    the store: pull the config's stored cells for the index; list or remove unused entries\n"
 	"  claim    take the build directory for the ninja run above (ninja's edges run this first)\n"
 	"\n"
+	"Without --config, commands read the config ./configure named for the build directory\n"
+	"(DIR/config.ninja), else config/packages.yml.\n"
 	"Run 'wheelgen <command> --help' for a command's options. Usually you run\n"
 	"'./configure && ninja', which builds wheelgen and runs it.\n";
 
 static const char checkusage[] =
 	"usage: wheelgen check [--config FILE] [--verbose]\n"
 	"\n"
-	"Check FILE (default config/packages.yml): YAML syntax, keys, types, names,\n"
+	"Check FILE (default: the config ./configure named, else config/packages.yml): YAML\n"
+	"syntax, keys, types, names,\n"
 	"versions, excludes, includes and profiles. Every problem is printed as\n"
 	"file:line:col: error: message, with the line and a caret. Exit status 1 if any.\n"
 	"  --verbose   also list the cells that excludes and the torch table drop, and why\n";
@@ -57,7 +60,8 @@ static const char matrixusage[] =
 	"                       [--profile NAME] [--missing] [--shard I/N] [--host FILE]\n"
 	"                       [--builddir DIR] [--templates DIR] [--verbose]\n"
 	"\n"
-	"Print the cells of FILE (default config/packages.yml), one id per line.\n"
+	"Print the cells of FILE (default: the config ./configure named for --builddir, else\n"
+	"config/packages.yml), one id per line.\n"
 	"  --json        a JSON list of objects: cell, package, version, python, cuda, torch, key\n"
 	"  --github      a GitHub Actions matrix on one line (for $GITHUB_OUTPUT):\n"
 	"                {\"include\": [ ...the same objects... ]}\n"
@@ -81,8 +85,8 @@ static const char genusage[] =
 	"\n"
 	"Check FILE, then write DIR/cells/<cell>/spec and test for every cell and\n"
 	"DIR/graph.ninja, each only if its content changed. Nothing is written when the\n"
-	"config has errors. DIR defaults to out, FILE to config/packages.yml, the host\n"
-	"file to DIR/host.txt.\n"
+	"config has errors. DIR defaults to out, FILE to the config ./configure named for\n"
+	"DIR (else config/packages.yml), the host file to DIR/host.txt.\n"
 	"  --verbose   list dropped cells and cells this host cannot build, and why\n";
 
 static const char indexusage[] =
@@ -163,12 +167,14 @@ static const char lockusage[] =
 	"each configured version and record the commit in the lock file: FILE with .lock\n"
 	"for its extension (config/packages.yml -> config/packages.lock).\n"
 	"A tag that now points elsewhere than the lock says is an error naming the tag and\n"
-	"both commits, unless --update is given (then the lock takes the new commit).\n";
+	"both commits, unless --update is given (then the lock takes the new commit).\n"
+	"Entries for versions the config no longer lists are removed, each named.\n";
 
 static const char fetchusage[] =
-	"usage: wheelgen fetch [--builddir DIR] (--url URL | --config FILE)\n"
+	"usage: wheelgen fetch [--builddir DIR] [--url URL | --config FILE]\n"
 	"\n"
-	"Fetch heads and tags of URL (or of every git source of FILE) into its bare mirror\n"
+	"Fetch heads and tags of URL (or of every git source of FILE, by default the config\n"
+	"./configure named) into its bare mirror\n"
 	"DIR/git/<host>/<path>.git, creating it if needed. Prints the bytes received.\n";
 
 static const char checkoutusage[] =
@@ -208,6 +214,33 @@ struct opts {
 	long shard, nshards;
 	int fd;        /* claim --fd */
 };
+
+/*
+ * The config ./configure named for builddir (its config.ninja's "config = FILE"), so that
+ * commands run by hand after `./configure --config X` read X; config/packages.yml without one
+ */
+static const char *
+configuredconfig(const char *builddir)
+{
+	static char *found;
+	struct sb path = SB_INIT;
+	char *buf, *next, *line;
+
+	if (found)
+		return found;
+	sbaddf(&path, "%s/config.ninja", builddir);
+	buf = readfile(path.buf, NULL);
+	sbfree(&path);
+	next = buf;
+	while (next && (line = nextline(&next))) {
+		if (!strncmp(line, "config = ", 9) && line[9]) {
+			found = xstrdup(line + 9);
+			break;
+		}
+	}
+	free(buf);
+	return found ? found : "config/packages.yml";
+}
 
 static void
 parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
@@ -306,6 +339,8 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 			exit(2);
 		}
 	}
+	if (!o->configset)
+		o->config = configuredconfig(o->builddir);
 	o->args = argv + optind;
 	o->nargs = argc - optind;
 	if (o->nargs > 0 && !(cmd->flags & CMD_ARGS)) {
@@ -806,13 +841,24 @@ eachgit(const struct opts *o, int (*fn)(const struct opts *, struct srcspec *, v
 	return rc;
 }
 
+struct lockrun {
+	struct sb keep;   /* setadd() set of the configured "package version" pairs */
+	const char *lock;
+};
+
 static int
 lockone(const struct opts *o, struct srcspec *s, void *arg)
 {
+	struct lockrun *r = arg;
 	struct fetchstats st = { 0 };
+	struct sb key = SB_INIT;
 	char hex[64];
 
-	(void)arg;
+	sbaddf(&key, "%s %s", s->package, s->version);
+	setadd(&r->keep, key.buf);
+	sbfree(&key);
+	if (!r->lock)
+		r->lock = xstrdup(s->lock);
 	if (gitlock(o->builddir, s, &st, hex) < 0)
 		return -1;
 	printf("%s %s %s %s\n", s->package, s->version, s->ref, hex);
@@ -822,10 +868,18 @@ lockone(const struct opts *o, struct srcspec *s, void *arg)
 static int
 cmdlock(const struct command *cmd, int argc, char **argv)
 {
+	struct lockrun r = { SB_INIT, NULL };
 	struct opts o;
+	int rc;
 
 	parseopts(argc, argv, &o, cmd);
-	return eachgit(&o, lockone, NULL) < 0;
+	rc = eachgit(&o, lockone, &r);
+	/* entries of versions no longer configured go, once every configured one is pinned */
+	if (rc == 0 && r.lock && lockprune(o.builddir, r.lock, r.keep.buf ? r.keep.buf : "") < 0)
+		rc = -1;
+	free((char *)r.lock);
+	sbfree(&r.keep);
+	return rc < 0;
 }
 
 static int
@@ -851,10 +905,6 @@ cmdfetch(const struct command *cmd, int argc, char **argv)
 	int rc;
 
 	parseopts(argc, argv, &o, cmd);
-	if (!o.url && !o.configset) {
-		fprintf(stderr, "%s: error: fetch needs --url URL or --config FILE\n%s", argv0, cmd->usage);
-		return 2;
-	}
 	if (o.url) {
 		rc = gitfetch(o.builddir, o.url, &st);
 		if (rc == 0)

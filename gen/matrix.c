@@ -352,7 +352,7 @@ void
 matrixexpand(struct arena *a, const struct config *c, const struct host *h, struct matrix *m, struct diags *d)
 {
 	struct builder b = { a, c, h, m, 0, 0 };
-	size_t pi, vi, yi, ci, ti, ei, first;
+	size_t pi, vi, yi, ci, ti, ei, first, dfirst;
 	const char *nocuda[] = { NULL }, *notorch[] = { NULL };
 
 	memset(m, 0, sizeof(*m));
@@ -363,6 +363,7 @@ matrixexpand(struct arena *a, const struct config *c, const struct host *h, stru
 		size_t ncuda = p->cudaaxis ? p->cuda.n : 1, ntorch = p->torchaxis ? p->torch.n : 1;
 
 		first = m->n;
+		dfirst = m->ndropped;
 		for (vi = 0; vi < p->versions.n; vi++)
 		for (yi = 0; yi < p->python.n; yi++)
 		for (ci = 0; ci < ncuda; ci++)
@@ -393,9 +394,15 @@ matrixexpand(struct arena *a, const struct config *c, const struct host *h, stru
 		}
 		includes(&b, p, first, d);
 		samenames(a, p, m, first, d);
-		if (m->n == first && p->versions.n && p->python.n)
-			nodeerr(d, p->at, "package '%s' has no cells: every combination is excluded or impossible "
-				"(wheelgen matrix --verbose shows why)", p->name);
+		if (m->n == first && p->versions.n && p->python.n) {
+			size_t k;
+
+			nodeerr(d, p->at, "package '%s' has no cells: every combination is excluded or impossible", p->name);
+			for (k = dfirst; k < m->ndropped && k < dfirst + 5; k++)
+				nodenote(d, p->at, "%s: %s", m->dropped[k].id, m->dropped[k].why);
+			if (m->ndropped - dfirst > 5)
+				nodenote(d, p->at, "and %zu more cells", m->ndropped - dfirst - 5);
+		}
 	}
 	if (m->n == 0 && d->errors == 0 && c->pkgsat)
 		nodeerr(d, c->pkgsat, "the matrix is empty: no package has a cell to build");

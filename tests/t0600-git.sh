@@ -146,6 +146,16 @@ fi
 t_case "wheelgen lock --update accepts the moved tag"
 if out/wheelgen lock --config git.yml --update >"$WORK/lock.log" 2>&1 && grep -q "^topkg 1.0 $moved\$" git.lock; then t_pass; else t_fail "$(cat "$WORK/lock.log")"; fi
 
+t_case "wheelgen lock removes the entry of a version the config no longer lists, and says so"
+echo "topkg 0.9 0123456789012345678901234567890123456789" >>git.lock
+if out/wheelgen lock --config git.yml >"$WORK/prune.log" 2>&1 && ! grep -q "^topkg 0.9 " git.lock &&
+	grep -q "^topkg 1.0 $moved\$" git.lock && [ "$(grep -c "^topkg 1.1 " git.lock)" = 1 ] &&
+	grep -q "removed 'topkg 0.9' from .*git.lock: no configured version uses it" "$WORK/prune.log"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/prune.log" git.lock)"
+fi
+
 t_case "a missing tag is an error naming the package, the url and the nearest tags"
 sed -i 's/versions: \["1.0", "1.1"\]/versions: ["1.0", "1.1", "1.2"]/' git.yml
 if ninja >"$WORK/missing.log" 2>&1; then t_fail "built a version without a tag"; else
