@@ -430,6 +430,15 @@ elif [ "$wg_frontend" = uv ] && [ -z "$wg_uv_venv" ]; then
 fi
 printf 'wheelgen: building with %s\n' "$([ "$wg_frontend" = uv ] && echo 'uv build' || echo 'pip wheel')"
 (
+    # A checkout has no .git: packages whose version comes from git (setuptools_scm) would
+    # fail with "unable to detect version". The config's version is the tag's, so it is
+    # handed over the way setuptools_scm reads it: for this distribution (setuptools_scm 7+),
+    # and plainly for older ones (an env entry of the config overrides either).
+    if [ "$WG_SOURCE_KIND" != pypi ]; then
+        wg_scm=$(printf '%s' "$WG_PACKAGE" | tr -s '._-' '___' | tr '[:lower:]' '[:upper:]')
+        export "SETUPTOOLS_SCM_PRETEND_VERSION_FOR_$wg_scm=$WG_VERSION"
+        export SETUPTOOLS_SCM_PRETEND_VERSION="$WG_VERSION"
+    fi
     # wg_env entries apply to the build only, not to the venv set-up above.
     eval "$wg_envs"
     if [ "$wg_frontend" = uv ]; then

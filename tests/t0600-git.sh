@@ -352,3 +352,36 @@ YML
 else
 	t_fail "cannot start the HTTP git server: $(cat "$WORK/auth.log")"
 fi
+
+t_case "a package whose version comes from git (setuptools_scm) builds from a tag: the checkout has no .git, the version is handed over"
+mkrepo scmpkg
+mkdir -p "$WORK/work/scmpkg/scmpkg"
+cat >"$WORK/work/scmpkg/pyproject.toml" <<'TOML'
+[build-system]
+requires = ["setuptools>=64", "setuptools_scm>=8"]
+build-backend = "setuptools.build_meta"
+[project]
+name = "scmpkg"
+dynamic = ["version"]
+[tool.setuptools]
+packages = ["scmpkg"]
+[tool.setuptools_scm]
+TOML
+echo "X = 1" >"$WORK/work/scmpkg/scmpkg/__init__.py"
+git -C "$WORK/work/scmpkg" add -A && git -C "$WORK/work/scmpkg" commit -qm scm && git -C "$WORK/work/scmpkg" tag v3.1
+publish scmpkg
+cat >scm.yml <<YML
+defaults: {python: ["$py"]}
+packages:
+  scmpkg:
+    source: {git: "$base/scmpkg.git"}
+    versions: ["3.1"]
+    test_import: scmpkg
+YML
+# shellcheck disable=SC2086
+./configure ${WG_CONFARGS:-} --config scm.yml --builddir outscm >"$WORK/scmconf.log" 2>&1
+if ninja >"$WORK/scm.log" 2>&1 && grep -q "^filename=scmpkg-3.1-py3-none-any.whl$" "outscm/wheels/scmpkg-3.1-py$pyc/manifest"; then
+	t_pass
+else
+	t_fail "$(tail -n 20 "$WORK/scm.log"; cat "outscm/wheels/scmpkg-3.1-py$pyc/manifest" 2>/dev/null)"
+fi
