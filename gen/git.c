@@ -187,6 +187,24 @@ struct progress {
 	int asked;        /* times the remote asked for credentials */
 };
 
+/* url for messages: credentials (https://user:token@host/...) shown as *** */
+static void
+urlshow(struct sb *s, const char *url)
+{
+	const char *auth = strstr(url, "://"), *end, *at;
+
+	if (auth) {
+		auth += 3;
+		end = auth + strcspn(auth, "/");
+		at = memchr(auth, '@', (size_t)(end - auth));
+		if (at) {
+			sbaddf(s, "%.*s***%s", (int)(auth - url), url, at);
+			return;
+		}
+	}
+	sbadd(s, url);
+}
+
 /* the remote's own messages ("remote: aborting due to possible repository corruption ...") */
 static int
 onsideband(const char *text, int len, void *payload)
@@ -198,10 +216,10 @@ onsideband(const char *text, int len, void *payload)
 	return 0;
 }
 
-/* after a failed fetch: the remote's last message that is not a progress counter, printed
-   before the caller's error (libgit2's own message and its class are kept for the caller) */
+/* after a failed fetch: the remote's last message that is not a progress counter, added to
+   libgit2's message (whose class is kept: it tells the caller corruption from the network) */
 static void
-saidlast(const char *url, struct sb *said)
+saidlast(struct sb *said)
 {
 	const git_error *e = git_error_last();
 	int klass = e ? e->klass : GIT_ERROR_NET;
@@ -214,8 +232,14 @@ saidlast(const char *url, struct sb *said)
 		    strncmp(p, "Counting objects", 16) && strncmp(p, "Compressing objects", 19))
 			last = p;
 	}
-	if (last)
-		warn("the remote of '%s' said: %s", url, last);
+	if (last) {
+		/* into libgit2's message, which the caller's error prints: one line with both */
+		struct sb both = SB_INIT;
+
+		sbaddf(&both, "%s (the remote said: %s)", why, last);
+		free(why);
+		why = sbdetach(&both);
+	}
 	git_error_set_str(klass, why);
 	free(why);
 }
@@ -239,17 +263,6 @@ oncred(git_credential **out, const char *url, const char *user, unsigned int typ
 	if (!tok || !*tok || p->asked++ || !(types & GIT_CREDENTIAL_USERPASS_PLAINTEXT))
 		return GIT_PASSTHROUGH;
 	return git_credential_userpass_plaintext_new(out, u && *u ? u : user && *user ? user : "x-access-token", tok);
-}
-
-/* "cannot fetch URL: why", with where credentials go when the remote asked for some */
-static void
-fetcherr(const char *url)
-{
-	if (credasked)
-		error("cannot fetch '%s': %s (the server asks for credentials: give a token in WHEELGEN_GIT_TOKEN, "
-		      "and the user name in WHEELGEN_GIT_USER if it is not x-access-token)", url, giterr());
-	else
-		error("cannot fetch '%s': %s", url, giterr());
 }
 
 static int
@@ -306,6 +319,34 @@ rewriteurl(const char *url, struct sb *buf)
 	return buf->buf;
 }
 
+/*
+ * "cannot fetch URL (from REWRITTEN): libgit2's message", with where credentials go when the
+ * remote asked for some; credentials in either URL masked
+ */
+static void
+fetcherr(const char *url)
+{
+	struct sb shown = SB_INIT, rw = SB_INIT, from = SB_INIT;
+	const char *real = rewriteurl(url, &rw);
+
+	urlshow(&shown, url);
+	if (strcmp(real, url)) {
+		sbadd(&from, " (from ");
+		urlshow(&from, real);
+		sbadd(&from, ", WHEELGEN_GIT_REWRITE)");
+	}
+	if (credasked)
+		error("cannot fetch '%s'%s: %s (the server asks for credentials: give a token in WHEELGEN_GIT_TOKEN, "
+		      "and the user name in WHEELGEN_GIT_USER if it is not x-access-token)", shown.buf, from.buf ? from.buf : "",
+		      giterr());
+	else
+		error("cannot fetch '%s'%s: %s", shown.buf, from.buf ? from.buf : "", giterr());
+	sbfree(&shown);
+	sbfree(&rw);
+	sbfree(&from);
+}
+
+
 /* fetch heads and tags of url into the repository at dir */
 static int
 fetchinto(git_repository *repo, const char *url, struct fetchstats *st)
@@ -342,7 +383,7 @@ fetchinto(git_repository *repo, const char *url, struct fetchstats *st)
 		git_remote_free(remote);
 	}
 	if (rc != 0 && pr.said.len)
-		saidlast(url, &pr.said);
+		saidlast(&pr.said);
 	sbfree(&pr.said);
 	return rc;
 }

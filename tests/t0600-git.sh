@@ -168,16 +168,34 @@ if out/wheelgen fetch --url "$dead" >"$WORK/dead.log" 2>&1; then t_fail "fetch s
 	if grep -q "cannot fetch '$dead'" "$WORK/dead.log" && [ ! -e out/git/127.0.0.1_9/nothing.git ]; then t_pass; else t_fail "$(cat "$WORK/dead.log")"; fi
 fi
 
+t_case "a remote that lacks an object: the error carries the remote's own message"
+mkrepo holey
+echo a >"$WORK/work/holey/a.txt"
+git -C "$WORK/work/holey" add -A && git -C "$WORK/work/holey" commit -qm one
+echo b >"$WORK/work/holey/b.txt"
+git -C "$WORK/work/holey" add -A && git -C "$WORK/work/holey" commit -qm two && git -C "$WORK/work/holey" tag v1.0
+git init -q --bare "$repos/holey.git"
+git -C "$WORK/work/holey" push -q "$repos/holey.git" main --tags # few objects: stored loose
+blob=$(git -C "$WORK/work/holey" rev-parse HEAD~1:a.txt)
+rm -f "$repos/holey.git/objects/$(echo "$blob" | cut -c1-2)/$(echo "$blob" | cut -c3-)"
+if out/wheelgen fetch --url "$base/holey.git" >"$WORK/holey.log" 2>&1; then
+	t_fail "fetched a repository with a missing object"
+elif grep -q "^wheelgen: error: cannot fetch '$base/holey.git': .*(the remote said: fatal: unable to read $blob)" "$WORK/holey.log"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/holey.log")"
+fi
+
 t_case "a corrupt mirror is cloned again"
 rm -rf "out/git/127.0.0.1_$port/leaf.git/objects" "out/git/127.0.0.1_$port/leaf.git/HEAD"
 if out/wheelgen fetch --url "$base/leaf.git" >"$WORK/corrupt.log" 2>&1 && git -C "out/git/127.0.0.1_$port/leaf.git" rev-parse v1.0 >/dev/null 2>&1; then t_pass; else t_fail "$(cat "$WORK/corrupt.log")"; fi
 
-t_case "a mirror whose remote refuses connections is kept as it is (an error, no re-clone)"
+t_case "a mirror whose remote refuses connections is kept as it is (an error naming both URLs, no re-clone)"
 m=out/git/127.0.0.1_$port/leaf.git
 before=$(git -C "$m" rev-parse v1.0 2>&1)
 if WHEELGEN_GIT_REWRITE="$base/=git://127.0.0.1:9/" out/wheelgen fetch --url "$base/leaf.git" >"$WORK/refused.log" 2>&1; then
 	t_fail "fetch succeeded: $(cat "$WORK/refused.log")"
-elif grep -q "cannot fetch '$base/leaf.git'" "$WORK/refused.log" && ! grep -q 'looks corrupt\|cloning it again' "$WORK/refused.log" &&
+elif grep -q "cannot fetch '$base/leaf.git' (from git://127.0.0.1:9/leaf.git, WHEELGEN_GIT_REWRITE): " "$WORK/refused.log" && ! grep -q 'looks corrupt\|cloning it again' "$WORK/refused.log" &&
 	[ "$(git -C "$m" rev-parse v1.0 2>&1)" = "$before" ] && [ -z "$(find "$(dirname "$m")" -maxdepth 1 \( -name 'leaf.git.tmp.*' -o -name 'leaf.git.old.*' \))" ]; then
 	t_pass
 else
