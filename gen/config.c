@@ -23,7 +23,7 @@ static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
 	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend",
-	"torch_requirement", "test_skip_modules", "test_deps", NULL,
+	"torch_requirement", "test_skip_modules", "test_deps", "abi", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -969,6 +969,10 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 		checklocal(x, p, n);
 	if ((n = mapget(v, "torch_requirement")))
 		checktorchreq(x, p, n);
+	if ((n = mapget(v, "abi")) != NULL && (p->abi = getstr(x, n, "abi")) != NULL && strcmp(p->abi, "abi3")) {
+		nodeerr(x->d, n, "abi must be 'abi3' (one wheel for every Python of the package: the stable ABI), not '%s'", p->abi);
+		p->abi = NULL;
+	}
 	if ((n = mapget(v, "repair")))
 		loadrepair(x, p, n);
 	if ((n = mapget(v, "yanked")))

@@ -156,6 +156,8 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir)
 	sbaddf(s, "WG_MAX_JOBS=%ld\nWG_NVCC_THREADS=%ld\n", cl->max_jobs, cl->nvcc_threads);
 	shvar(s, "WG_CCACHE", cl->ccache);
 	shvar(s, "WG_FRONTEND", p->frontend);
+	if (p->abi)
+		shvar(s, "WG_ABI", p->abi);
 	sbaddf(s, "WG_MEMORY_GB=%.1f\n", cl->memory_gb);
 	for (i = 0; i < p->extra_deps.n; i++)
 		shcall(s, "wg_dep", p->extra_deps.v[i], NULL);
@@ -286,6 +288,17 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 		if (escninjavalue(g, why.buf) < 0)
 			BUG("reason with a newline");
 		sbaddc(g, '\n');
+	} else if (cl->builtby) {
+		/* abi3: the wheel of the cell that builds it, shared (hard links) under this cell's name */
+		sbadd(g, "build");
+		cellpath(g, "wheels/", cl, "/manifest: abishare $builddir/wheels/");
+		escninjapath(g, cl->builtby);
+		sbadd(g, "/manifest | templates/abi-share.sh");
+		cellpath(g, "cells/", cl, "/test || $builddir/wheelgen\n  cell = ");
+		escninjavalue(g, cl->id);
+		sbadd(g, "\n  from = ");
+		escninjavalue(g, cl->builtby);
+		sbaddc(g, '\n');
 	} else {
 		sbadd(g, "build");
 		cellpath(g, "wheels/", cl, "/manifest: wheel |");
@@ -374,6 +387,10 @@ static const char rules[] =
 	"  deps = gcc\n"
 	"  restat = 1\n"
 	"  pool = $wheelpool\n"
+	"rule abishare\n"
+	"  command = " CLAIM "sh templates/abi-share.sh $builddir $from $cell $config" UNCLAIM "\n"
+	"  description = ABI3 $cell = $from\n"
+	"  restat = 1\n"
 	"rule test\n"
 	"  command = " CLAIM "sh templates/test.sh $builddir $cell $backend" UNCLAIM "\n"
 	"  description = TEST $cell\n"

@@ -492,6 +492,9 @@ jsoncell(struct sb *s, const struct cell *cl, const char *key)
 	escjson(s, cl->torch ? cl->torch : "");
 	sbadd(s, ", \"key\": ");
 	escjson(s, key);
+	/* the cell whose wheel it tests: itself, or (abi3) the lowest Python's */
+	sbadd(s, ", \"build\": ");
+	escjson(s, cl->builtby ? cl->builtby : cl->id);
 	sbaddc(s, '}');
 }
 
@@ -583,7 +586,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	else if (o.format == OPT_JSON)
 		sbadd(&s, "[");
 	else if (o.format == OPT_TSV)
-		sbadd(&s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\n");
+		sbadd(&s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\n");
 	for (i = lo; i < hi; i++)
 		w = strlen(m.cells[i].id) > w ? strlen(m.cells[i].id) : w;
 	if (o.format == OPT_TABLE)
@@ -601,12 +604,15 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 			jsoncell(&s, cl, keys[i]);
 			break;
 		case OPT_TSV:
-			sbaddf(&s, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
-			       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "", keys[i]);
+			sbaddf(&s, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
+			       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "", keys[i], cl->builtby ? cl->builtby : cl->id);
 			break;
 		case OPT_TABLE:
-			sbaddf(&s, "%-*s  %s%s\n", (int)w, cl->id, !o.host ? "unknown (no --host)" : cl->whynot ? "no: " : "yes",
+			sbaddf(&s, "%-*s  %s%s", (int)w, cl->id, !o.host ? "unknown (no --host)" : cl->whynot ? "no: " : "yes",
 			       o.host && cl->whynot ? cl->whynot : "");
+			if (cl->builtby && !cl->whynot)
+				sbaddf(&s, " (built by %s)", cl->builtby);
+			sbaddc(&s, '\n');
 			break;
 		default:
 			sbaddf(&s, "%s\n", cl->id);

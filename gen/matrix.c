@@ -348,6 +348,73 @@ samenames(struct arena *a, const struct package *p, const struct matrix *m, size
 	}
 }
 
+/* "3.12" -> 3012; free-threaded ("3.13t", no stable ABI) and unparsable: -1 */
+static long
+pyorder(const char *py)
+{
+	char *end;
+	long major = strtol(py, &end, 10), minor;
+
+	if (*end != '.')
+		return -1;
+	minor = strtol(end + 1, &end, 10);
+	return *end ? -1 : major * 1000 + minor;
+}
+
+static int
+samestr(const char *x, const char *y)
+{
+	return x == y || (x && y && !strcmp(x, y));
+}
+
+/*
+ * abi: abi3: the cells of p that differ only in Python share one wheel, built by the lowest
+ * Python of them (free-threaded Pythons have no stable ABI and build their own). The choice
+ * does not depend on the host: when it cannot build the builder, it cannot build the others.
+ */
+static void
+abisets(struct arena *a, const struct package *p, struct matrix *m, size_t first)
+{
+	size_t i, k;
+
+	if (!p->abi)
+		return;
+	for (i = first; i < m->n; i++) {
+		struct cell *x = &m->cells[i];
+		const struct cell *best = x;
+
+		if (pyorder(x->python) < 0)
+			continue;
+		for (k = first; k < m->n; k++) {
+			const struct cell *y = &m->cells[k];
+
+			if (pyorder(y->python) >= 0 && pyorder(y->python) < pyorder(best->python) &&
+			    !strcmp(y->version, x->version) && samestr(y->cuda, x->cuda) && samestr(y->torch, x->torch))
+				best = y;
+		}
+		if (best == x)
+			continue;
+		x->builtby = best->id;
+		if (best->whynot && !x->whynot)
+			x->whynot = aprintf(a, "its abi3 wheel is built by %s, which this host cannot build: %s", best->id,
+					    best->whynot);
+	}
+}
+
+const struct cell *
+cellbuilder(const struct matrix *m, const struct cell *cl)
+{
+	size_t i;
+
+	if (!cl->builtby)
+		return cl;
+	for (i = 0; i < m->n; i++) {
+		if (!strcmp(m->cells[i].id, cl->builtby))
+			return &m->cells[i];
+	}
+	return NULL;
+}
+
 void
 matrixexpand(struct arena *a, const struct config *c, const struct host *h, struct matrix *m, struct diags *d)
 {
@@ -393,6 +460,7 @@ matrixexpand(struct arena *a, const struct config *c, const struct host *h, stru
 				nodeerr(d, p->exclude[ei].at, "this exclude matches no cell of package '%s'", p->name);
 		}
 		includes(&b, p, first, d);
+		abisets(a, p, m, first);
 		samenames(a, p, m, first, d);
 		if (m->n == first && p->versions.n && p->python.n) {
 			size_t k;

@@ -20,6 +20,8 @@ struct cell {
 	const char *uv;          /* uv to install packages with (much faster than pip), NULL: pip */
 	const char *image;       /* container backends: the image it builds in, NULL on the host */
 	double memory_gb;        /* what its build claims: memory_per_job_gb x MAX_JOBS x NVCC_THREADS */
+	const char *builtby;     /* abi3: the cell whose wheel this one tests (the lowest Python of its
+				    version/CUDA/torch); NULL: it builds its own */
 };
 
 /* a cell that was dropped, and why (for --verbose) */
@@ -63,6 +65,9 @@ int hostload(struct arena *a, const char *path, struct host *h);
  * empty matrix are reported to d. h (may be NULL) decides which cells are buildable.
  */
 void matrixexpand(struct arena *a, const struct config *c, const struct host *h, struct matrix *m, struct diags *d);
+
+/* the cell that builds cl's wheel: cl itself, or its builtby (NULL if that is not in m) */
+const struct cell *cellbuilder(const struct matrix *m, const struct cell *cl);
 
 /* 1 if cell belongs to profile p */
 int profilehas(const struct profile *p, const struct cell *cell);

@@ -74,7 +74,7 @@ WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
 WG_CUDA='' WG_CUDA_HOME='' WG_TORCH='' WG_CUDA_ARCHS=''
 WG_SOURCE_KIND='' WG_SOURCE='' WG_SOURCE_DIR='' WG_LOCAL_VERSION=''
 WG_MAX_JOBS=1 WG_NVCC_THREADS=1 WG_CCACHE='' WG_UV='' WG_TORCH_INDEX=''
-WG_REPAIR='' WG_REPAIR_PLAT='' WG_FRONTEND='' WG_TORCH_REQUIREMENT=''
+WG_REPAIR='' WG_REPAIR_PLAT='' WG_FRONTEND='' WG_TORCH_REQUIREMENT='' WG_ABI=''
 
 wg_readspec "$spec"
 # in a container the source is mounted at a fixed path (build-container.sh)
@@ -506,6 +506,10 @@ wg_pytag=${wg_base##*-}
 wg_base=${wg_base#*-}
 wg_wheel_version=${wg_base%%-*}
 tags=$wg_pytag-$wg_abi-$wg_plat
+# abi: abi3: the cells of the other Pythons test this very wheel, so it must be one
+if [ "$WG_ABI" = abi3 ] && [ "$wg_abi" != abi3 ] && [ "$wg_abi" != none ]; then
+    wg_die "$CELL built $wheel_name, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api, e.g. Extension(..., py_limited_api=True) and bdist_wheel's py_limited_api = cp39), or remove 'abi: abi3'"
+fi
 
 if [ "${wg_wheel_version%%+*}" != "$WG_VERSION" ]; then
     printf 'wheelgen: warning: wheel version %s differs from the version %s in packages.yml\n' \

@@ -39,7 +39,7 @@ cells = open(sys.argv[2]).read().split()
 assert list(m) == ["include"], m.keys()
 assert [c["cell"] for c in m["include"]] == cells
 for c in m["include"]:
-    assert set(c) == {"cell", "package", "version", "python", "cuda", "torch", "key"}, c
+    assert set(c) == {"cell", "package", "version", "python", "cuda", "torch", "key", "build"}, c
     # a git source without a lock entry or a checkout has no key yet
     assert c["key"] == "" or (len(c["key"]) == 64 and int(c["key"], 16) >= 0), c
     want = "%s-%s-py%s" % (c["package"], c["version"], c["python"].replace(".", ""))
@@ -81,10 +81,10 @@ if $wg matrix --config "$cfg" --profile nope >/dev/null 2>"$WORK/e"; then t_fail
 	if grep -q "no profile 'nope'" "$WORK/e" && grep -q "^  stable" "$WORK/e"; then t_pass; else t_fail "$(cat "$WORK/e")"; fi
 fi
 
-t_case "--tsv has a header and seven columns (the last: the key)"
+t_case "--tsv has a header and eight columns (the key, then the cell that builds the wheel)"
 $wg matrix --config "$cfg" --tsv >"$WORK/t"
-if [ "$(head -n 1 "$WORK/t")" = "$(printf 'cell\tpackage\tversion\tpython\tcuda\ttorch\tkey')" ] &&
-	[ "$(awk -F'\t' 'NF != 7' "$WORK/t" | wc -l)" -eq 0 ] && [ "$(wc -l <"$WORK/t")" -eq 14 ]; then t_pass; else t_fail "$(cat "$WORK/t")"; fi
+if [ "$(head -n 1 "$WORK/t")" = "$(printf 'cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild')" ] &&
+	[ "$(awk -F'\t' 'NF != 8 || (NR > 1 && $8 != $1)' "$WORK/t" | wc -l)" -eq 0 ] && [ "$(wc -l <"$WORK/t")" -eq 14 ]; then t_pass; else t_fail "$(cat "$WORK/t")"; fi
 
 t_case "--table --host says which cells this host can build and why not"
 $wg matrix --config "$cfg" --table --host out/host.txt >"$WORK/tab"

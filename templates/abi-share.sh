@@ -1,0 +1,52 @@
+#!/bin/sh
+# wheelgen abi3 edge: ninja's wheels/CELL/manifest for a cell whose wheel another cell builds
+# (abi: abi3 in the config: one wheel serves every Python of a version/CUDA/torch). Hard-links
+# the builder's wheel and METADATA into BUILDDIR/wheels/CELL/ and writes CELL's manifest: the
+# builder's, with this cell's id, Python and key, abi_from=BUILDER, and without the builder's
+# test record (tested=, gpu=: this cell's Python is tested here). The test step then installs
+# that one wheel into a venv of CELL's Python; the index lists it once.
+#
+#   sh templates/abi-share.sh BUILDDIR BUILDER CELL CONFIG
+#
+# The manifest is rewritten only when it changes (ninja's restat: nothing downstream reruns).
+set -eu
+[ "$#" -eq 4 ] || { echo "usage: sh templates/abi-share.sh BUILDDIR BUILDER CELL CONFIG" >&2; exit 2; }
+b=$1 from=$2 cell=$3 config=$4
+for c in "$from" "$cell"; do
+    case $c in '' | . | .. | */* | -*) echo "wheelgen: bad cell name: $c" >&2; exit 2 ;; esac
+done
+src=$b/wheels/$from dst=$b/wheels/$cell
+man=$src/manifest
+[ -f "$man" ] || { echo "wheelgen: $cell: the manifest of $from is missing (ninja wheel/$from)" >&2; exit 1; }
+wheel=$(sed -n 's/^filename=//p' "$man")
+case $wheel in
+    '' | */* | .*) echo "wheelgen: $cell: $man names no plain wheel file ('$wheel')" >&2; exit 1 ;;
+    *-abi3-*.whl | *-none-*.whl) ;;
+    *) echo "wheelgen: $cell: $from built $wheel, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api)" >&2; exit 1 ;;
+esac
+# this cell's Python, from its test spec (the manifest's python= is the builder's)
+py=$(sed -n "s/^WG_PYTHON='\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$b/cells/$cell/test" | head -n 1)
+[ -n "$py" ] || { echo "wheelgen: $cell: no WG_PYTHON in $b/cells/$cell/test" >&2; exit 1; }
+mkdir -p "$dst"
+# the builder's files, linked (copied across file systems); older wheels of this cell go
+for f in "$dst"/*.whl "$dst"/METADATA; do
+    [ -e "$f" ] || continue
+    [ "$(basename "$f")" = "$wheel" ] || [ "$(basename "$f")" = METADATA ] || rm -f "$f"
+done
+for f in "$wheel" METADATA; do
+    [ -e "$src/$f" ] || continue
+    if [ ! "$src/$f" -ef "$dst/$f" ]; then
+        ln -f "$src/$f" "$dst/$f.tmp" 2>/dev/null || cp -p "$src/$f" "$dst/$f.tmp"
+        mv -f "$dst/$f.tmp" "$dst/$f"
+    fi
+done
+# this cell's key (its own inputs: they change whenever the builder's do)
+key=$("$b/wheelgen" key --builddir "$b" --config "$config" --host "$b/host.txt" "$cell" | cut -d' ' -f1) || exit 1
+sed -e "s/^cell=.*/cell=$cell/" -e "s/^python=.*/python=$py/" \
+    -e '/^key=/d' -e '/^abi_from=/d' -e '/^tested=/d' -e '/^gpu=/d' "$man" >"$dst/manifest.tmp"
+printf 'key=%s\nabi_from=%s\n' "$key" "$from" >>"$dst/manifest.tmp"
+if [ -f "$dst/manifest" ] && cmp -s "$dst/manifest.tmp" "$dst/manifest"; then
+    rm -f "$dst/manifest.tmp"
+else
+    mv -f "$dst/manifest.tmp" "$dst/manifest"
+fi
