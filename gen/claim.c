@@ -76,6 +76,28 @@ isninja(const char *comm)
 	return !strncmp(comm, "ninja", 5) || !strcmp(comm, "samu");
 }
 
+int
+claimowner(const char *builddir, long *pid)
+{
+	struct sb path = SB_INIT;
+	struct proc owner = { 0, 0 };
+	unsigned long long start;
+	long ppid;
+	char *text;
+	int alive = 0;
+
+	sbaddf(&path, "%s/.lock", builddir);
+	if ((text = readfile(path.buf, NULL)) != NULL) {
+		if (sscanf(text, "%ld %llu", &owner.pid, &owner.start) == 2 && owner.pid > 1 &&
+		    procinfo(owner.pid, &ppid, &start, NULL, 0) == 0 && start == owner.start)
+			alive = 1;
+		free(text);
+	}
+	sbfree(&path);
+	*pid = owner.pid;
+	return alive;
+}
+
 /* wait until no step of an earlier run holds BUILDDIR/.lock.run */
 static int
 drainsteps(const char *builddir, long owner)

@@ -10,4 +10,7 @@
  */
 int claimbuilddir(const char *builddir, int stepfd);
 
+/* 1 (and *pid) when the ninja that claimed builddir still runs, else 0 */
+int claimowner(const char *builddir, long *pid);
+
 #endif

@@ -23,7 +23,7 @@ static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
 	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend",
-	"torch_requirement", "test_skip_modules", "test_deps", "abi", NULL,
+	"torch_requirement", "test_skip_modules", "test_deps", "abi", "skip_submodules", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -953,6 +953,27 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 
 	getlist(x, mapget(v, "build_args"), "'build_args'", &p->build_args, 1);
 	getrequirements(x, mapget(v, "extra_deps"), "extra_deps", &p->extra_deps);
+	/* skip_submodules: submodule paths (from the top of the checkout) left empty, e.g. a ROCm
+	   backend a CUDA build never reads */
+	n = mapget(v, "skip_submodules");
+	getlist(x, n, "'skip_submodules'", &p->skipsubs, 0);
+	if (n && p->src != SRC_GIT)
+		nodeerr(x->d, n, "skip_submodules goes with a git source");
+	for (i = 0; i < p->skipsubs.n; i++) {
+		const char *q = p->skipsubs.v[i], *c;
+		int bad = !*q || *q == '/' || q[strlen(q) - 1] == '/' || strstr(q, "//");
+
+		for (c = q; *c && !bad; c++)
+			bad = (unsigned char)*c <= 0x20 || *c == 0x7f || *c == '\\';
+		for (c = q; !bad && *c; c += strcspn(c, "/"), c += *c == '/') {
+			size_t len = strcspn(c, "/");
+
+			bad = (len == 1 && *c == '.') || (len == 2 && c[0] == '.' && c[1] == '.');
+		}
+		if (bad)
+			nodeerr(x->d, p->skipsubs.at[i], "'%s' in skip_submodules is not a submodule path inside the "
+				"checkout (like csrc/composable_kernel: no blanks, '..' or leading '/')", q);
+	}
 	getrequirements(x, mapget(v, "test_deps"), "test_deps", &p->test_deps);
 	n = mapget(v, "test_import");
 	getlist(x, n, "'test_import'", &p->test_import, 1);

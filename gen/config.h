@@ -55,6 +55,7 @@ struct package {
 	const char *path;          /* SRC_PATH: absolute directory */
 	const char *git, *tag;     /* SRC_GIT: URL and tag pattern ("v{version}" by default) */
 	struct strlist versions, python, cuda, torch, cuda_archs, extra_deps, build_args, test_import, test_deps;
+	struct strlist skipsubs;   /* skip_submodules */
 	int cudaaxis;              /* 1 if cells have a CUDA coordinate */
 	int torchaxis;             /* 1 if cells have a torch coordinate */
 	struct match *exclude, *include;

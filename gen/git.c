@@ -789,6 +789,23 @@ submoduleurl(const char *gitmodules, const char *path)
 	return url;
 }
 
+/* is w one of the blank-separated words of list (NULL: none)? */
+static int
+inwords(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = list;
+
+	while (p && *p) {
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, w, n) && (p[n] == ' ' || !p[n]))
+			return 1;
+		p += strcspn(p, " ");
+	}
+	return 0;
+}
+
 /* write the tree of commit oid of repo (url) into dir, then its submodules; record commits in rec */
 static int
 checkoutinto(const char *builddir, const struct srcspec *s, git_repository *repo, const char *url,
@@ -826,9 +843,25 @@ checkoutinto(const char *builddir, const struct srcspec *s, git_repository *repo
 	sbaddf(&gm, "%s/.gitmodules", dir);
 	for (i = 0; i < links.n; i++) {
 		git_repository *subrepo = NULL;
-		char *raw = submoduleurl(gm.buf, links.v[i].path), *suburl;
+		char *raw, *suburl;
 		int r;
 
+		/* skip_submodules: left empty, as git leaves a submodule it does not update */
+		sbreset(&subrel);
+		if (!strcmp(rel, "."))
+			sbadd(&subrel, links.v[i].path);
+		else
+			sbaddf(&subrel, "%s/%s", rel, links.v[i].path);
+		if (inwords(s->skip, subrel.buf)) {
+			sbreset(&sub);
+			sbaddf(&sub, "%s/%s", dir, links.v[i].path);
+			if (mkdirs(sub.buf) < 0)
+				goto out;
+			git_oid_tostr(hex, sizeof(hex), &links.v[i].oid);
+			sbaddf(rec, "skipped %s %s\n", hex, subrel.buf);
+			continue;
+		}
+		raw = submoduleurl(gm.buf, links.v[i].path);
 		if (!raw) {
 			error("%s %s: submodule '%s%s' has no url in .gitmodules", s->package, s->version,
 			      !strcmp(rel, ".") ? "" : rel, links.v[i].path);
@@ -957,8 +990,8 @@ tagwhy(const char *tag)
 int
 srcspecread(const char *path, struct srcspec *s)
 {
-	static const char *const keys[] = { "package", "version", "url", "ref", "dest", "stamp", "lock", NULL };
-	char *v[8] = { NULL };
+	static const char *const keys[] = { "package", "version", "url", "ref", "dest", "stamp", "lock", "skip", NULL };
+	char *v[9] = { NULL };
 	const char *why;
 
 	memset(s, 0, sizeof(*s));
@@ -971,6 +1004,7 @@ srcspecread(const char *path, struct srcspec *s)
 	s->dest = v[4];
 	s->stamp = v[5];
 	s->lock = v[6];
+	s->skip = v[7];
 	if (!s->package || !s->version || !s->url || !s->ref || !s->dest || !s->stamp || !s->lock) {
 		srcspecfree(s);
 		return error("source spec '%s' is incomplete", path);
@@ -993,6 +1027,7 @@ srcspecfree(struct srcspec *s)
 	free(s->dest);
 	free(s->stamp);
 	free(s->lock);
+	free(s->skip);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1091,11 +1126,28 @@ firstline(const char *path)
 	return buf;
 }
 
+/* does the checkout record rec have a line "skipped <commit> <path>" for the n bytes of path? */
+static int
+skippedin(const char *rec, const char *path, size_t n)
+{
+	const char *l = rec, *e, *sp;
+
+	for (; l && *l; l = *e ? e + 1 : e) {
+		e = l + strcspn(l, "\n");
+		if (!strncmp(l, "skipped ", 8) && (sp = memchr(l + 8, ' ', (size_t)(e - l - 8))) != NULL &&
+		    (size_t)(e - sp - 1) == n && !strncmp(sp + 1, path, n))
+			return 1;
+	}
+	return 0;
+}
+
 int
 gitcheckout(const char *builddir, const struct srcspec *s, struct fetchstats *st)
 {
 	git_repository *repo = NULL;
 	git_oid oid;
+	const char *p;
+	size_t n;
 	char hex[GIT_OID_HEXSZ + 1], *old = NULL;
 	struct sb rec = SB_INIT, tmp = SB_INIT, trash = SB_INIT;
 	struct stat sst;
@@ -1128,6 +1180,15 @@ gitcheckout(const char *builddir, const struct srcspec *s, struct fetchstats *st
 	if (checkoutinto(builddir, s, repo, s->url, &oid, tmp.buf, ".", &rec, st, 0) != 0) {
 		rmtree(tmp.buf);
 		goto out;
+	}
+	/* a skip_submodules path that names no submodule is most likely a typo */
+	for (p = s->skip; p && *p; p += n) {
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (n && !skippedin(rec.buf, p, n))
+			warn("%s %s: skip_submodules names '%.*s', which is no submodule of the checkout", s->package,
+			     s->version, (int)n, p);
 	}
 	if ((rename(s->dest, trash.buf) < 0 && errno != ENOENT) || rename(tmp.buf, s->dest) < 0) {
 		error("cannot move '%s' into place: %s", s->dest, strerror(errno));

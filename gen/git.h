@@ -40,6 +40,7 @@ struct srcspec {
 	char *dest;                            /* directory to fill */
 	char *stamp;                           /* file to write: commit ids (only if changed) */
 	char *lock;                            /* lock file; "" for none */
+	char *skip;                            /* submodule paths not to check out, blank-separated; NULL: none */
 	int updatelock;                        /* 1: a moved tag updates the lock instead of failing */
 };
 

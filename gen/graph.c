@@ -156,6 +156,13 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir)
 	sbaddf(s, "WG_MAX_JOBS=%ld\nWG_NVCC_THREADS=%ld\n", cl->max_jobs, cl->nvcc_threads);
 	shvar(s, "WG_CCACHE", cl->ccache);
 	shvar(s, "WG_FRONTEND", p->frontend);
+	if (p->skipsubs.n) {
+		struct sb skip = SB_INIT;
+
+		joinlist(&skip, &p->skipsubs, " ");
+		shvar(s, "WG_SKIP_SUBMODULES", skip.buf);
+		sbfree(&skip);
+	}
 	if (p->abi)
 		shvar(s, "WG_ABI", p->abi);
 	sbaddf(s, "WG_MEMORY_GB=%.1f\n", cl->memory_gb);
@@ -505,6 +512,11 @@ sources(struct sb *g, struct sb *specs, const struct config *c, const struct mat
 		sbaddf(&spec, "package=%s\nversion=%s\nurl=%s\nref=%s\n", p->name, cl->version, p->git, gitref(&a, p, cl->version));
 		sbaddf(&spec, "dest=%s/src/%s-%s\nstamp=%s/src/%s-%s.commit\nlock=%s\n", o->builddir, p->norm, cl->version,
 		       o->builddir, p->norm, cl->version, c->lockpath);
+		if (p->skipsubs.n) {
+			sbadd(&spec, "skip=");
+			joinlist(&spec, &p->skipsubs, " ");
+			sbaddc(&spec, '\n');
+		}
 		sbreset(&path);
 		sbaddf(&path, "%s/src/%s-%s.spec", o->builddir, p->norm, cl->version);
 		if (writeifchanged(path.buf, spec.buf, spec.len) < 0)

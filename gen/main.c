@@ -16,6 +16,7 @@
 #include "matrix.h"
 #include "pep.h"
 #include "restore.h"
+#include "status.h"
 #include "store.h"
 #include "util.h"
 
@@ -39,6 +40,7 @@ static const char usage[] =
 	"  key      print the key of cells: the hash of everything that decides their wheels\n"
 	"  restore  take a cell's wheel (or test) from the store instead of building it (ninja runs this)\n"
 	"  store    the store: pull the config's stored cells for the index; list or remove unused entries\n"
+	"  status   the build and test steps of the build directory: running, ok, failed; time; last line\n"
 	"  claim    take the build directory for the ninja run above (ninja's edges run this first)\n"
 	"\n"
 	"Without --config, commands read the config ./configure named for the build directory\n"
@@ -160,6 +162,16 @@ static const char claimusage[] =
 	"           step runs: it gets a shared lock. A run that takes over from a ninja killed\n"
 	"           with -9 waits until the steps that ninja left running have ended.\n";
 
+static const char statususage[] =
+	"usage: wheelgen status [--builddir DIR] [--all]\n"
+	"\n"
+	"Whether a ninja runs in DIR (default out), and for each build and test step of its\n"
+	"runs: the step, its cell, its state (running, ok, failed, or stopped: its ninja is\n"
+	"gone), its time so far or in all, and the last line of its log (DIR/logs/). Running\n"
+	"steps first, then the 20 newest; --all lists every one. Read from the logs, so it\n"
+	"works from a second terminal while ninja runs, and in CI after it. A long step writes\n"
+	"a heartbeat line to its log every minute, with the build's [N/M] progress.\n";
+
 static const char lockusage[] =
 	"usage: wheelgen lock [--config FILE] [--builddir DIR] [--update]\n"
 	"\n"
@@ -194,7 +206,7 @@ static const char outdatedusage[] =
 
 enum {
 	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
-	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD,
+	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
 };
 
 /* a subcommand: its name, what runs it, its --help text and what it takes */
@@ -213,6 +225,7 @@ struct opts {
 	int nargs;
 	long shard, nshards;
 	int fd;        /* claim --fd */
+	int all;       /* status --all */
 };
 
 /*
@@ -271,6 +284,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		{ "delete", no_argument, NULL, OPT_DELETE },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "fd", required_argument, NULL, OPT_FD },
+		{ "all", no_argument, NULL, OPT_ALL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -297,6 +311,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_UNUSED: o->unused = 1; break;
 		case OPT_DELETE: o->del = 1; break;
 		case OPT_EXPLAIN: o->explain = 1; break;
+		case OPT_ALL: o->all = 1; break;
 		case OPT_FD:
 			o->fd = (int)strtol(optarg, &end, 10);
 			if (*end || o->fd < 3 || o->fd > 255) {
@@ -744,6 +759,15 @@ cmdrestore(const struct command *cmd, int argc, char **argv)
 }
 
 static int
+cmdstatus(const struct command *cmd, int argc, char **argv)
+{
+	struct opts o;
+
+	parseopts(argc, argv, &o, cmd);
+	return buildstatus(o.builddir, o.all) < 0;
+}
+
+static int
 cmdclaim(const struct command *cmd, int argc, char **argv)
 {
 	struct opts o;
@@ -1071,6 +1095,7 @@ main(int argc, char **argv)
 		{ "key", cmdkey, keyusage, CMD_ARGS },
 		{ "restore", cmdrestore, restoreusage, CMD_ARGS },
 		{ "store", cmdstore, storeusage, 0 },
+		{ "status", cmdstatus, statususage, 0 },
 		{ "claim", cmdclaim, claimusage, 0 },
 		{ NULL, NULL, NULL, 0 },
 	};

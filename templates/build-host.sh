@@ -551,6 +551,41 @@ case $wg_hash in
     *' '*) requires_python=${wg_hash#* } ;;
 esac
 
+# --- GPU architectures --------------------------------------------------------
+
+# What the wheel's GPU code is for, against cuda_archs: a setup.py with -gencode flags of its
+# own ignores TORCH_CUDA_ARCH_LIST, and the build then takes longer and the wheel carries
+# architectures nobody asked for (or lacks some). From cuobjdump --list-elf of the wheel's
+# shared objects where the toolkit has it, else from the nvcc command lines of the build log.
+wg_archs='' wg_from=''
+if [ -n "$WG_CUDA_HOME" ] && [ -n "$WG_CUDA_ARCHS" ]; then
+    if [ -x "$WG_CUDA_HOME/bin/cuobjdump" ]; then
+        rm -rf "$scratch/sos"
+        "$py" -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+z.extractall(sys.argv[2], [n for n in z.namelist() if n.endswith(".so") or ".so." in n])' "$wheel" "$scratch/sos" 3>&- ||
+            wg_die "cannot read the shared objects of $wheel_name"
+        wg_archs=$(find "$scratch/sos" -type f -exec "$WG_CUDA_HOME/bin/cuobjdump" --list-elf {} \; 2>/dev/null |
+            grep -o -E 'sm_[0-9]+[af]?' | sed -E 's/[af]$//' | sort -u | tr '\n' ' ' | sed 's/ $//')
+        rm -rf "$scratch/sos"
+        wg_from='cuobjdump'
+    else
+        wg_archs=$(grep -E 'nvcc' "$log" | grep -v '^wheelgen' |
+            grep -o -E '(code=\[?[a-z0-9_,]*sm_[0-9]+[af]?|-arch[= ]sm_[0-9]+[af]?)' |
+            grep -o -E 'sm_[0-9]+[af]?' | sed -E 's/[af]$//' | sort -u | tr '\n' ' ' | sed 's/ $//')
+        wg_from='the nvcc command lines of the log'
+    fi
+    wg_want=$(printf '%s\n' "$WG_CUDA_ARCHS" | tr ';, ' '\n\n\n' | sed -E 's/\+PTX$//; s/\.//; /^$/d; s/^/sm_/; s/[af]$//' |
+        sort -u | tr '\n' ' ' | sed 's/ $//')
+    if [ -n "$wg_archs" ]; then
+        printf 'wheelgen: GPU code in the wheel: %s (cuda_archs: %s; from %s)\n' "$wg_archs" "$wg_want" "$wg_from"
+        if [ "$wg_archs" != "$wg_want" ]; then
+            printf 'wheelgen: warning: the wheel of %s has GPU code for %s, but cuda_archs asks for %s: the build probably sets its own -gencode flags (see docs/adding-a-package.md, "Hardcoded architectures")\n' \
+                "$CELL" "$wg_archs" "$wg_want" | tee /dev/fd/3
+        fi
+    fi
+fi
+
 # --- publish -----------------------------------------------------------------
 
 # Move the new wheel in first (a rename within $outdir), and only then drop

@@ -18,6 +18,14 @@ wg_begin() {
     mkdir -p "$B/logs"
     : >"$log"
     exec 3>&2 </dev/null >>"$log" 2>&1
+    # the first and last lines say when the step started and how it ended (wheelgen status
+    # reads them); a heartbeat line every minute shows a long step is alive
+    wg_t0=$(date +%s)
+    printf 'wheelgen-step: start %s %s %s\n' "$wg_t0" "$wg_logkind" "$CELL"
+    # (without fd 3, ninja's pipe: ninja waits for every holder of it, and the heartbeat's
+    # sleep outlives the step by up to a minute)
+    wg_heartbeat 3>&- &
+    wg_hb=$!
     trap wg_on_exit EXIT
     trap 'exit 129' HUP
     trap 'exit 130' INT
@@ -59,8 +67,23 @@ wg_readspec() {
     [ "$WG_CELL" = "$CELL" ] || wg_die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
 }
 
+# wg_heartbeat: every minute while the step runs, its elapsed time and the last progress
+# counter of the build ("[12/40]": ninja's, as torch's cpp_extension and cmake print it)
+wg_heartbeat() {
+    wg_parent=$$
+    wg_n=0
+    while sleep 60; do
+        kill -0 "$wg_parent" 2>/dev/null || exit 0
+        wg_n=$((wg_n + 1))
+        wg_prog=$(grep -o -E '^\[[0-9]+/[0-9]+\]' "$log" 2>/dev/null | tail -n 1 || true)
+        printf 'wheelgen-step: heartbeat %s min%s\n' "$wg_n" "${wg_prog:+, $wg_prog objects}"
+    done
+}
+
 wg_on_exit() {
     wg_rc=$?
+    [ -z "${wg_hb:-}" ] || kill "$wg_hb" 2>/dev/null || true
+    printf 'wheelgen-step: end %s %s %s s\n' "$(date +%s)" "$wg_rc" "$(($(date +%s) - ${wg_t0:-$(date +%s)}))"
     if [ "$wg_rc" -ne 0 ]; then
         {
             printf 'wheelgen: %s %s failed; log: %s\n' "$wg_step" "$CELL" "$log_shown"
@@ -76,7 +99,7 @@ wg_on_exit() {
 # mostly the traceback of the tool that gave up), with their line numbers, each message once
 wg_first_errors() {
     grep -n -E '(^|[^a-z_])(error:|fatal error|#error)|^FAILED: ' "$log" 2>/dev/null |
-        grep -v -E '^[0-9]+:(\+ |wheelgen: )' |
+        grep -v -E '^[0-9]+:(\+ |wheelgen: )|tmp[a-z0-9_]+/a\.(c|cc|cpp|cu):' |
         awk -F: '{ k = $0; sub(/^[0-9]+:/, "", k); gsub(/[0-9]+/, "N", k) } !seen[k]++' | head -n 5 >"$log.first" || true
     if [ -s "$log.first" ]; then
         printf 'wheelgen: the first errors in the log (line: text):\n'

@@ -282,6 +282,37 @@ else
 	t_fail "cannot start the HTTP git server: $(cat "$WORK/http.log")"
 fi
 
+t_case "skip_submodules: the submodule is left empty and never fetched; the stamp says so; a path that is no submodule is warned about"
+printf 'package=topkg\nversion=1.1\nurl=%s/top.git\nref=v1.1\ndest=%s/skip-top\nstamp=%s/skip-top.commit\nlock=\nskip=third_party/mid vendor/typo\n' \
+	"$base" "$WORK" "$WORK" >"$WORK/skip.spec"
+if out/wheelgen checkout --builddir "$WORK/skipbuild" "$WORK/skip.spec" >"$WORK/skip.log" 2>&1 &&
+	[ -d "$WORK/skip-top/third_party/mid" ] && [ -z "$(ls -A "$WORK/skip-top/third_party/mid")" ] &&
+	[ -f "$WORK/skip-top/setup.py" ] && [ ! -e "$WORK/skipbuild/git/127.0.0.1_$port/mid.git" ] &&
+	grep -q "^skipped [0-9a-f]* third_party/mid$" "$WORK/skip-top.commit" &&
+	grep -q "skip_submodules names 'vendor/typo', which is no submodule of the checkout" "$WORK/skip.log"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/skip.log" "$WORK/skip-top.commit"; ls "$WORK/skipbuild/git/"*)"
+fi
+
+t_case "skip_submodules in a config: check refuses paths outside the checkout, gen writes the checkout spec's skip="
+cat >"$WORK/skipbad.yml" <<YML
+defaults: {python: ["3.12"]}
+packages:
+  topkg:
+    source: {git: "$base/top.git"}
+    versions: ["1.1"]
+    skip_submodules: [third_party/mid, ../x, /abs]
+YML
+if out/wheelgen check --config "$WORK/skipbad.yml" >"$WORK/skipbad.log" 2>&1; then
+	t_fail "accepted"
+elif [ "$(grep -c "in skip_submodules is not a submodule path inside the checkout" "$WORK/skipbad.log")" = 2 ] &&
+	! grep -q "'third_party/mid' in skip_submodules" "$WORK/skipbad.log"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/skipbad.log")"
+fi
+
 t_case "only heads and tags are fetched, not refs/pull/*"
 git -C "$WORK/work/top" commit -q --allow-empty -m "a pull request"
 git -C "$WORK/work/top" push -q "$repos/top.git" HEAD:refs/pull/1/head 2>/dev/null

@@ -170,3 +170,37 @@ if ./configure ${WG_CONFARGS:-} --config examples/cuda/packages.yml --memory-gb 
 else
 	t_fail "$(tail -n 20 "$WORK/pypicuda.log")" "$(grep cuda out/host.txt)"
 fi
+
+t_case "the build names the GPU architectures in the wheel (cuobjdump, or nvcc's command lines), and they match cuda_archs"
+bad=
+for cell in $cells; do
+	grep -q "^wheelgen: GPU code in the wheel: sm_90 (cuda_archs: sm_90; from " "out/logs/$cell.build.log" || bad="$bad $cell"
+	! grep -q "warning: the wheel of .* has GPU code for" "out/logs/$cell.build.log" || bad="$bad $cell(warned)"
+done
+if [ -z "$bad" ]; then t_pass; else t_fail "not in the logs of:$bad" "$(grep -h 'GPU code' out/logs/*.build.log | head -n 5)"; fi
+
+t_case "a setup.py that adds an architecture of its own: the build warns, naming both sets"
+mkdir -p fixture
+cp -r examples/cuda/pkg fixture/hard
+# like causal-conv1d's setup.py: -gencode flags of its own besides TORCH_CUDA_ARCH_LIST's
+sed -i 's/^    return flags$/    return flags + ["-gencode", "arch=compute_80,code=sm_80"]/' fixture/hard/setup.py
+py=$(t_pythons 1)
+cu=$(sed -n 's/^cuda \([0-9.]*\) \/usr.*/\1/p' out/host.txt | tail -n 1)
+cat >fixture/hard.yml <<YML
+defaults: {python: ["$py"], cuda: ["$cu"], cuda_archs: ["9.0"]}
+packages:
+  wgcuda:
+    source: {path: hard}
+    versions: ["0.1.0"]
+    build_args: "--no-build-isolation"
+    test_import: wgcuda
+YML
+# shellcheck disable=SC2086
+./configure ${WG_CONFARGS:-} --config fixture/hard.yml >"$WORK/hard.conf" 2>&1
+if ! grep -q "code=sm_80" fixture/hard/setup.py; then
+	t_fail "the fixture's setup.py was not changed"
+elif ninja >"$WORK/hard.log" 2>&1 && grep -q "warning: the wheel of wgcuda-0.1.0-py.* has GPU code for sm_80 sm_90, but cuda_archs asks for sm_90" "$WORK/hard.log"; then
+	t_pass
+else
+	t_fail "$(tail -n 20 "$WORK/hard.log")"
+fi

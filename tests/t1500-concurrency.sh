@@ -23,6 +23,7 @@ packages:
     versions: ["1.0"]
     env: {FIXTURE_SLEEP: "$1", FIXTURE_FLAVOR: "$2"}
     test_import: slow
+    test_command: python -c "import time; time.sleep($1)"
   quick:
     source: {path: quick}
     versions: ["1.0"]
@@ -100,6 +101,7 @@ else
 	set -e
 	took=$(($(date +%s) - start))
 	owner=$(cut -d' ' -f1 out/.lock 2>/dev/null)
+	out/wheelgen status >"$WORK/status.running" 2>&1 || true
 	if [ "$rc" = 0 ]; then
 		t_fail "the second ninja succeeded while the first ran"
 	elif ! grep -q "^wheelgen: error: another ninja is running in out (pid $owner)" "$WORK/second.log"; then
@@ -113,6 +115,14 @@ else
 	fi
 fi
 
+t_case "wheelgen status from a second terminal: the ninja, and the slow cell's step running with its time and last log line"
+if grep -q "^ninja: running in out (pid $owner)$" "$WORK/status.running" &&
+	grep -q -E "^(build|test) +slow-1\.0-py[0-9]+ +running +[0-9]+s +." "$WORK/status.running"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/status.running")"
+fi
+
 t_case "the first ninja finishes unharmed, and the tree is consistent"
 if ! wait "$first"; then
 	t_fail "the first run failed" "$(tail -n 30 "$WORK/first.log")"
@@ -122,6 +132,16 @@ elif ! ninja -n | grep -q "no work to do"; then
 	t_fail "work left after it: $(ninja -n | head -n 5)"
 else
 	t_pass
+fi
+
+t_case "after the run, wheelgen status: no ninja, the steps ok, each log ending with its duration"
+out/wheelgen status >"$WORK/status.done" 2>&1 || true
+if grep -q "^ninja: none running in out$" "$WORK/status.done" && grep -q -E "^build +slow-1\.0-py[0-9]+ +ok +" "$WORK/status.done" &&
+	grep -q -E "^test +slow-1\.0-py[0-9]+ +ok +" "$WORK/status.done" &&
+	tail -n 1 out/logs/slow-1.0-py*.build.log | grep -q -E "^wheelgen-step: end [0-9]+ 0 [0-9]+ s$"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/status.done")" "$(tail -n 2 out/logs/slow-1.0-py*.build.log)"
 fi
 
 t_case "after the owner ends, the next ninja takes the build directory over"
