@@ -679,6 +679,7 @@ struct writer {
 	git_repository *repo;
 	const char *dir;
 	int failed;   /* errno of the first failure */
+	struct sb why; /* what failed, for the message */
 };
 
 static int
@@ -706,6 +707,11 @@ onwrite(const char *root, const git_tree_entry *e, void *payload)
 	case GIT_FILEMODE_BLOB:
 	case GIT_FILEMODE_BLOB_EXECUTABLE:
 		if (git_blob_lookup(&blob, w->repo, git_tree_entry_id(e)) != 0) {
+			char hex[GIT_OID_HEXSZ + 1];
+
+			git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
+			sbaddf(&w->why, "the mirror lacks object %s (%s%s): it is incomplete, or its remote lost the object",
+			       hex, root, name);
 			w->failed = EIO;
 			rc = -1;
 			break;
@@ -831,13 +837,15 @@ checkoutinto(const char *builddir, const struct srcspec *s, git_repository *repo
 		goto out;
 	/* libgit2's checkout refuses trees with submodules when there is no work tree: write the tree ourselves */
 	{
-		struct writer w = { repo, dir, 0 };
+		struct writer w = { repo, dir, 0, SB_INIT };
 
 		if (git_tree_walk(tree, GIT_TREEWALK_PRE, onwrite, &w) != 0 || w.failed) {
 			error("%s %s: cannot check out %s of %s into '%s': %s", s->package, s->version, hex, url, dir,
-			      w.failed ? strerror(w.failed) : giterr());
+			      w.why.len ? w.why.buf : w.failed ? strerror(w.failed) : giterr());
+			sbfree(&w.why);
 			goto out;
 		}
+		sbfree(&w.why);
 	}
 	git_tree_walk(tree, GIT_TREEWALK_PRE, onentry, &links);
 	sbaddf(&gm, "%s/.gitmodules", dir);

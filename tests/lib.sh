@@ -141,6 +141,24 @@ PyMODINIT_FUNC PyInit__c(void) { return PyModule_Create(&mod); }
 CSRC
 }
 
+# t_configure_or_stop CONFIG: ./configure the current tree for CONFIG; on failure, a failed
+# case with configure's output, and the end of the script
+t_configure_or_stop() {
+	# shellcheck disable=SC2086
+	./configure ${WG_CONFARGS:-} --config "$1" >"$WORK/configure.log" 2>&1 && return 0
+	t_case "configure"
+	t_fail "$(cat "$WORK/configure.log")"
+	exit 0
+}
+
+# t_need_pythons N: unless configure found N Pythons, a failed case and the end of the script
+t_need_pythons() {
+	[ "$(t_pythons "$1" | wc -l)" -lt "$1" ] || return 0
+	t_case "this test needs $1 Pythons on the host"
+	t_fail "configure found: $(t_pythons 99 | tr '\n' ' ')"
+	exit 0
+}
+
 # t_pythons N: the N newest Python versions configure found (from out/host.txt), one per line
 t_pythons() {
 	sed -n 's/^python \([0-9.]*\) .*/\1/p' out/host.txt | tail -n "$1"

@@ -30,19 +30,10 @@ ${4:-}
 YML
 }
 writeconfig '"3.12"' one beta
-# shellcheck disable=SC2086
-./configure ${WG_CONFARGS:-} --config fixture/packages.yml >"$WORK/configure.log" 2>&1 || {
-	t_case "configure"
-	t_fail "$(cat "$WORK/configure.log")"
-	exit 0
-}
+t_configure_or_stop fixture/packages.yml
+t_need_pythons 3
 # shellcheck disable=SC2046
 set -- $(t_pythons 3)
-if [ $# -lt 3 ]; then
-	t_case "this test needs 3 Pythons on the host"
-	t_fail "configure found: $*"
-	exit 0
-fi
 py1=$1 py2=$2 py3=$3
 c() { echo "$1" | tr -d .; }
 a1=alpha-1.0-py$(c "$py1") a2=alpha-1.0-py$(c "$py2") a3=alpha-1.0-py$(c "$py3")

@@ -186,6 +186,18 @@ else
 	t_fail "$(cat "$WORK/holey.log")"
 fi
 
+t_case "a mirror that lacks a blob of the tag's tree: the checkout names the object and the file"
+mkdir -p "$WORK/holebuild/git/127.0.0.1_$port"
+cp -r "$repos/holey.git" "$WORK/holebuild/git/127.0.0.1_$port/holey.git"
+printf 'package=holey\nversion=1.0\nurl=%s/holey.git\nref=v1.0\ndest=%s/holey\nstamp=%s/holey.commit\nlock=\n' "$base" "$WORK" "$WORK" >"$WORK/holey.spec"
+if out/wheelgen checkout --builddir "$WORK/holebuild" "$WORK/holey.spec" >"$WORK/holeco.log" 2>&1; then
+	t_fail "checked out"
+elif grep -q "the mirror lacks object $blob (a.txt)" "$WORK/holeco.log" && [ ! -e "$WORK/holey" ]; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/holeco.log")"
+fi
+
 t_case "a corrupt mirror is cloned again"
 rm -rf "out/git/127.0.0.1_$port/leaf.git/objects" "out/git/127.0.0.1_$port/leaf.git/HEAD"
 if out/wheelgen fetch --url "$base/leaf.git" >"$WORK/corrupt.log" 2>&1 && git -C "out/git/127.0.0.1_$port/leaf.git" rev-parse v1.0 >/dev/null 2>&1; then t_pass; else t_fail "$(cat "$WORK/corrupt.log")"; fi

@@ -33,12 +33,7 @@ YML
 }
 py=3.12
 writeconfig 0 a
-# shellcheck disable=SC2086
-./configure ${WG_CONFARGS:-} --config fixture/packages.yml >"$WORK/configure.log" 2>&1 || {
-	t_case "configure"
-	t_fail "$(cat "$WORK/configure.log")"
-	exit 0
-}
+t_configure_or_stop fixture/packages.yml
 py=$(t_pythons 1)
 writeconfig 6 b
 
