@@ -1,5 +1,6 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
+#include <pthread.h>
 #include <limits.h>
 #include <pcre2.h>
 #include <string.h>
@@ -20,8 +21,10 @@ static const char versionre[] =
 static const char namere[] = "^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$";
 static const char localre[] = "^[a-z0-9]+(?:[-_.][a-z0-9]+)*$";
 
+/* compiled once (pthread_once); each match has its own match data: the index's page threads
+   call these at once */
 static pcre2_code *vre, *nre, *lre;
-static pcre2_match_data *md;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static pcre2_code *
 compile(const char *pat, uint32_t opts)
@@ -44,20 +47,41 @@ compile(const char *pat, uint32_t opts)
 }
 
 static void
-init(void)
+compileall(void)
 {
-	if (md)
-		return;
 	vre = compile(versionre, PCRE2_CASELESS);
 	nre = compile(namere, PCRE2_CASELESS);
 	lre = compile(localre, PCRE2_CASELESS);
-	md = pcre2_match_data_create(32, NULL);
+}
+
+static void
+init(void)
+{
+	pthread_once(&once, compileall);
+}
+
+/* match s against re into a new md (free it with pcre2_match_data_free); NULL: no match */
+static pcre2_match_data *
+matchdata(pcre2_code *re, const char *s)
+{
+	pcre2_match_data *md = pcre2_match_data_create(32, NULL);
+
+	if (!md)
+		fatal("out of memory");
+	if (pcre2_match(re, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL) < 0) {
+		pcre2_match_data_free(md);
+		return NULL;
+	}
+	return md;
 }
 
 static int
 match(pcre2_code *re, const char *s)
 {
-	return pcre2_match(re, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL) >= 0;
+	pcre2_match_data *md = matchdata(re, s);
+
+	pcre2_match_data_free(md);
+	return md != NULL;
 }
 
 int
@@ -88,6 +112,7 @@ pepnormalize(const char *name, char *out)
 int
 pepversion(const char *s, int *local)
 {
+	pcre2_match_data *md;
 	PCRE2_SIZE *ov;
 	uint32_t num;
 
@@ -96,13 +121,14 @@ pepversion(const char *s, int *local)
 	/* the pattern tolerates surrounding whitespace and a leading v; a config must not */
 	if (!*s || isspace((unsigned char)s[0]) || isspace((unsigned char)s[strlen(s) - 1]) || s[0] == 'v' || s[0] == 'V')
 		return 0;
-	if (!match(vre, s))
+	if (!(md = matchdata(vre, s)))
 		return 0;
 	if (pcre2_substring_number_from_name(vre, (PCRE2_SPTR) "local") < 0)
 		BUG("no local group");
 	num = (uint32_t)pcre2_substring_number_from_name(vre, (PCRE2_SPTR) "local");
 	ov = pcre2_get_ovector_pointer(md);
 	*local = ov[2 * num] != PCRE2_UNSET;
+	pcre2_match_data_free(md);
 	return 1;
 }
 
@@ -125,7 +151,7 @@ struct vkey {
 };
 
 static const char *
-group(const char *s, const char *name, size_t *len)
+group(pcre2_match_data *md, const char *s, const char *name, size_t *len)
 {
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 	int num = pcre2_substring_number_from_name(vre, (PCRE2_SPTR)name);
@@ -157,37 +183,39 @@ vkey(const char *s, struct vkey *k)
 {
 	const char *p, *q;
 	size_t len, n;
+	pcre2_match_data *md;
 
 	memset(k, 0, sizeof(*k));
 	k->pre = 3;
 	k->post = -1;
 	k->dev = LONG_MAX;
 	init();
-	if (pcre2_match(vre, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL) < 0)
+	if (!(md = matchdata(vre, s)))
 		return;
-	if ((p = group(s, "epoch", &len)))
+	if ((p = group(md, s, "epoch", &len)))
 		k->epoch = num(p, len);
-	if ((p = group(s, "release", &len))) {
+	if ((p = group(md, s, "release", &len))) {
 		for (q = p; q < p + len && k->nrel < 16; q++) {
 			n = strspn(q, "0123456789");
 			k->rel[k->nrel++] = num(q, n);
 			q += n;
 		}
 	}
-	if ((p = group(s, "pre_l", &len))) {
+	if ((p = group(md, s, "pre_l", &len))) {
 		k->pre = tolower((unsigned char)p[0]) == 'a' ? 0 : tolower((unsigned char)p[0]) == 'b' ? 1 : 2;
-		if ((p = group(s, "pre_n", &len)))
+		if ((p = group(md, s, "pre_n", &len)))
 			k->prenum = num(p, len);
 	}
-	if ((p = group(s, "post_n1", &len)) || (p = group(s, "post_n2", &len)))
+	if ((p = group(md, s, "post_n1", &len)) || (p = group(md, s, "post_n2", &len)))
 		k->post = num(p, len);
-	else if (group(s, "post_l", &len))
+	else if (group(md, s, "post_l", &len))
 		k->post = 0;
-	if (group(s, "dev_l", &len)) {
-		k->dev = (p = group(s, "dev_n", &len)) ? num(p, len) : 0;
+	if (group(md, s, "dev_l", &len)) {
+		k->dev = (p = group(md, s, "dev_n", &len)) ? num(p, len) : 0;
 		if (k->pre == 3 && k->post < 0)
 			k->pre = -2;
 	}
+	pcre2_match_data_free(md);
 }
 
 #define CMP(x, y) do { if ((x) != (y)) return (x) < (y) ? -1 : 1; } while (0)
@@ -223,10 +251,8 @@ peppre(const char *v)
 void
 pepfree(void)
 {
-	pcre2_match_data_free(md);
 	pcre2_code_free(vre);
 	pcre2_code_free(nre);
 	pcre2_code_free(lre);
-	md = NULL;
 	vre = nre = lre = NULL;
 }

@@ -21,6 +21,7 @@ int pepcmp(const char *a, const char *b);
 int peppre(const char *v);
 
 /* free the compiled patterns (for leak checkers) */
+/* free the compiled patterns: at exit only (they are compiled once per process) */
 void pepfree(void);
 
 #endif
