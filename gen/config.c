@@ -873,6 +873,61 @@ getnumber(struct ctx *x, const struct node *n, const char *what, double def, dou
 	return v;
 }
 
+/* skip_submodules: submodule paths (from the top of the checkout) left empty, e.g. a ROCm
+   backend a CUDA build never reads */
+static void
+loadskipsubs(struct ctx *x, struct package *p, struct node *n)
+{
+	size_t i;
+
+	getlist(x, n, "'skip_submodules'", &p->skipsubs, 0);
+	if (n && p->src != SRC_GIT)
+		nodeerr(x->d, n, "skip_submodules goes with a git source");
+	for (i = 0; i < p->skipsubs.n; i++) {
+		const char *q = p->skipsubs.v[i], *c;
+		int bad = !*q || *q == '/' || q[strlen(q) - 1] == '/' || strstr(q, "//");
+
+		for (c = q; *c && !bad; c++)
+			bad = (unsigned char)*c <= 0x20 || *c == 0x7f || *c == '\\';
+		for (c = q; !bad && *c; c += strcspn(c, "/"), c += *c == '/') {
+			size_t len = strcspn(c, "/");
+
+			bad = (len == 1 && *c == '.') || (len == 2 && c[0] == '.' && c[1] == '.');
+		}
+		if (bad)
+			nodeerr(x->d, p->skipsubs.at[i], "'%s' in skip_submodules is not a submodule path inside the "
+				"checkout (like csrc/composable_kernel: no blanks, '..' or leading '/')", q);
+	}
+}
+
+/* test_import, test_command, description, local_version, torch_requirement and abi */
+static void
+loadtestkeys(struct ctx *x, struct package *p, struct node *v)
+{
+	struct node *n;
+	size_t i;
+
+	n = mapget(v, "test_import");
+	getlist(x, n, "'test_import'", &p->test_import, 1);
+	for (i = 0; i < p->test_import.n; i++) {
+		if (!validmodule(p->test_import.v[i]))
+			nodeerr(x->d, p->test_import.at[i], "'%s' in test_import is not a Python module name",
+				p->test_import.v[i]);
+	}
+	if ((n = mapget(v, "test_command")))
+		p->test_command = getstr(x, n, "test_command");
+	if ((n = mapget(v, "description")))
+		p->description = getstr(x, n, "description");
+	if ((n = mapget(v, "local_version")))
+		checklocal(x, p, n);
+	if ((n = mapget(v, "torch_requirement")))
+		checktorchreq(x, p, n);
+	if ((n = mapget(v, "abi")) != NULL && (p->abi = getstr(x, n, "abi")) != NULL && strcmp(p->abi, "abi3")) {
+		nodeerr(x->d, n, "abi must be 'abi3' (one wheel for every Python of the package: the stable ABI), not '%s'", p->abi);
+		p->abi = NULL;
+	}
+}
+
 static void
 loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 {
@@ -953,47 +1008,9 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 
 	getlist(x, mapget(v, "build_args"), "'build_args'", &p->build_args, 1);
 	getrequirements(x, mapget(v, "extra_deps"), "extra_deps", &p->extra_deps);
-	/* skip_submodules: submodule paths (from the top of the checkout) left empty, e.g. a ROCm
-	   backend a CUDA build never reads */
-	n = mapget(v, "skip_submodules");
-	getlist(x, n, "'skip_submodules'", &p->skipsubs, 0);
-	if (n && p->src != SRC_GIT)
-		nodeerr(x->d, n, "skip_submodules goes with a git source");
-	for (i = 0; i < p->skipsubs.n; i++) {
-		const char *q = p->skipsubs.v[i], *c;
-		int bad = !*q || *q == '/' || q[strlen(q) - 1] == '/' || strstr(q, "//");
-
-		for (c = q; *c && !bad; c++)
-			bad = (unsigned char)*c <= 0x20 || *c == 0x7f || *c == '\\';
-		for (c = q; !bad && *c; c += strcspn(c, "/"), c += *c == '/') {
-			size_t len = strcspn(c, "/");
-
-			bad = (len == 1 && *c == '.') || (len == 2 && c[0] == '.' && c[1] == '.');
-		}
-		if (bad)
-			nodeerr(x->d, p->skipsubs.at[i], "'%s' in skip_submodules is not a submodule path inside the "
-				"checkout (like csrc/composable_kernel: no blanks, '..' or leading '/')", q);
-	}
+	loadskipsubs(x, p, mapget(v, "skip_submodules"));
 	getrequirements(x, mapget(v, "test_deps"), "test_deps", &p->test_deps);
-	n = mapget(v, "test_import");
-	getlist(x, n, "'test_import'", &p->test_import, 1);
-	for (i = 0; i < p->test_import.n; i++) {
-		if (!validmodule(p->test_import.v[i]))
-			nodeerr(x->d, p->test_import.at[i], "'%s' in test_import is not a Python module name",
-				p->test_import.v[i]);
-	}
-	if ((n = mapget(v, "test_command")))
-		p->test_command = getstr(x, n, "test_command");
-	if ((n = mapget(v, "description")))
-		p->description = getstr(x, n, "description");
-	if ((n = mapget(v, "local_version")))
-		checklocal(x, p, n);
-	if ((n = mapget(v, "torch_requirement")))
-		checktorchreq(x, p, n);
-	if ((n = mapget(v, "abi")) != NULL && (p->abi = getstr(x, n, "abi")) != NULL && strcmp(p->abi, "abi3")) {
-		nodeerr(x->d, n, "abi must be 'abi3' (one wheel for every Python of the package: the stable ABI), not '%s'", p->abi);
-		p->abi = NULL;
-	}
+	loadtestkeys(x, p, v);
 	if ((n = mapget(v, "repair")))
 		loadrepair(x, p, n);
 	if ((n = mapget(v, "yanked")))

@@ -1042,6 +1042,96 @@ prunefiles(const char *index, const struct wheelinfo *w, size_t nw, int keep)
 	return rc;
 }
 
+/* read the manifests (or, with --from-list, file names) into w; only tested wheels. *rc = -1
+   for a manifest that cannot be read (every one is still read, each error reported) */
+static size_t
+readwheels(const char *builddir, char **manifests, size_t n, const struct indexopts *o, struct wheelinfo *w, int *rc)
+{
+	size_t i, nw = 0, skipped = 0;
+	const char *firstskipped = NULL;
+
+	for (i = 0; i < n; i++) {
+		if (o->fromlist) {
+			if (fromname(manifests[i], &w[nw]) == 0) {
+				nw++;
+			} else if (!skipped++) {
+				firstskipped = manifests[i];
+			}
+			continue;
+		}
+		if (manifestread(manifests[i], &w[nw]) < 0) {
+			*rc = -1;
+			continue;
+		}
+		/* only tested wheels are indexed */
+		if (!tested(builddir, &w[nw])) {
+			fprintf(stderr, "wheelgen: index: left out %s: %s has not passed its test (no test record of sha256 %.12s)\n",
+				w[nw].cell ? w[nw].cell : manifests[i], w[nw].filename, w[nw].sha256);
+			manifestfree(&w[nw]);
+			continue;
+		}
+		nw++;
+	}
+	if (skipped)
+		fprintf(stderr, "wheelgen: skipped %zu file name%s whose project cannot be told or is not a PEP 508 name (the first: '%s')\n",
+			skipped, skipped == 1 ? "" : "s", firstskipped);
+	return nw;
+}
+
+/*
+ * One file name, one file (w sorted by cmpwheel): the wheels kept, in w; (size_t)-1 after an
+ * error (two different wheels of one name)
+ */
+static size_t
+onefile(struct wheelinfo *w, size_t nw)
+{
+	size_t i, k;
+	int rc = 0;
+
+	/* One file name, one file, found before anything is written. Wheels of one name from cells
+	   of one variant that differ only in Python (abi3 or pure-Python wheels, which every Python
+	   of the variant installs) are one wheel: the first cell's is kept. Two different wheels of
+	   one name in different variants cannot both be in files/, and pip could not tell them
+	   apart. */
+	for (i = 1, k = 1; i < nw; i++) {
+		struct wheelinfo *x = &w[k - 1], *y = &w[i];
+
+		if (strcmp(x->filename, y->filename)) {
+			w[k++] = *y;
+		} else if (!strcmp(orempty(x->variant), orempty(y->variant))) {
+			manifestfree(y);
+		} else if (x->sha256 && y->sha256 && strcmp(x->sha256, y->sha256)) {
+			rc = error("cells '%s' and '%s' both built '%s', with different contents: give their package a "
+				   "local_version that tells their CUDA/torch versions apart",
+				   orempty(x->cell), orempty(y->cell), y->filename);
+			w[k++] = *y;
+		} else {
+			w[k++] = *y; /* the same bytes in two variants: one file, listed in both */
+		}
+	}
+	if (rc < 0) {
+		for (i = 0; i < k; i++)
+			manifestfree(&w[i]);
+		return (size_t)-1;
+	}
+	return nw ? k : 0;
+}
+
+/* the variants of w, each once, in order of first appearance; their count */
+static size_t
+variantsof(const struct wheelinfo *w, size_t nw, const char **variants)
+{
+	size_t i, k, nv = 0;
+
+	for (i = 0; i < nw; i++) {
+		for (k = 0; w[i].variant && k < nv && strcmp(variants[k], w[i].variant); k++)
+			;
+		if (w[i].variant && k == nv)
+			variants[nv++] = w[i].variant;
+	}
+	return nv;
+}
+
 static int writeindexlocked(const char *builddir, char **manifests, size_t n, const struct indexopts *o);
 
 int
@@ -1071,8 +1161,7 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 	const char **variants = xcalloc(n ? n : 1, sizeof(*variants));
 	const char **sorted = NULL;
 	struct sb top = SB_INIT, page = SB_INIT, files = SB_INIT, vfiles = SB_INIT, index = SB_INIT, final = SB_INIT;
-	size_t i, k, nw = 0, nv = 0, skipped = 0;
-	const char *firstskipped = NULL;
+	size_t i, k, nw = 0, nv = 0;
 	struct stat st;
 	struct landingjob lj;
 	pthread_t ltid;
@@ -1098,58 +1187,16 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 		sbadd(&files, "files/");
 		sbadd(&vfiles, "../../../files/");
 	}
-	for (i = 0; i < n; i++) {
-		if (o->fromlist) {
-			if (fromname(manifests[i], &w[nw]) == 0) {
-				nw++;
-			} else if (!skipped++) {
-				firstskipped = manifests[i];
-			}
-			continue;
-		}
-		if (manifestread(manifests[i], &w[nw]) < 0) {
-			rc = -1;
-			continue;
-		}
-		/* only tested wheels are indexed */
-		if (!tested(builddir, &w[nw])) {
-			fprintf(stderr, "wheelgen: index: left out %s: %s has not passed its test (no test record of sha256 %.12s)\n",
-				w[nw].cell ? w[nw].cell : manifests[i], w[nw].filename, w[nw].sha256);
-			manifestfree(&w[nw]);
-			continue;
-		}
-		nw++;
-	}
-	if (skipped)
-		fprintf(stderr, "wheelgen: skipped %zu file name%s whose project cannot be told or is not a PEP 508 name (the first: '%s')\n",
-			skipped, skipped == 1 ? "" : "s", firstskipped);
+	nw = readwheels(builddir, manifests, n, o, w, &rc);
 	if (rc < 0)
 		goto out;
 	qsort(w, nw, sizeof(*w), cmpwheel);
-	/* One file name, one file, found before anything is written. Wheels of one name from cells
-	   of one variant that differ only in Python (abi3 or pure-Python wheels, which every Python
-	   of the variant installs) are one wheel: the first cell's is kept. Two different wheels of
-	   one name in different variants cannot both be in files/, and pip could not tell them
-	   apart. */
-	for (i = 1, k = 1; i < nw; i++) {
-		struct wheelinfo *x = &w[k - 1], *y = &w[i];
-
-		if (strcmp(x->filename, y->filename)) {
-			w[k++] = *y;
-		} else if (!strcmp(orempty(x->variant), orempty(y->variant))) {
-			manifestfree(y);
-		} else if (x->sha256 && y->sha256 && strcmp(x->sha256, y->sha256)) {
-			rc = error("cells '%s' and '%s' both built '%s', with different contents: give their package a "
-				   "local_version that tells their CUDA/torch versions apart",
-				   orempty(x->cell), orempty(y->cell), y->filename);
-			w[k++] = *y;
-		} else {
-			w[k++] = *y; /* the same bytes in two variants: one file, listed in both */
-		}
-	}
-	nw = nw ? k : 0;
-	if (rc < 0)
+	if ((nw = onefile(w, nw)) == (size_t)-1) {
+		nw = 0;
+		rc = -1;
 		goto out;
+	}
+
 	if (fresh && mkdirs(index.buf) < 0)
 		goto fail;
 	for (i = 0; i < nw && !o->fromlist; i++) {
@@ -1158,12 +1205,7 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 	}
 	if (rc < 0)
 		goto fail;
-	for (i = 0; i < nw; i++) {
-		for (k = 0; w[i].variant && k < nv && strcmp(variants[k], w[i].variant); k++)
-			;
-		if (w[i].variant && k == nv)
-			variants[nv++] = w[i].variant;
-	}
+	nv = variantsof(w, nw, variants);
 	/* the landing page (a row per wheel) is computed while the trees are written */
 	lj.s = &page;
 	lj.w = w;

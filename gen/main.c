@@ -513,6 +513,61 @@ jsoncell(struct sb *s, const struct cell *cl, const char *key)
 	sbaddc(s, '}');
 }
 
+/* the first n cells of m (the selected ones) in o's format, sharded, into s */
+static void
+printcells(struct sb *s, const struct opts *o, const struct matrix *m, size_t n, char (*keys)[65])
+{
+	size_t i, j, lo, hi, w = 4;
+
+	lo = 0;
+	hi = n;
+	if (o->nshards) {
+		lo = (size_t)(o->shard - 1) * n / (size_t)o->nshards;
+		hi = (size_t)o->shard * n / (size_t)o->nshards;
+	}
+	if (o->format == OPT_GITHUB)
+		sbadd(s, "{\"include\": [");
+	else if (o->format == OPT_JSON)
+		sbadd(s, "[");
+	else if (o->format == OPT_TSV)
+		sbadd(s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\n");
+	for (i = lo; i < hi; i++)
+		w = strlen(m->cells[i].id) > w ? strlen(m->cells[i].id) : w;
+	if (o->format == OPT_TABLE)
+		sbaddf(s, "%-*s  %s\n", (int)w, "CELL", "BUILDS HERE");
+	for (i = lo, j = 0; i < hi; i++, j++) {
+		const struct cell *cl = &m->cells[i];
+
+		switch (o->format) {
+		case OPT_GITHUB: /* one line: what a step writes to $GITHUB_OUTPUT */
+			sbadd(s, j ? ", " : "");
+			jsoncell(s, cl, keys[i]);
+			break;
+		case OPT_JSON:
+			sbadd(s, j ? ",\n  " : "\n  ");
+			jsoncell(s, cl, keys[i]);
+			break;
+		case OPT_TSV:
+			sbaddf(s, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
+			       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "", keys[i], cl->builtby ? cl->builtby : cl->id);
+			break;
+		case OPT_TABLE:
+			sbaddf(s, "%-*s  %s%s", (int)w, cl->id, !o->host ? "unknown (no --host)" : cl->whynot ? "no: " : "yes",
+			       o->host && cl->whynot ? cl->whynot : "");
+			if (cl->builtby && !cl->whynot)
+				sbaddf(s, " (built by %s)", cl->builtby);
+			sbaddc(s, '\n');
+			break;
+		default:
+			sbaddf(s, "%s\n", cl->id);
+		}
+	}
+	if (o->format == OPT_GITHUB)
+		sbadd(s, "]}\n");
+	else if (o->format == OPT_JSON)
+		sbadd(s, j ? "\n]\n" : "]\n");
+}
+
 static int
 cmdmatrix(const struct command *cmd, int argc, char **argv)
 {
@@ -523,7 +578,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	struct host h;
 	struct matrix m;
 	struct config *c;
-	size_t i, j, n = 0, lo, hi, w = 4;
+	size_t i, n = 0;
 	int rc = 1, down = 0;
 	char (*keys)[65] = NULL;
 	struct keyctx k;
@@ -590,53 +645,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 		m.cells[n++] = m.cells[i];
 	}
 	unlink(tmp.buf);
-	lo = 0;
-	hi = n;
-	if (o.nshards) {
-		lo = (size_t)(o.shard - 1) * n / (size_t)o.nshards;
-		hi = (size_t)o.shard * n / (size_t)o.nshards;
-	}
-	if (o.format == OPT_GITHUB)
-		sbadd(&s, "{\"include\": [");
-	else if (o.format == OPT_JSON)
-		sbadd(&s, "[");
-	else if (o.format == OPT_TSV)
-		sbadd(&s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\n");
-	for (i = lo; i < hi; i++)
-		w = strlen(m.cells[i].id) > w ? strlen(m.cells[i].id) : w;
-	if (o.format == OPT_TABLE)
-		sbaddf(&s, "%-*s  %s\n", (int)w, "CELL", "BUILDS HERE");
-	for (i = lo, j = 0; i < hi; i++, j++) {
-		const struct cell *cl = &m.cells[i];
-
-		switch (o.format) {
-		case OPT_GITHUB: /* one line: what a step writes to $GITHUB_OUTPUT */
-			sbadd(&s, j ? ", " : "");
-			jsoncell(&s, cl, keys[i]);
-			break;
-		case OPT_JSON:
-			sbadd(&s, j ? ",\n  " : "\n  ");
-			jsoncell(&s, cl, keys[i]);
-			break;
-		case OPT_TSV:
-			sbaddf(&s, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
-			       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "", keys[i], cl->builtby ? cl->builtby : cl->id);
-			break;
-		case OPT_TABLE:
-			sbaddf(&s, "%-*s  %s%s", (int)w, cl->id, !o.host ? "unknown (no --host)" : cl->whynot ? "no: " : "yes",
-			       o.host && cl->whynot ? cl->whynot : "");
-			if (cl->builtby && !cl->whynot)
-				sbaddf(&s, " (built by %s)", cl->builtby);
-			sbaddc(&s, '\n');
-			break;
-		default:
-			sbaddf(&s, "%s\n", cl->id);
-		}
-	}
-	if (o.format == OPT_GITHUB)
-		sbadd(&s, "]}\n");
-	else if (o.format == OPT_JSON)
-		sbadd(&s, j ? "\n]\n" : "]\n");
+	printcells(&s, &o, &m, n, keys);
 	fwrite(s.buf, 1, s.len, stdout);
 	if (o.missing)
 		fprintf(stderr, "%s: %zu cell%s missing from the store %s\n", argv0, n, n == 1 ? "" : "s", storename(&st));
