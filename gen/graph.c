@@ -557,6 +557,70 @@ static const char *const reserved[] = {
 	"build.ninja", "wheel", "test", "profile", "fetch", NULL,
 };
 
+/* the memory pool: how many wheel builds fit in memory_gb at once (none when it is unknown) */
+static void
+poolheader(struct sb *g, const struct matrix *m, double memory_gb)
+{
+	double claim = 0;
+	const char *who = NULL;
+	long depth = pooldepth(m, memory_gb, &claim, &who);
+
+	if (depth > 0) {
+		sbaddf(g, "# memory-aware parallelism: builds may use %.1f GB; the largest build claims %.1f GB\n"
+			   "# (memory_per_job_gb x MAX_JOBS x NVCC_THREADS, %s), so at most %ld wheel builds run at once\n"
+			   "pool wheelmem\n  depth = %ld\nwheelpool = wheelmem\n",
+		       memory_gb, claim, who, depth, depth);
+	} else {
+		sbadd(g, "# memory unknown (no host file): no memory pool\nwheelpool =\n");
+	}
+}
+
+/* the group targets, the index edges and the per-package and per-profile targets */
+static void
+topedges(struct sb *g, const struct config *c, const struct matrix *m)
+{
+	size_t i;
+
+	group(g, "wheels", m, "wheels/", "/manifest", NULL, NULL);
+	group(g, "tests", m, "tests/", ".ok", NULL, NULL);
+	group(g, "publish", m, "publish/", ".done", NULL, NULL);
+	/* the index of the tested wheels: after every test (wheelgen index leaves out a wheel
+	   without a test record) */
+	sbadd(g, "build $builddir/index/simple/index.html: index");
+	for (i = 0; i < m->n; i++) {
+		if (!m->cells[i].whynot) {
+			sbadd(g, " $\n   ");
+			cellpath(g, "wheels/", &m->cells[i], "/manifest");
+		}
+	}
+	sbadd(g, " | $builddir/wheelgen $builddir/index.spec");
+	for (i = 0; i < m->n; i++) {
+		if (!m->cells[i].whynot) {
+			sbadd(g, " $\n   ");
+			cellpath(g, "tests/", &m->cells[i], ".done");
+		}
+	}
+	sbadd(g, "\nbuild index: phony $builddir/index/simple/index.html\n");
+	/* no file: it always runs, and publish.sh sends only what changed since the last time */
+	sbaddf(g, "build publish-index: %s $builddir/index/simple/index.html | " PUBLISHDEPS "\n",
+	       c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");
+	/* CI: jobs built the cells elsewhere and their wheels/<cell>/ came back as artifacts; these
+	   index (and publish the index of) whatever manifests are there, building nothing */
+	sbadd(g, "build merge-index: mergeindex | $builddir/wheelgen $builddir/index.spec\n");
+	sbaddf(g, "build publish-merged-index: %s merge-index | " PUBLISHDEPS "\n",
+	       c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");
+	sbadd(g, "build $builddir/check.stamp: checkconfig $config | $builddir/wheelgen\n");
+	sbadd(g, "build check: phony $builddir/check.stamp\n");
+	for (i = 0; i < c->npkgs; i++)
+		group(g, c->pkgs[i].norm, m, "tests/", ".ok", &c->pkgs[i], NULL);
+	for (i = 0; i < c->nprofiles; i++) {
+		char name[300];
+
+		snprintf(name, sizeof(name), "profile/%s", c->profiles[i].name);
+		group(g, name, m, "tests/", ".ok", NULL, &c->profiles[i]);
+	}
+}
+
 int
 gengraph(const struct config *c, const struct matrix *m, const struct graphopts *o, struct graphstats *st)
 {
@@ -583,20 +647,7 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 		if (writeifchanged(path.buf, spec.buf, spec.len) < 0)
 			goto fail;
 	}
-	{
-		double claim = 0;
-		const char *who = NULL;
-		long depth = pooldepth(m, o->memory_gb, &claim, &who);
-
-		if (depth > 0) {
-			sbaddf(&g, "# memory-aware parallelism: builds may use %.1f GB; the largest build claims %.1f GB\n"
-				   "# (memory_per_job_gb x MAX_JOBS x NVCC_THREADS, %s), so at most %ld wheel builds run at once\n"
-				   "pool wheelmem\n  depth = %ld\nwheelpool = wheelmem\n",
-			       o->memory_gb, claim, who, depth, depth);
-		} else {
-			sbadd(&g, "# memory unknown (no host file): no memory pool\nwheelpool =\n");
-		}
-	}
+	poolheader(&g, m, o->memory_gb);
 	sbadd(&g, rules);
 	if (sources(&g, &srcspecs, c, m, o) < 0)
 		goto fail;
@@ -624,44 +675,7 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 		}
 	}
 	sbaddc(&g, '\n');
-	group(&g, "wheels", m, "wheels/", "/manifest", NULL, NULL);
-	group(&g, "tests", m, "tests/", ".ok", NULL, NULL);
-	group(&g, "publish", m, "publish/", ".done", NULL, NULL);
-	/* the index of the tested wheels: after every test (wheelgen index leaves out a wheel
-	   without a test record) */
-	sbadd(&g, "build $builddir/index/simple/index.html: index");
-	for (i = 0; i < m->n; i++) {
-		if (!m->cells[i].whynot) {
-			sbadd(&g, " $\n   ");
-			cellpath(&g, "wheels/", &m->cells[i], "/manifest");
-		}
-	}
-	sbadd(&g, " | $builddir/wheelgen $builddir/index.spec");
-	for (i = 0; i < m->n; i++) {
-		if (!m->cells[i].whynot) {
-			sbadd(&g, " $\n   ");
-			cellpath(&g, "tests/", &m->cells[i], ".done");
-		}
-	}
-	sbadd(&g, "\nbuild index: phony $builddir/index/simple/index.html\n");
-	/* no file: it always runs, and publish.sh sends only what changed since the last time */
-	sbaddf(&g, "build publish-index: %s $builddir/index/simple/index.html | " PUBLISHDEPS "\n",
-	       c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");
-	/* CI: jobs built the cells elsewhere and their wheels/<cell>/ came back as artifacts; these
-	   index (and publish the index of) whatever manifests are there, building nothing */
-	sbadd(&g, "build merge-index: mergeindex | $builddir/wheelgen $builddir/index.spec\n");
-	sbaddf(&g, "build publish-merged-index: %s merge-index | " PUBLISHDEPS "\n",
-	       c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");
-	sbadd(&g, "build $builddir/check.stamp: checkconfig $config | $builddir/wheelgen\n");
-	sbadd(&g, "build check: phony $builddir/check.stamp\n");
-	for (i = 0; i < c->npkgs; i++)
-		group(&g, c->pkgs[i].norm, m, "tests/", ".ok", &c->pkgs[i], NULL);
-	for (i = 0; i < c->nprofiles; i++) {
-		char name[300];
-
-		snprintf(name, sizeof(name), "profile/%s", c->profiles[i].name);
-		group(&g, name, m, "tests/", ".ok", NULL, &c->profiles[i]);
-	}
+	topedges(&g, c, m);
 	/* the spec files are written by gen itself; this edge only brings back deleted ones */
 	sbadd(&g, "build");
 	for (i = 0; i < m->n; i++) {
