@@ -544,6 +544,87 @@ struct pagebufs {
 };
 
 /* <top>/simple/<project>/index.{html,json} for the wheels w[pp->i..pp->j) in the tree of v */
+/* one file's link on a project page (PEP 503, 592, 658/714) */
+static void
+htmlfile(struct sb *page, const struct wheelinfo *x, const char *files, const char *when, const char *yank)
+{
+	/* the METADATA file's hash, in HTML under PEP 714's name and the older one (pip before
+	   23.3 reads only that); in JSON under core-metadata alone: pip 22.3 to 23.1 crash on a
+	   JSON "dist-info-metadata" (the bug PEP 714 renamed it for) */
+	static const char *const metakeys[] = { "core-metadata", "dist-info-metadata" };
+	int hasrp = x->requirespy && *x->requirespy, hasmeta = x->metasha && *x->metasha, m;
+
+	/* HTML (PEP 503, 592, 658/714) */
+	sbaddf(page, "<a href=\"%s", files);
+	hrefname(page, x->filename);
+	if (x->sha256) {
+		sbadd(page, "#sha256=");
+		eschtml(page, x->sha256);
+	}
+	sbaddc(page, '"');
+	if (hasrp) {
+		sbadd(page, " data-requires-python=\"");
+		eschtml(page, x->requirespy);
+		sbaddc(page, '"');
+	}
+	for (m = 0; hasmeta && m < 2; m++) {
+		sbaddf(page, " data-%s=\"sha256=", metakeys[m]);
+		eschtml(page, x->metasha);
+		sbaddc(page, '"');
+	}
+	if (x->sha256)
+		sbaddf(page, " data-size=\"%lld\" data-upload-time=\"%s\"", x->size, when);
+	if (yank) {
+		sbadd(page, " data-yanked=\"");
+		eschtml(page, yank);
+		sbaddc(page, '"');
+	}
+	sbaddc(page, '>');
+	eschtml(page, x->filename);
+	sbadd(page, "</a><br>\n");
+}
+
+/* one file's object in a project's JSON (PEP 691, 700) */
+static void
+jsonfile(struct sb *json, const struct wheelinfo *x, const char *files, const char *when, const char *yank, int first)
+{
+	int hasrp = x->requirespy && *x->requirespy, hasmeta = x->metasha && *x->metasha;
+
+	/* JSON (PEP 691, 700) */
+	sbadd(json, first ? "{\"filename\": " : ", {\"filename\": ");
+	escjson(json, x->filename);
+	sbadd(json, ", \"url\": \"");
+	sbadd(json, files);
+	hrefname(json, x->filename);
+	sbadd(json, "\", \"hashes\": {");
+	if (x->sha256) {
+		sbadd(json, "\"sha256\": ");
+		escjson(json, x->sha256);
+	}
+	sbaddc(json, '}');
+	if (hasrp) { /* PEP 691: the key is left out when there is none */
+		sbadd(json, ", \"requires-python\": ");
+		escjson(json, x->requirespy);
+	}
+	if (hasmeta) {
+		sbadd(json, ", \"core-metadata\": {\"sha256\": ");
+		escjson(json, x->metasha);
+		sbaddc(json, '}');
+	} else
+		sbadd(json, ", \"core-metadata\": false");
+	if (x->sha256)
+		sbaddf(json, ", \"size\": %lld, \"upload-time\": \"%s\"", x->size, when);
+	if (!yank) {
+		sbadd(json, ", \"yanked\": false}");
+	} else if (!*yank) {
+		sbadd(json, ", \"yanked\": true}");
+	} else {
+		sbadd(json, ", \"yanked\": ");
+		escjson(json, yank);
+		sbaddc(json, '}');
+	}
+}
+
 static int
 writeproject(const struct pagework *pw, const struct projpages *pp, struct pagebufs *b)
 {
@@ -553,11 +634,7 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 	const char *v = pw->v, *files = pw->files;
 	size_t i = pp->i, k, nfiles = 0, nvers = 0;
 	const char *last = NULL; /* the file name of the last wheel listed: the same wheel comes once */
-	/* the METADATA file's hash, in HTML under PEP 714's name and the older one (pip before
-	   23.3 reads only that); in JSON under core-metadata alone: pip 22.3 to 23.1 crash on a
-	   JSON "dist-info-metadata" (the bug PEP 714 renamed it for) */
-	static const char *const metakeys[] = { "core-metadata", "dist-info-metadata" };
-	int m, local;
+	int local;
 
 	sbreset(page);
 	sbreset(json);
@@ -573,7 +650,6 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 	sbadd(json, ", \"files\": [");
 	for (k = i; k < pp->j; k++) {
 		const struct wheelinfo *x = &w[k];
-		int hasrp = x->requirespy && *x->requirespy, hasmeta = x->metasha && *x->metasha;
 		const char *yank;
 
 		if (!intree(x, v) || (last && !strcmp(x->filename, last)))
@@ -582,67 +658,8 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 		yank = yankof(pw->o, x);
 		sbreset(t);
 		isotime(t, x->mtime, &b->tc);
-		/* HTML (PEP 503, 592, 658/714) */
-		sbaddf(page, "<a href=\"%s", files);
-		hrefname(page, x->filename);
-		if (x->sha256) {
-			sbadd(page, "#sha256=");
-			eschtml(page, x->sha256);
-		}
-		sbaddc(page, '"');
-		if (hasrp) {
-			sbadd(page, " data-requires-python=\"");
-			eschtml(page, x->requirespy);
-			sbaddc(page, '"');
-		}
-		for (m = 0; hasmeta && m < 2; m++) {
-			sbaddf(page, " data-%s=\"sha256=", metakeys[m]);
-			eschtml(page, x->metasha);
-			sbaddc(page, '"');
-		}
-		if (x->sha256)
-			sbaddf(page, " data-size=\"%lld\" data-upload-time=\"%s\"", x->size, t->buf);
-		if (yank) {
-			sbadd(page, " data-yanked=\"");
-			eschtml(page, yank);
-			sbaddc(page, '"');
-		}
-		sbaddc(page, '>');
-		eschtml(page, x->filename);
-		sbadd(page, "</a><br>\n");
-		/* JSON (PEP 691, 700) */
-		sbadd(json, nfiles++ ? ", {\"filename\": " : "{\"filename\": ");
-		escjson(json, x->filename);
-		sbadd(json, ", \"url\": \"");
-		sbadd(json, files);
-		hrefname(json, x->filename);
-		sbadd(json, "\", \"hashes\": {");
-		if (x->sha256) {
-			sbadd(json, "\"sha256\": ");
-			escjson(json, x->sha256);
-		}
-		sbaddc(json, '}');
-		if (hasrp) { /* PEP 691: the key is left out when there is none */
-			sbadd(json, ", \"requires-python\": ");
-			escjson(json, x->requirespy);
-		}
-		if (hasmeta) {
-			sbadd(json, ", \"core-metadata\": {\"sha256\": ");
-			escjson(json, x->metasha);
-			sbaddc(json, '}');
-		} else
-			sbadd(json, ", \"core-metadata\": false");
-		if (x->sha256)
-			sbaddf(json, ", \"size\": %lld, \"upload-time\": \"%s\"", x->size, t->buf);
-		if (!yank) {
-			sbadd(json, ", \"yanked\": false}");
-		} else if (!*yank) {
-			sbadd(json, ", \"yanked\": true}");
-		} else {
-			sbadd(json, ", \"yanked\": ");
-			escjson(json, yank);
-			sbaddc(json, '}');
-		}
+		htmlfile(page, x, files, t->buf, yank);
+		jsonfile(json, x, files, t->buf, yank, nfiles++ == 0);
 		/* versions (PEP 700): each once */
 		sbreset(ver);
 		wheelversion(ver, x->filename);
