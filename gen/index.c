@@ -751,6 +751,25 @@ pagethreads(size_t nproj)
  * for the wheels of variant v (NULL: all). files is the way from a project page to files/.
  * The project pages are independent: several threads write them (pagethreads).
  */
+/* write the project pages of pw on pagethreads() threads, this one among them */
+static void
+runpages(struct pagework *pw)
+{
+	size_t k, nt = pagethreads(pw->np), started;
+	pthread_t *tid = xcalloc(nt, sizeof(*tid));
+
+	pthread_mutex_init(&pw->lock, NULL);
+	for (started = 0; started + 1 < nt; started++) {
+		if (pthread_create(&tid[started], NULL, pageworker, pw) != 0)
+			break; /* the threads started, and this one, do the rest */
+	}
+	pageworker(pw);
+	for (k = 0; k < started; k++)
+		pthread_join(tid[k], NULL);
+	pthread_mutex_destroy(&pw->lock);
+	free(tid);
+}
+
 static int
 writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, const char *files,
 	  const struct indexopts *o, int fresh)
@@ -758,9 +777,8 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 	struct sb root = SB_INIT, rootj = SB_INIT, path = SB_INIT;
 	const char **projs = xcalloc(nw ? nw : 1, sizeof(*projs));
 	struct projpages *pp = xcalloc(nw ? nw : 1, sizeof(*pp));
-	pthread_t *tid = NULL;
 	struct pagework pw;
-	size_t i, j, k, nproj = 0, nt, started = 0;
+	size_t i, j, k, nproj = 0;
 	int rc = 0;
 
 	if (fresh) {
@@ -811,17 +829,7 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 	}
 	pw.p = pp;
 	pw.np = nproj;
-	pthread_mutex_init(&pw.lock, NULL);
-	nt = pagethreads(nproj);
-	tid = xcalloc(nt, sizeof(*tid));
-	for (started = 0; started + 1 < nt; started++) {
-		if (pthread_create(&tid[started], NULL, pageworker, &pw) != 0)
-			break; /* the threads started, and this one, do the rest */
-	}
-	pageworker(&pw);
-	for (k = 0; k < started; k++)
-		pthread_join(tid[k], NULL);
-	pthread_mutex_destroy(&pw.lock);
+	runpages(&pw);
 	if (pw.simplefd >= 0)
 		close(pw.simplefd);
 	if (pw.rc < 0)
@@ -853,7 +861,6 @@ out:
 	sbfree(&path);
 	free(projs);
 	free(pp);
-	free(tid);
 	return rc;
 }
 
