@@ -1156,6 +1156,38 @@ variantsof(const struct wheelinfo *w, size_t nw, const char **variants)
 	return nv;
 }
 
+/* where pages link the wheels: the base URL, or files/ beside simple/ (from the top pages and
+   from a variant's) */
+static void
+filesurl(const struct indexopts *o, struct sb *files, struct sb *vfiles)
+{
+	if (o->baseurl) {
+		sbadd(files, o->baseurl);
+		if (files->buf[files->len - 1] != '/')
+			sbaddc(files, '/');
+		sbadd(vfiles, files->buf);
+	} else {
+		sbadd(files, "files/");
+		sbadd(vfiles, "../../../files/");
+	}
+}
+
+/* remove what an earlier run wrote into index and this one would not have */
+static int
+pruneindex(const char *index, const struct wheelinfo *w, size_t nw, const char **variants, size_t nv,
+	   const struct indexopts *o)
+{
+	const char **sorted = xcalloc(nv + 1, sizeof(*sorted));
+	int rc = 0;
+
+	memcpy(sorted, variants, nv * sizeof(*sorted));
+	qsort(sorted, nv, sizeof(*sorted), cmpstr);
+	if (prunevariants(index, sorted, nv) < 0 || (!o->fromlist && prunefiles(index, w, nw, !o->baseurl) < 0))
+		rc = -1;
+	free(sorted);
+	return rc;
+}
+
 static int writeindexlocked(const char *builddir, char **manifests, size_t n, const struct indexopts *o);
 
 int
@@ -1183,7 +1215,6 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 {
 	struct wheelinfo *w = xcalloc(n ? n : 1, sizeof(*w));
 	const char **variants = xcalloc(n ? n : 1, sizeof(*variants));
-	const char **sorted = NULL;
 	struct sb top = SB_INIT, page = SB_INIT, files = SB_INIT, vfiles = SB_INIT, index = SB_INIT, final = SB_INIT;
 	size_t i, k, nw = 0, nv = 0;
 	struct stat st;
@@ -1201,16 +1232,7 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 	else
 		sbadd(&index, final.buf);
 
-	/* where pages link the wheels: the base URL, or files/ beside simple/ */
-	if (o->baseurl) {
-		sbadd(&files, o->baseurl);
-		if (files.buf[files.len - 1] != '/')
-			sbaddc(&files, '/');
-		sbadd(&vfiles, files.buf);
-	} else {
-		sbadd(&files, "files/");
-		sbadd(&vfiles, "../../../files/");
-	}
+	filesurl(o, &files, &vfiles);
 	nw = readwheels(builddir, manifests, n, o, w, &rc);
 	if (rc < 0)
 		goto out;
@@ -1263,13 +1285,7 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 		}
 		goto out;
 	}
-	/* what an earlier run wrote and this one would not have */
-	sorted = xcalloc(nv + 1, sizeof(*sorted));
-	memcpy(sorted, variants, nv * sizeof(*sorted));
-	qsort(sorted, nv, sizeof(*sorted), cmpstr);
-	if (prunevariants(index.buf, sorted, nv) < 0)
-		goto fail;
-	if (!o->fromlist && prunefiles(index.buf, w, nw, !o->baseurl) < 0)
+	if (pruneindex(index.buf, w, nw, variants, nv, o) < 0)
 		goto fail;
 	goto out;
 fail:
@@ -1281,7 +1297,6 @@ out:
 		manifestfree(&w[i]);
 	free(w);
 	free(variants);
-	free(sorted);
 	sbfree(&top);
 	sbfree(&page);
 	sbfree(&files);

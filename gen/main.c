@@ -255,39 +255,41 @@ configuredconfig(const char *builddir)
 	return found ? found : "config/packages.yml";
 }
 
+/* every command's options (parseopts takes them all; the usage texts say which apply) */
+static const struct option longopts[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "builddir", required_argument, NULL, 'b' },
+	{ "host", required_argument, NULL, 'H' },
+	{ "profile", required_argument, NULL, 'p' },
+	{ "shard", required_argument, NULL, 's' },
+	{ "manifests", required_argument, NULL, 'm' },
+	{ "from-list", required_argument, NULL, OPT_FROMLIST },
+	{ "spec", required_argument, NULL, OPT_SPEC },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "github", no_argument, NULL, OPT_GITHUB },
+	{ "tsv", no_argument, NULL, OPT_TSV },
+	{ "table", no_argument, NULL, OPT_TABLE },
+	{ "url", required_argument, NULL, OPT_URL },
+	{ "update", no_argument, NULL, OPT_UPDATE },
+	{ "pre", no_argument, NULL, OPT_PRE },
+	{ "templates", required_argument, NULL, OPT_TEMPLATES },
+	{ "missing", no_argument, NULL, OPT_MISSING },
+	{ "test", no_argument, NULL, OPT_TEST },
+	{ "pull", no_argument, NULL, OPT_PULL },
+	{ "unused", no_argument, NULL, OPT_UNUSED },
+	{ "delete", no_argument, NULL, OPT_DELETE },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "fd", required_argument, NULL, OPT_FD },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static void
 parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 {
 	const char *help = cmd->usage;
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "builddir", required_argument, NULL, 'b' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "shard", required_argument, NULL, 's' },
-		{ "manifests", required_argument, NULL, 'm' },
-		{ "from-list", required_argument, NULL, OPT_FROMLIST },
-		{ "spec", required_argument, NULL, OPT_SPEC },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "github", no_argument, NULL, OPT_GITHUB },
-		{ "tsv", no_argument, NULL, OPT_TSV },
-		{ "table", no_argument, NULL, OPT_TABLE },
-		{ "url", required_argument, NULL, OPT_URL },
-		{ "update", no_argument, NULL, OPT_UPDATE },
-		{ "pre", no_argument, NULL, OPT_PRE },
-		{ "templates", required_argument, NULL, OPT_TEMPLATES },
-		{ "missing", no_argument, NULL, OPT_MISSING },
-		{ "test", no_argument, NULL, OPT_TEST },
-		{ "pull", no_argument, NULL, OPT_PULL },
-		{ "unused", no_argument, NULL, OPT_UNUSED },
-		{ "delete", no_argument, NULL, OPT_DELETE },
-		{ "explain", no_argument, NULL, OPT_EXPLAIN },
-		{ "fd", required_argument, NULL, OPT_FD },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char *end;
 	int c;
 

@@ -132,20 +132,16 @@ addkid(struct kids *k, struct node *n)
 	k->v[k->n++] = n;
 }
 
-struct node *
-ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
+/* 0 (reported) when the file is too large or not UTF-8 text */
+static int
+inputok(const char *src, size_t len, struct diags *d)
 {
-	yaml_parser_t parser;
-	yaml_event_t ev;
-	struct kids *stack = NULL;
-	size_t depth = 0, cap = 0, bad, i;
-	struct node *root = NULL, *n;
-	struct namelist aliases = { 0 };
-	int docs = 0, done = 0, line, col;
+	size_t bad;
+	int line, col;
 
 	if (len > YDOC_MAXFILE) {
 		diagerr(d, 1, 1, 1, "the file has %zu bytes: at most %d are allowed", len, YDOC_MAXFILE);
-		return NULL;
+		return 0;
 	}
 	bad = utf8invalid(src, len);
 	if (bad < len) {
@@ -154,8 +150,68 @@ ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
 			diagerr(d, line, col, 1, "the file holds a NUL byte; it must be UTF-8 text");
 		else
 			diagerr(d, line, col, 1, "the file is not valid UTF-8 (byte 0x%02x)", (unsigned char)src[bad]);
-		return NULL;
+		return 0;
 	}
+	return 1;
+}
+
+/* a scalar's node (an anchor is reported) */
+static struct node *
+scalar(struct arena *a, const yaml_event_t *ev, struct diags *d)
+{
+	struct node *n = mknode(a, isnull(ev) ? NNULL : NSCALAR, ev);
+
+	n->s = astrndup(a, (const char *)ev->data.scalar.value, ev->data.scalar.length);
+	n->len = ev->data.scalar.length;
+	n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+	if (ev->data.scalar.anchor)
+		nodeerr(d, n, "anchors (&%s) are not supported", (const char *)ev->data.scalar.anchor);
+	return n;
+}
+
+/* a list or mapping starts: its node (anchors are reported) */
+static struct node *
+startcollection(struct arena *a, const yaml_event_t *ev, struct diags *d)
+{
+	int map = ev->type == YAML_MAPPING_START_EVENT;
+	const unsigned char *anchor = map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
+	struct node *n = mknode(a, map ? NMAP : NSEQ, ev);
+
+	n->span = 1;
+	if (anchor)
+		nodeerr(d, n, "anchors (&%s) are not supported", (const char *)anchor);
+	return n;
+}
+
+/* a finished list or mapping: its children move into the arena; a mapping's keys are checked */
+static struct node *
+endcollection(struct arena *a, struct kids *k, struct diags *d)
+{
+	struct node *n = k->node;
+
+	n->kids = aalloc(a, (k->n ? k->n : 1) * sizeof(*n->kids));
+	if (k->n)
+		memcpy(n->kids, k->v, k->n * sizeof(*n->kids));
+	n->n = n->kind == NMAP ? k->n / 2 : k->n;
+	free(k->v);
+	if (n->kind == NMAP)
+		checkkeys(n, d);
+	return n;
+}
+
+struct node *
+ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	struct kids *stack = NULL;
+	size_t depth = 0, cap = 0, i;
+	struct node *root = NULL, *n;
+	struct namelist aliases = { 0 };
+	int docs = 0, done = 0;
+
+	if (!inputok(src, len, d))
+		return NULL;
 	if (!yaml_parser_initialize(&parser))
 		fatal("cannot initialise libyaml");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
@@ -199,12 +255,7 @@ ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
 				done = 1;
 				continue;
 			}
-			n = mknode(a, isnull(&ev) ? NNULL : NSCALAR, &ev);
-			n->s = astrndup(a, (const char *)ev.data.scalar.value, ev.data.scalar.length);
-			n->len = ev.data.scalar.length;
-			n->quoted = ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-			if (ev.data.scalar.anchor)
-				nodeerr(d, n, "anchors (&%s) are not supported", (const char *)ev.data.scalar.anchor);
+			n = scalar(a, &ev, d);
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
@@ -217,13 +268,7 @@ ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
 				done = 1;
 				continue;
 			}
-			n = mknode(a, ev.type == YAML_MAPPING_START_EVENT ? NMAP : NSEQ, &ev);
-			n->span = 1;
-			if (ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.anchor != NULL
-								: ev.data.sequence_start.anchor != NULL)
-				nodeerr(d, n, "anchors (&%s) are not supported",
-					(const char *)(ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.anchor
-											   : ev.data.sequence_start.anchor));
+			n = startcollection(a, &ev, d);
 			GROW(stack, cap, depth + 1);
 			memset(&stack[depth], 0, sizeof(stack[depth]));
 			stack[depth++].node = n;
@@ -233,15 +278,7 @@ ydocparse(struct arena *a, const char *src, size_t len, struct diags *d)
 		case YAML_MAPPING_END_EVENT:
 			if (depth == 0)
 				BUG("unbalanced YAML events");
-			depth--;
-			n = stack[depth].node;
-			n->kids = aalloc(a, (stack[depth].n ? stack[depth].n : 1) * sizeof(*n->kids));
-			if (stack[depth].n)
-				memcpy(n->kids, stack[depth].v, stack[depth].n * sizeof(*n->kids));
-			n->n = n->kind == NMAP ? stack[depth].n / 2 : stack[depth].n;
-			free(stack[depth].v);
-			if (n->kind == NMAP)
-				checkkeys(n, d);
+			n = endcollection(a, &stack[--depth], d);
 			break;
 		default:
 			break;
