@@ -23,7 +23,7 @@ static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
 	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend",
-	"torch_requirement", "test_skip_modules", "test_deps", "abi", "skip_submodules", NULL,
+	"torch_requirement", "test_skip_modules", "test_deps", "abi", "skip_submodules", "torch_abi", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -900,6 +900,34 @@ loadskipsubs(struct ctx *x, struct package *p, struct node *n)
 	}
 }
 
+/*
+ * torch_abi: stable: one wheel for every torch minor of the package (torch's stable ABI), built
+ * against the lowest: its label and its torch requirement must not name one minor
+ */
+static void
+loadtorchabi(struct ctx *x, struct package *p, struct node *n)
+{
+	const char *s = getstr(x, n, "torch_abi");
+
+	if (!s)
+		return;
+	if (strcmp(s, "stable")) {
+		nodeerr(x->d, n, "torch_abi must be 'stable' (one wheel for every torch of the package), not '%s'", s);
+		return;
+	}
+	if (!p->torchaxis) {
+		nodeerr(x->d, n, "torch_abi goes with a package that has torch versions; '%s' has none", p->name);
+		return;
+	}
+	if (p->local_version && strstr(p->local_version, "{torch}"))
+		nodeerr(x->d, n, "torch_abi: stable makes one wheel for every torch, but local_version '%s' names one "
+			"with {torch}: use a label without it (e.g. \"cu{cuda}\")", p->local_version);
+	if (!p->torchreq)
+		nodeerr(x->d, n, "torch_abi: stable needs a torch_requirement that every torch of the package meets "
+			"(e.g. \"torch>={torch}\", or none); the default pins the minor it was built against");
+	p->torchabi = s;
+}
+
 /* test_import, test_command, description, local_version, torch_requirement and abi */
 static void
 loadtestkeys(struct ctx *x, struct package *p, struct node *v)
@@ -926,6 +954,8 @@ loadtestkeys(struct ctx *x, struct package *p, struct node *v)
 		nodeerr(x->d, n, "abi must be 'abi3' (one wheel for every Python of the package: the stable ABI), not '%s'", p->abi);
 		p->abi = NULL;
 	}
+	if ((n = mapget(v, "torch_abi")) != NULL)
+		loadtorchabi(x, p, n);
 }
 
 static void

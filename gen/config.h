@@ -75,6 +75,7 @@ struct package {
 	struct strlist patches;    /* patches: unified diffs applied to the source (absolute paths) */
 	const char *frontend;      /* build_frontend: "uv", "pip", NULL: uv where the venv is uv's */
 	const char *abi;           /* "abi3": one wheel per (version, CUDA, torch), by the lowest Python */
+	const char *torchabi;      /* "stable": one wheel per (version, Python, CUDA), by the lowest torch */
 	const char *torchreq;      /* torch_requirement: a template with {torch}; "": none; NULL: torch>=X.Y,<X.(Y+1) */
 	struct yank *yanked;       /* yanked: versions the index marks yanked */
 	size_t nyanked;

@@ -320,14 +320,18 @@ cmpwheelname(const void *a, const void *b)
 static void
 samenames(struct arena *a, const struct package *p, const struct matrix *m, size_t first, struct diags *d)
 {
-	size_t i, n = m->n - first;
+	size_t i, k, n = m->n - first;
 	const struct cell **v;
 
 	if (n < 2 || (!p->cudaaxis && !p->torchaxis))
 		return;
 	v = aalloc(a, n * sizeof(*v));
-	for (i = 0; i < n; i++)
-		v[i] = &m->cells[first + i];
+	/* (cells that share another cell's wheel have its name by design: abi, torch_abi) */
+	for (i = 0, k = 0; i < n; i++) {
+		if (!m->cells[first + i].builtby)
+			v[k++] = &m->cells[first + i];
+	}
+	n = k;
 	qsort(v, n, sizeof(*v), cmpwheelname);
 	for (i = 1; i < n; i++) {
 		const struct cell *x = v[i - 1], *y = v[i];
@@ -367,36 +371,50 @@ samestr(const char *x, const char *y)
 	return x == y || (x && y && !strcmp(x, y));
 }
 
+/* "2.15" -> 2015; -1 when unparsable */
+static long
+torchorder(const char *t)
+{
+	return t ? pyorder(t) : -1;
+}
+
 /*
- * abi: abi3: the cells of p that differ only in Python share one wheel, built by the lowest
- * Python of them (free-threaded Pythons have no stable ABI and build their own). The choice
- * does not depend on the host: when it cannot build the builder, it cannot build the others.
+ * One wheel for several cells: abi: abi3 (cells that differ only in Python, built by the
+ * lowest; free-threaded Pythons have no stable ABI and build their own) and torch_abi: stable
+ * (cells that differ only in torch, built against the lowest), or both. The choice does not
+ * depend on the host: when it cannot build the builder, it cannot build the others.
  */
 static void
 abisets(struct arena *a, const struct package *p, struct matrix *m, size_t first)
 {
 	size_t i, k;
 
-	if (!p->abi)
+	if (!p->abi && !p->torchabi)
 		return;
 	for (i = first; i < m->n; i++) {
 		struct cell *x = &m->cells[i];
 		const struct cell *best = x;
 
-		if (pyorder(x->python) < 0)
-			continue;
+		/* across Pythons only with abi3, and not for free-threaded ones */
+		int acrosspy = p->abi && pyorder(x->python) >= 0;
+
 		for (k = first; k < m->n; k++) {
 			const struct cell *y = &m->cells[k];
+			int samepy = !strcmp(y->python, x->python), sametorch = samestr(y->torch, x->torch);
 
-			if (pyorder(y->python) >= 0 && pyorder(y->python) < pyorder(best->python) &&
-			    !strcmp(y->version, x->version) && samestr(y->cuda, x->cuda) && samestr(y->torch, x->torch))
+			if (strcmp(y->version, x->version) || !samestr(y->cuda, x->cuda) ||
+			    (acrosspy ? pyorder(y->python) < 0 : !samepy) || (!p->torchabi && !sametorch))
+				continue;
+			/* the lowest Python, then the lowest torch */
+			if (pyorder(y->python) < pyorder(best->python) ||
+			    (pyorder(y->python) == pyorder(best->python) && torchorder(y->torch) < torchorder(best->torch)))
 				best = y;
 		}
 		if (best == x)
 			continue;
 		x->builtby = best->id;
 		if (best->whynot && !x->whynot)
-			x->whynot = aprintf(a, "its abi3 wheel is built by %s, which this host cannot build: %s", best->id,
+			x->whynot = aprintf(a, "its wheel is built by %s, which this host cannot build: %s", best->id,
 					    best->whynot);
 	}
 }

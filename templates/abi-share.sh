@@ -1,10 +1,11 @@
 #!/bin/sh
-# wheelgen abi3 edge: ninja's wheels/CELL/manifest for a cell whose wheel another cell builds
-# (abi: abi3 in the config: one wheel serves every Python of a version/CUDA/torch). Hard-links
-# the builder's wheel and METADATA into BUILDDIR/wheels/CELL/ and writes CELL's manifest: the
-# builder's, with this cell's id, Python and key, abi_from=BUILDER, and without the builder's
-# test record (tested=, gpu=: this cell's Python is tested here). The test step then installs
-# that one wheel into a venv of CELL's Python; the index lists it once.
+# wheelgen shared-wheel edge: ninja's wheels/CELL/manifest for a cell whose wheel another cell
+# builds (abi: abi3: one wheel for every Python; torch_abi: stable: one wheel for every torch).
+# Hard-links the builder's wheel and METADATA into BUILDDIR/wheels/CELL/ and writes CELL's
+# manifest: the builder's, with this cell's id, Python, torch and key, abi_from=BUILDER,
+# test_torch (the torch minor this cell tests with, when it is not the builder's), and without
+# the builder's test record (tested=, gpu=: this cell is tested here). The test step installs
+# that one wheel into a venv of CELL's Python (and torch); the index lists it once per variant.
 #
 #   sh templates/abi-share.sh BUILDDIR BUILDER CELL CONFIG
 #
@@ -21,12 +22,19 @@ man=$src/manifest
 wheel=$(sed -n 's/^filename=//p' "$man")
 case $wheel in
     '' | */* | .*) echo "wheelgen: $cell: $man names no plain wheel file ('$wheel')" >&2; exit 1 ;;
-    *-abi3-*.whl | *-none-*.whl) ;;
-    *) echo "wheelgen: $cell: $from built $wheel, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api)" >&2; exit 1 ;;
 esac
-# this cell's Python, from its test spec (the manifest's python= is the builder's)
-py=$(sed -n "s/^WG_PYTHON='\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$b/cells/$cell/test" | head -n 1)
+# this cell's Python and torch, from its test spec (the manifest's are the builder's)
+specvar() { sed -n "s/^$1='\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$b/cells/$cell/test" | head -n 1; }
+py=$(specvar WG_PYTHON)
+torch=$(specvar WG_TORCH)
 [ -n "$py" ] || { echo "wheelgen: $cell: no WG_PYTHON in $b/cells/$cell/test" >&2; exit 1; }
+# another Python installs the wheel only when it is abi3 (or pure Python)
+if [ "$py" != "$(sed -n 's/^python=//p' "$man")" ]; then
+    case $wheel in
+        *-abi3-*.whl | *-none-*.whl) ;;
+        *) echo "wheelgen: $cell: $from built $wheel, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api)" >&2; exit 1 ;;
+    esac
+fi
 mkdir -p "$dst"
 # the builder's files, linked (copied across file systems); older wheels of this cell go
 for f in "$dst"/*.whl "$dst"/METADATA; do
@@ -41,10 +49,15 @@ for f in "$wheel" METADATA; do
     fi
 done
 # this cell's key (its own inputs: they change whenever the builder's do)
-key=$("$b/wheelgen" key --builddir "$b" --config "$config" --host "$b/host.txt" "$cell" | cut -d' ' -f1) || exit 1
-sed -e "s/^cell=.*/cell=$cell/" -e "s/^python=.*/python=$py/" \
-    -e '/^key=/d' -e '/^abi_from=/d' -e '/^tested=/d' -e '/^gpu=/d' "$man" >"$dst/manifest.tmp"
+key=$("$b/wheelgen" key --builddir "$b" --config "$config" --host "$b/host.txt" "$cell") || exit 1
+key=${key%% *}
+sed -e "s/^cell=.*/cell=$cell/" -e "s/^python=.*/python=$py/" -e "s/^torch=.*/torch=$torch/" \
+    -e '/^key=/d' -e '/^abi_from=/d' -e '/^test_torch=/d' -e '/^tested=/d' -e '/^gpu=/d' "$man" >"$dst/manifest.tmp"
 printf 'key=%s\nabi_from=%s\n' "$key" "$from" >>"$dst/manifest.tmp"
+# torch_abi: stable: the test installs this cell's torch minor, not the one the wheel was built with
+if [ -n "$torch" ] && [ "$torch" != "$(sed -n 's/^torch=//p' "$man")" ]; then
+    printf 'test_torch=%s.*\n' "$torch" >>"$dst/manifest.tmp"
+fi
 if [ -f "$dst/manifest" ] && cmp -s "$dst/manifest.tmp" "$dst/manifest"; then
     rm -f "$dst/manifest.tmp"
 else

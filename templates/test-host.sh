@@ -91,12 +91,14 @@ sed 's/^/  | /' "$manifest"
 m_filename=''
 m_sha256=''
 m_torch_version=''
+m_test_torch='' # torch_abi: stable: the torch this cell tests with ("2.15.*"), not the build's
 m_torch_cuda=''
 while IFS= read -r wg_line; do
     case $wg_line in
         filename=*) m_filename=${wg_line#filename=} ;;
         sha256=*) m_sha256=${wg_line#sha256=} ;;
         torch_version=*) m_torch_version=${wg_line#torch_version=} ;;
+        test_torch=*) m_test_torch=${wg_line#test_torch=} ;;
         torch_cuda=*) m_torch_cuda=${wg_line#torch_cuda=} ;;
     esac
 done <"$manifest"
@@ -175,7 +177,7 @@ if [ -n "$WG_TORCH" ]; then
         wg_site_torch
     else
         # the very torch the wheel was built against, from the same index
-        wg_install_torch "torch==$m_torch_version"
+        wg_install_torch "torch==${m_test_torch:-$m_torch_version}"
     fi
 fi
 if [ -n "$wg_test_deps" ]; then
@@ -183,7 +185,7 @@ if [ -n "$wg_test_deps" ]; then
     # with the torch installed above held where it is
     : >"$scratch/test-constraints.txt"
     [ -z "$WG_TORCH" ] || [ -z "$m_torch_version" ] || [ "$WHEELGEN_TEST_TORCH" = site ] ||
-        printf 'torch==%s\n' "$m_torch_version" >"$scratch/test-constraints.txt"
+        printf 'torch==%s\n' "${m_test_torch:-$m_torch_version}" >"$scratch/test-constraints.txt"
     wg_install -r "$scratch/test-deps.txt" -c "$scratch/test-constraints.txt" ||
         wg_die "cannot install test_deps: $(printf '%s' "$wg_test_deps" | tr '\n' ' ')"
 fi

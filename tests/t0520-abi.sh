@@ -104,3 +104,54 @@ elif grep -q "built notstable-1.0-cp$(c "$py1")-cp$(c "$py1").*, which is not an
 else
 	t_fail "$(tail -n 20 "$WORK/bad.log")"
 fi
+
+# torch_abi: stable (and abi3 with it): the matrix and the shared cell's manifest; no torch is
+# installed here (t0800 builds a torch extension): the share step runs on a stand-in build
+cu=$(sed -n 's/^cuda \([0-9.]*\) \/usr.*/\1/p' out/host.txt | tail -n 1)
+cat >fixture/torch.yml <<YML
+defaults: {python: ["$py1", "$py2"], cuda: ["$cu"]}
+torch:
+  "2.14": {cuda: ["$cu"], python: ["$py1", "$py2"], pypi: "$cu"}
+  "2.15": {cuda: ["$cu"], python: ["$py1", "$py2"], pypi: "$cu"}
+packages:
+  sab:
+    source: {path: stable}
+    versions: ["1.0"]
+    torch: ["2.14", "2.15"]
+    abi: abi3
+    torch_abi: stable
+    torch_requirement: "torch>={torch}"
+    local_version: "cu{cuda}"
+    test_import: stable
+YML
+c2() { echo "$1" | tr -d .; }
+b=sab-1.0-py$(c2 "$py1")-cu$(c2 "$cu")-torch2.14
+o=sab-1.0-py$(c2 "$py2")-cu$(c2 "$cu")-torch2.15
+t_case "torch_abi: stable with abi3: every cell of a CUDA version is built by the lowest Python's and torch's"
+out/wheelgen matrix --config fixture/torch.yml --table --host out/host.txt >"$WORK/ttable"
+if [ "$(grep -c "(built by $b)$" "$WORK/ttable")" = 3 ] && grep -q "^$b *yes$" "$WORK/ttable"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/ttable")"
+fi
+
+t_case "the shared cell's manifest names its own Python and torch, and the torch its test installs"
+mkdir -p outt/wheels/"$b"
+cp out/wheelgen out/host.txt outt/
+out/wheelgen gen --config fixture/torch.yml --builddir outt --host out/host.txt >/dev/null 2>&1
+w=sab-1.0+cu$(c2 "$cu")-cp38-abi3-linux_x86_64.whl
+echo stand-in >"outt/wheels/$b/$w"
+printf 'cell=%s\npackage=sab\nversion=1.0\npython=%s\ncuda=%s\ntorch=2.14\ntorch_version=2.14.1\nfilename=%s\nsha256=%064d\nsize=9\ntested=%064d\ngpu=skipped\n' \
+	"$b" "$py1" "$cu" "$w" 0 0 >"outt/wheels/$b/manifest"
+if sh templates/abi-share.sh outt "$b" "$o" fixture/torch.yml >"$WORK/share.log" 2>&1; then
+	m=outt/wheels/$o/manifest
+	if grep -q "^cell=$o$" "$m" && grep -q "^python=$py2$" "$m" && grep -q "^torch=2.15$" "$m" &&
+		grep -q "^torch_version=2.14.1$" "$m" && grep -q "^test_torch=2.15\.\*$" "$m" && grep -q "^abi_from=$b$" "$m" &&
+		grep -q -E "^key=[0-9a-f]{64}$" "$m" && ! grep -q "^tested=\|^gpu=" "$m" && [ "outt/wheels/$o/$w" -ef "outt/wheels/$b/$w" ]; then
+		t_pass
+	else
+		t_fail "$(cat "$m")"
+	fi
+else
+	t_fail "$(cat "$WORK/share.log")"
+fi
