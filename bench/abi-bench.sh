@@ -3,7 +3,7 @@
 #
 # Counts, from `wheelgen matrix --tsv` (its build column: the cell whose wheel a cell tests),
 # the wheel builds of CONFIG (default config/packages.yml) as written, and of the same config
-# with every `abi:` line removed (one build per cell, as before abi-aware cells), per package
+# with every `abi:` and `torch_abi:` line removed (one build per cell, as before abi-aware cells), per package
 # and in total, and prints the ratio. Nothing is built. Needs a built out/wheelgen.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 # (beside the config: its patches are named relative to it)
 plain=$(dirname "$cfg")/.abi-bench.$$.yml
 trap 'rm -rf "$work" "$plain"' EXIT
-grep -v '^[[:space:]]*abi:' "$cfg" >"$plain"
+grep -v -E '^[[:space:]]*(torch_)?abi:' "$cfg" >"$plain"
 "$wg" matrix --config "$cfg" --tsv >"$work/after" 2>/dev/null
 "$wg" matrix --config "$plain" --tsv >"$work/before" 2>/dev/null
 printf '%-16s %8s %14s %13s %7s\n' package cells builds_before builds_after ratio
