@@ -9,6 +9,7 @@
 #include "config.h"
 #include "git.h"
 #include "pep.h"
+#include "placeholder.h"
 
 /* CPython versions wheelgen knows how to name ("t" = free-threaded) */
 static const char *const knownpython[] = {
@@ -512,7 +513,7 @@ static void
 loadsource(struct ctx *x, struct package *p, struct node *n)
 {
 	struct node *path, *git, *tag, *pypi;
-	const char *s;
+	const char *s, *why;
 	int kinds;
 
 	p->src = SRC_PYPI;
@@ -554,7 +555,6 @@ loadsource(struct ctx *x, struct package *p, struct node *n)
 		{
 			/* the mirror path gen will make of it, by the same function */
 			struct sb mp = SB_INIT;
-			const char *why;
 
 			if (mirrorpathwhy(&mp, "out", s, &why) < 0)
 				nodeerr(x->d, git, "source.git: %s", why);
@@ -566,6 +566,8 @@ loadsource(struct ctx *x, struct package *p, struct node *n)
 		if (tag && (s = getstr(x, tag, "source.tag"))) {
 			if (!strstr(s, "{version}"))
 				nodeerr(x->d, tag, "tag pattern '%s' must contain {version}", s);
+			else if ((why = phcheck(s, PH_TAG)) != NULL)
+				nodeerr(x->d, tag, "tag pattern '%s': %s", s, why);
 			p->tag = s;
 		}
 	} else if (pypi && (s = getstr(x, pypi, "source.pypi"))) {
@@ -772,47 +774,27 @@ geturl(struct ctx *x, const struct node *n, const char *what)
 	return s;
 }
 
-/* check the local_version pattern by expanding it with sample values */
+/* check the local_version pattern: its placeholders, and a sample expansion */
 static void
 checklocal(struct ctx *x, struct package *p, struct node *n)
 {
-	const char *s = getstr(x, n, "local_version"), *q;
+	const char *s = getstr(x, n, "local_version"), *why;
+	struct phvalues sample = { NULL, "1.2", "1.2", "1.2", NULL };
 	struct sb out = SB_INIT;
-	const char *const keys[] = { "cuda", "cuda_version", "cuda_major", "torch", "python", NULL };
 
 	if (!s)
 		return;
 	p->local_version = s;
 	p->localat = n;
-	for (q = s; *q; q++) {
-		if (*q == '{') {
-			const char *e = strchr(q, '}');
-			char key[32];
-			size_t len;
-
-			len = e ? (size_t)(e - q - 1) : 0;
-			if (!e || len == 0 || len >= sizeof(key)) {
-				nodeerr(x->d, n, "unbalanced '{' in local_version '%s'", s);
-				sbfree(&out);
-				return;
-			}
-			memcpy(key, q + 1, len);
-			key[len] = '\0';
-			if (!inlist(keys, key)) {
-				nodeerr(x->d, n, "unknown placeholder {%s} in local_version (known: {cuda}, {cuda_version}, {cuda_major}, {torch}, {python})", key);
-				sbfree(&out);
-				return;
-			}
-			if (!strncmp(key, "cuda", 4) && !p->cudaaxis)
-				nodeerr(x->d, n, "local_version uses {%s} but package '%s' has no CUDA versions", key, p->name);
-			if (!strcmp(key, "torch") && !p->torchaxis)
-				nodeerr(x->d, n, "local_version uses {torch} but package '%s' has no torch versions", p->name);
-			sbadd(&out, "1.2");
-			q = e;
-		} else {
-			sbaddc(&out, *q);
-		}
+	if ((why = phcheck(s, PH_LABEL)) != NULL) {
+		nodeerr(x->d, n, "local_version '%s': %s", s, why);
+		return;
 	}
+	if (!p->cudaaxis && (phuses(s, "cuda") || phuses(s, "cuda_version") || phuses(s, "cuda_major")))
+		nodeerr(x->d, n, "local_version uses a CUDA placeholder but package '%s' has no CUDA versions", p->name);
+	if (!p->torchaxis && phuses(s, "torch"))
+		nodeerr(x->d, n, "local_version uses {torch} but package '%s' has no torch versions", p->name);
+	phexpand(&out, s, &sample);
 	if (!peplocal(out.buf))
 		nodeerr(x->d, n, "local_version '%s' does not give a valid local label (letters, digits, '.', '-', '_')", s);
 	sbfree(&out);
@@ -825,7 +807,7 @@ checklocal(struct ctx *x, struct package *p, struct node *n)
 static void
 checktorchreq(struct ctx *x, struct package *p, struct node *n)
 {
-	const char *s = getstr(x, n, "torch_requirement"), *q;
+	const char *s = getstr(x, n, "torch_requirement"), *q, *why;
 
 	if (!s)
 		return;
@@ -846,10 +828,10 @@ checktorchreq(struct ctx *x, struct package *p, struct node *n)
 			nodeerr(x->d, n, "torch_requirement must not contain control characters");
 			return;
 		}
-		if (*q == '{' && strncmp(q, "{torch}", 7)) {
-			nodeerr(x->d, n, "unknown placeholder in torch_requirement '%s' (known: {torch})", s);
-			return;
-		}
+	}
+	if ((why = phcheck(s, PH_TORCHREQ)) != NULL) {
+		nodeerr(x->d, n, "torch_requirement '%s': %s", s, why);
+		return;
 	}
 	p->torchreq = s;
 }
@@ -871,6 +853,21 @@ getnumber(struct ctx *x, const struct node *n, const char *what, double def, dou
 		return def;
 	}
 	return v;
+}
+
+/* every {word} of an env value is a placeholder (${VAR} is left alone) */
+static void
+checkenvplaceholders(struct ctx *x, const struct node *env)
+{
+	const char *why;
+	size_t i;
+
+	for (i = 0; env && env->kind == NMAP && i < env->n; i++) {
+		const struct node *k = env->kids[2 * i], *val = env->kids[2 * i + 1];
+
+		if (k->kind == NSCALAR && val->kind == NSCALAR && (why = phcheck(val->s, PH_ENV)) != NULL)
+			nodeerr(x->d, val, "env %s: %s", k->s, why);
+	}
 }
 
 /* skip_submodules: submodule paths (from the top of the checkout) left empty, e.g. a ROCm
@@ -1032,6 +1029,7 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 	p->include = loadmatches(x, mapget(v, "include"), "include", &p->ninclude, 1);
 
 	p->env = loadpairs(x, mapget(v, "env"), "env", validident, "is not a valid environment variable name", 0, &p->nenv);
+	checkenvplaceholders(x, mapget(v, "env"));
 	/* test_skip_modules: {module: reason}: compiled modules the test step does not load */
 	p->skipmods = loadpairs(x, mapget(v, "test_skip_modules"), "test_skip_modules", validmodule,
 				"in test_skip_modules is not a Python module name", 1, &p->nskipmods);
@@ -1341,17 +1339,11 @@ nodots(struct arena *a, const char *v)
 const char *
 gitref(struct arena *a, const struct package *p, const char *version)
 {
+	struct phvalues v = { version, NULL, NULL, NULL, NULL };
 	struct sb s = SB_INIT;
-	const char *q, *r;
+	const char *r;
 
-	for (q = p->tag; *q; q++) {
-		if (startswith(q, "{version}")) {
-			sbadd(&s, version);
-			q += strlen("{version}") - 1;
-		} else {
-			sbaddc(&s, *q);
-		}
-	}
+	phexpand(&s, p->tag, &v);
 	r = astrdup(a, s.buf);
 	sbfree(&s);
 	return r;

@@ -6,6 +6,7 @@
 #include "esc.h"
 #include "git.h"
 #include "graph.h"
+#include "placeholder.h"
 
 static void
 shvar(struct sb *s, const char *name, const char *v)
@@ -68,56 +69,13 @@ shcell(struct sb *s, const struct cell *cl)
 	shsource(s, cl->pkg);
 }
 
-/*
- * An env value for one cell: {version}, {python} (312), {cuda} (130), {cuda_version} (13.0),
- * {cuda_major}, {torch}, {cuda_archs} (8.0;9.0) and {cuda_archs_nodot} (80;90) are replaced;
- * any other text, braces included, stays as written.
- */
+/* a value of the config (env, torch_requirement) for one cell: its placeholders replaced */
 static void
 envexpand(struct sb *s, const char *v, const struct cell *cl)
 {
-	const struct strlist *archs = &cl->pkg->cuda_archs;
-	size_t i, k;
+	struct phvalues pv = { cl->version, cl->python, cl->cuda, cl->torch, &cl->pkg->cuda_archs };
 
-	sbadd(s, "");
-	while (*v) {
-		if (startswith(v, "{version}")) {
-			sbadd(s, cl->version);
-			v += 9;
-		} else if (startswith(v, "{python}")) {
-			for (k = 0; cl->python[k]; k++)
-				if (cl->python[k] != '.')
-					sbaddc(s, cl->python[k]);
-			v += 8;
-		} else if (startswith(v, "{cuda}") && cl->cuda) {
-			for (k = 0; cl->cuda[k]; k++)
-				if (cl->cuda[k] != '.')
-					sbaddc(s, cl->cuda[k]);
-			v += 6;
-		} else if (startswith(v, "{cuda_version}") && cl->cuda) {
-			sbadd(s, cl->cuda);
-			v += 14;
-		} else if (startswith(v, "{cuda_major}") && cl->cuda) {
-			sbaddn(s, cl->cuda, strcspn(cl->cuda, "."));
-			v += 12;
-		} else if (startswith(v, "{torch}") && cl->torch) {
-			sbadd(s, cl->torch);
-			v += 7;
-		} else if (startswith(v, "{cuda_archs}") || startswith(v, "{cuda_archs_nodot}")) {
-			int nodot = startswith(v, "{cuda_archs_nodot}");
-
-			for (i = 0; i < archs->n; i++) {
-				if (i)
-					sbaddc(s, ';');
-				for (k = 0; archs->v[i][k]; k++)
-					if (!nodot || archs->v[i][k] != '.')
-						sbaddc(s, archs->v[i][k]);
-			}
-			v += nodot ? 18 : 12;
-		} else {
-			sbaddc(s, *v++);
-		}
-	}
+	phexpand(s, v, &pv);
 }
 
 void

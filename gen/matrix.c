@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "placeholder.h"
 
 int
 hostload(struct arena *a, const char *path, struct host *h)
@@ -90,35 +91,17 @@ impossible(struct arena *a, const struct config *c, const char *py, const char *
 	return NULL;
 }
 
-/* expand the placeholders {cuda} (130), {cuda_version} (13.0), {cuda_major}, {torch} and {python} (312) of a pattern */
+/* a local_version pattern for one cell (placeholder.c) */
 static const char *
 expand(struct arena *a, const char *pattern, const char *py, const char *cuda, const char *torch)
 {
+	struct phvalues v = { NULL, py, cuda, torch, NULL };
 	struct sb s = SB_INIT;
-	const char *q, *r;
+	const char *r;
 
 	if (!pattern)
 		return NULL;
-	for (q = pattern; *q; q++) {
-		if (*q != '{') {
-			sbaddc(&s, *q);
-			continue;
-		}
-		r = strchr(q, '}');
-		if (!r)
-			break;
-		if (!strncmp(q, "{cuda}", 6) && cuda)
-			sbadd(&s, nodots(a, cuda));
-		else if (!strncmp(q, "{cuda_version}", 14) && cuda)
-			sbadd(&s, cuda);
-		else if (!strncmp(q, "{cuda_major}", 12) && cuda)
-			sbaddn(&s, cuda, strcspn(cuda, "."));
-		else if (!strncmp(q, "{torch}", 7) && torch)
-			sbadd(&s, torch);
-		else if (!strncmp(q, "{python}", 8))
-			sbadd(&s, nodots(a, py));
-		q = r;
-	}
+	phexpand(&s, pattern, &v);
 	r = astrdup(a, s.buf);
 	sbfree(&s);
 	return r;
