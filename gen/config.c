@@ -778,9 +778,11 @@ geturl(struct ctx *x, const struct node *n, const char *what)
 static void
 checklocal(struct ctx *x, struct package *p, struct node *n)
 {
+	static const char *const cudaph[] = { "cuda", "cuda_version", "cuda_major" };
 	const char *s = getstr(x, n, "local_version"), *why;
 	struct phvalues sample = { NULL, "1.2", "1.2", "1.2", NULL };
 	struct sb out = SB_INIT;
+	size_t i;
 
 	if (!s)
 		return;
@@ -790,8 +792,12 @@ checklocal(struct ctx *x, struct package *p, struct node *n)
 		nodeerr(x->d, n, "local_version '%s': %s", s, why);
 		return;
 	}
-	if (!p->cudaaxis && (phuses(s, "cuda") || phuses(s, "cuda_version") || phuses(s, "cuda_major")))
-		nodeerr(x->d, n, "local_version uses a CUDA placeholder but package '%s' has no CUDA versions", p->name);
+	for (i = 0; !p->cudaaxis && i < 3; i++) {
+		if (phuses(s, cudaph[i])) {
+			nodeerr(x->d, n, "local_version uses {%s} but package '%s' has no CUDA versions", cudaph[i], p->name);
+			break;
+		}
+	}
 	if (!p->torchaxis && phuses(s, "torch"))
 		nodeerr(x->d, n, "local_version uses {torch} but package '%s' has no torch versions", p->name);
 	phexpand(&out, s, &sample);
