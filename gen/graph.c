@@ -187,7 +187,7 @@ static const struct {
 /* what the publish edges run (a ninja variable would expand into one path) */
 #define PUBLISHDEPS                                                                  \
 	"templates/publish.sh templates/publish-lib.sh templates/publish-dir.sh " \
-	"templates/publish-http.sh templates/publish-github.sh $builddir/publish.spec"
+	"templates/publish-http.sh templates/publish-github.sh templates/github-json.py $builddir/publish.spec"
 
 /* does the config name somewhere to publish wheels? */
 static int

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""JSON and URL helpers of templates/publish-github.sh (no jq on the hosts it runs on).
+
+    python3 templates/github-json.py quote TEXT SAFE     TEXT percent-encoded
+    python3 templates/github-json.py create TAG          the body that creates release TAG
+    python3 templates/github-json.py release FILE        "ID UPLOAD_URL" of a release answer
+    python3 templates/github-json.py asset FILE NAME     "ID DIGEST" of release asset NAME
+    python3 templates/github-json.py uploaded FILE       "DIGEST NAME" of an uploaded asset
+    python3 templates/github-json.py message FILE        the API error message of an answer
+"""
+import json, sys, urllib.parse
+cmd, args = sys.argv[1], sys.argv[2:]
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit("wheelgen: github: %s: not a JSON answer (%s)" % (path, e))
+if cmd == "quote":          # TEXT SAFE: TEXT percent-encoded
+    print(urllib.parse.quote(args[0], safe=args[1]))
+elif cmd == "create":       # TAG: the body that creates its release
+    print(json.dumps({"tag_name": args[0], "name": args[0]}))
+elif cmd == "release":      # FILE: "ID UPLOAD_URL" of a release
+    d = load(args[0])
+    if not isinstance(d, dict) or "id" not in d:
+        sys.exit("wheelgen: github: %s: no release in the answer" % args[0])
+    print(d["id"], d.get("upload_url") or "-")
+elif cmd == "asset":        # FILE NAME: "ID DIGEST" of the release asset NAME ("-": no digest)
+    d = load(args[0])
+    for a in d.get("assets") or []:
+        if a.get("name") == args[1]:
+            print(a.get("id"), a.get("digest") or "-")
+            break
+elif cmd == "uploaded":     # FILE: "NAME DIGEST" of an uploaded asset
+    d = load(args[0])
+    print(d.get("digest") or "-", d.get("name") or "-")
+elif cmd == "message":      # FILE: the API error message of an answer (or its start)
+    try:
+        with open(args[0], encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        sys.exit(0)
+    try:
+        d = json.loads(text)
+        m = [str(d.get("message") or "")]
+        for e in d.get("errors") or []:
+            m.append(str(e.get("message") or e.get("code") or e) if isinstance(e, dict) else str(e))
+        print("; ".join(x for x in m if x))
+    except (ValueError, AttributeError):
+        print(" ".join(text.split())[:200])
+
