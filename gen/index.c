@@ -864,74 +864,220 @@ out:
 	return rc;
 }
 
-/* index.html: which wheel fits which setup, and the line that installs from each variant */
+/* the landing page's looks: inline, no external assets; narrow screens get one column */
+static const char landingstyle[] =
+	"<style>\n"
+	"body{font:16px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}\n"
+	"main{max-width:72rem;margin:0 auto;padding:1rem 1.25rem 3rem}\n"
+	"h1{font-size:1.75rem;margin:.5rem 0}h2{margin-top:2.5rem;border-bottom:1px solid #d0d7de}"
+	"h3{font-size:1.05rem;margin:1.5rem 0 .25rem}\n"
+	"section{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:0 1.25rem 1rem;margin:1.5rem 0}\n"
+	"pre{background:#1b1f24;color:#f0f3f6;padding:.75rem 1rem;border-radius:6px;overflow-x:auto;font-size:.9rem}\n"
+	"code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}\n"
+	".table{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.9rem}\n"
+	"caption{text-align:left;font-weight:600;padding:.5rem 0}\n"
+	"th,td{border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}\n"
+	"td a{word-break:break-all}.muted{color:#57606a}\n"
+	"</style>\n";
+
+/* "CUDA 13.0 · torch 2.15", "CUDA 13.0", or "any setup (no CUDA)" */
 static void
-landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variants, size_t nv, const char *files,
-	const struct indexopts *o)
+setupwords(struct sb *s, const struct wheelinfo *w)
 {
-	const char *title = o->title ? o->title : "Wheels";
-	struct timecache tc = { -1, "" };
-	struct sb ver = SB_INIT, t = SB_INIT;
+	if (!w->variant) {
+		sbadd(s, "any setup (no CUDA)");
+		return;
+	}
+	sbadd(s, "CUDA ");
+	eschtml(s, w->cuda && *w->cuda ? w->cuda : w->variant);
+	if (w->torch && *w->torch) {
+		sbadd(s, " &middot; torch ");
+		eschtml(s, w->torch);
+	}
+}
+
+/* Python versions as numbers: 3.9 before 3.10, 3.14 before 3.14t */
+static int
+pycmp(const char *a, const char *b)
+{
+	char *ea, *eb;
+	long ma = strtol(a ? a : "", &ea, 10), mb = strtol(b ? b : "", &eb, 10), na, nb;
+
+	if (ma != mb)
+		return ma < mb ? -1 : 1;
+	na = *ea == '.' ? strtol(ea + 1, &ea, 10) : 0;
+	nb = *eb == '.' ? strtol(eb + 1, &eb, 10) : 0;
+	if (na != nb)
+		return na < nb ? -1 : 1;
+	return strcmp(ea, eb);
+}
+
+/* a row of the landing page's tables: a wheel and its version */
+struct row {
+	const struct wheelinfo *w;
+	char *version;
+};
+
+/* newest version first, then the setups in order, then Python by number */
+static int
+cmprow(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int r = -pepcmp(x->version, y->version);
+
+	if (!r)
+		r = strcmp(orempty(x->w->variant), orempty(y->w->variant));
+	return r ? r : pycmp(x->w->python, y->w->python);
+}
+
+/* the install lines for one setup: pip and uv, the index's address filled in by the script */
+static void
+installlines(struct sb *s, const char *package, const char *variant)
+{
+	static const char *const tools[] = { "pip install", "uv pip install" };
+	size_t k;
+
+	sbadd(s, "<pre><code>");
+	for (k = 0; k < 2; k++) {
+		sbaddf(s, "%s --index-url <span class=\"index\">INDEX</span>/", tools[k]);
+		if (variant) {
+			eschtml(s, variant);
+			sbaddc(s, '/');
+		}
+		sbadd(s, "simple/ ");
+		eschtml(s, package);
+		sbaddc(s, '\n');
+	}
+	sbadd(s, "</code></pre>\n");
+}
+
+/* one package: its versions, the install lines of each setup, and the table of its wheels */
+static void
+landingpackage(struct sb *s, struct row *r, size_t n, const char *files, const struct indexopts *o,
+	       struct timecache *tc)
+{
+	struct sb t = SB_INIT;
 	size_t i, k;
 
-	pagehead(s, title, o);
-	sbadd(s, "<h1>");
-	eschtml(s, title);
-	sbadd(s, "</h1>\n"
-		 "<p>Each CUDA/torch variant has an index of its own: point pip or uv at the one that matches your "
-		 "torch and CUDA, and it cannot pick a wheel built for another. <code>INDEX</code> is the URL of this "
-		 "page's directory. Wheels without CUDA are in every index.</p>\n");
-	for (k = 0; k < nv; k++) {
-		sbadd(s, "<h2>");
-		eschtml(s, variants[k]);
-		sbadd(s, "</h2>\n<pre>pip install --index-url INDEX/");
-		eschtml(s, variants[k]);
-		sbadd(s, "/simple/ PACKAGE\nuv pip install --index-url INDEX/");
-		eschtml(s, variants[k]);
-		sbadd(s, "/simple/ PACKAGE</pre>\n<p><a href=\"");
-		hrefname(s, variants[k]);
-		sbadd(s, "/simple/\">the ");
-		eschtml(s, variants[k]);
-		sbadd(s, " index</a></p>\n");
-	}
-	sbadd(s, "<h2>All wheels</h2>\n<p><a href=\"simple/\">the combined index</a> (every variant: pip takes the "
-		 "highest local label, so name a variant's index instead)</p>\n"
-		 "<table border=\"1\">\n<tr><th>package</th><th>version</th><th>variant</th><th>Python</th>"
-		 "<th>wheel</th><th>built (UTC)</th><th>yanked</th></tr>\n");
-	for (i = 0; i < nw; i++) {
-		const char *yank;
+	qsort(r, n, sizeof(*r), cmprow);
+	sbadd(s, "<section>\n<h2 id=\"");
+	eschtml(s, r[0].w->package);
+	sbadd(s, "\">");
+	eschtml(s, r[0].w->package);
+	sbadd(s, "</h2>\n<p>Versions:");
+	/* the public versions (the local label names the setup), newest first, each once */
+	for (i = 0, k = 0; i < n; i++) {
+		size_t len = strcspn(r[i].version, "+");
 
-		if (i && !strcmp(w[i].filename, w[i - 1].filename))
+		if (i && len == strcspn(r[k].version, "+") && !strncmp(r[i].version, r[k].version, len))
 			continue;
-		yank = yankof(o, &w[i]);
-		sbreset(&ver);
-		wheelversion(&ver, w[i].filename);
-		sbreset(&t);
-		isotime(&t, w[i].mtime, &tc);
+		sbadd(s, i ? ", " : " ");
+		sbaddn(s, r[i].version, len);
+		k = i;
+	}
+	sbadd(s, "</p>\n");
+	/* one section per setup, in the order of the table */
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && strcmp(orempty(r[k].w->variant), orempty(r[i].w->variant)); k++)
+			;
+		if (k < i)
+			continue;
+		sbadd(s, "<h3>");
+		setupwords(s, r[i].w);
+		sbadd(s, "</h3>\n");
+		installlines(s, r[i].w->package, r[i].w->variant);
+		sbadd(s, "<p class=\"muted\"><a href=\"");
+		if (r[i].w->variant) {
+			hrefname(s, r[i].w->variant);
+			sbaddc(s, '/');
+		}
+		sbadd(s, "simple/\">this setup's index</a></p>\n");
+	}
+	sbadd(s, "<div class=\"table\"><table>\n<caption>The wheels of ");
+	eschtml(s, r[0].w->package);
+	sbadd(s, "</caption>\n<thead><tr><th scope=\"col\">version</th><th scope=\"col\">setup</th>"
+		 "<th scope=\"col\">Python</th><th scope=\"col\">wheel</th><th scope=\"col\">built (UTC)</th>"
+		 "<th scope=\"col\">yanked</th></tr></thead>\n<tbody>\n");
+	for (i = 0; i < n; i++) {
+		const char *yank = yankof(o, r[i].w);
+
 		sbadd(s, "<tr><td>");
-		eschtml(s, w[i].package);
+		eschtml(s, r[i].version);
 		sbadd(s, "</td><td>");
-		eschtml(s, ver.len ? ver.buf : "");
+		setupwords(s, r[i].w);
 		sbadd(s, "</td><td>");
-		eschtml(s, w[i].variant ? w[i].variant : "any");
-		sbadd(s, "</td><td>");
-		eschtml(s, w[i].python ? w[i].python : "");
+		eschtml(s, r[i].w->python ? r[i].w->python : "");
 		sbadd(s, "</td><td><a href=\"");
 		eschtml(s, files);
-		hrefname(s, w[i].filename);
+		hrefname(s, r[i].w->filename);
 		sbadd(s, "\">");
-		eschtml(s, w[i].filename);
+		eschtml(s, r[i].w->filename);
 		sbadd(s, "</a></td><td>");
-		if (w[i].mtime)
+		sbreset(&t);
+		isotime(&t, r[i].w->mtime, tc);
+		if (r[i].w->mtime)
 			sbaddn(s, t.buf, 10);
 		sbadd(s, "</td><td>");
 		if (yank)
 			eschtml(s, *yank ? yank : "yes");
 		sbadd(s, "</td></tr>\n");
 	}
-	sbadd(s, "</table>\n</body>\n</html>\n");
-	sbfree(&ver);
+	sbadd(s, "</tbody>\n</table></div>\n</section>\n");
 	sbfree(&t);
+}
+
+/* index.html: for each package, which wheel fits which setup and the lines that install it */
+static void
+landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variants, size_t nv, const char *files,
+	const struct indexopts *o)
+{
+	const char *title = o->title ? o->title : "Wheels";
+	struct timecache tc = { -1, "" };
+	struct row *r = xcalloc(nw ? nw : 1, sizeof(*r));
+	struct sb ver = SB_INIT;
+	size_t i, n = 0;
+
+	(void)variants;
+	(void)nv;
+	sbaddf(s, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		  "<meta name=\"pypi:repository-version\" content=\"%s\">\n<title>", apiversion(o));
+	eschtml(s, title);
+	sbadd(s, "</title>\n");
+	sbadd(s, landingstyle);
+	sbadd(s, "</head>\n<body>\n<main>\n<h1>");
+	eschtml(s, title);
+	sbadd(s, "</h1>\n<p>Each CUDA/torch setup has an index of its own: install from the one that matches "
+		 "yours, and pip or uv cannot pick a wheel built for another.</p>\n"
+		 "<p>Which is yours: <code>python -c \"import torch; print(torch.__version__, torch.version.cuda)\"</code> "
+		 "prints your torch and its CUDA (<code>2.15.0+cu130 13.0</code> is the section "
+		 "&ldquo;CUDA 13.0 &middot; torch 2.15&rdquo;). Without torch, <code>nvidia-smi</code> shows the "
+		 "newest CUDA your driver runs.</p>\n"
+		 "<p class=\"muted\">The commands name this index by its address, <code class=\"index\">INDEX</code> "
+		 "(the directory of this page). <a href=\"simple/\">The combined index</a> lists every setup's wheels: "
+		 "pip takes the highest local label from it, so use a setup's index.</p>\n");
+	for (i = 0; i < nw; i++) {
+		/* (one file in two setups' trees, torch_abi: a row, and install lines, for each) */
+		if (n && strcmp(w[i].package, r[0].w->package)) {
+			landingpackage(s, r, n, files, o, &tc);
+			while (n)
+				free(r[--n].version);
+		}
+		sbreset(&ver);
+		wheelversion(&ver, w[i].filename);
+		r[n].w = &w[i];
+		r[n++].version = xstrdup(ver.len ? ver.buf : "");
+	}
+	if (n)
+		landingpackage(s, r, n, files, o, &tc);
+	while (n)
+		free(r[--n].version);
+	sbadd(s, "</main>\n<script>\n"
+		 "var here = location.href.replace(/[?#].*$/, '').replace(/[^\\/]*$/, '').replace(/\\/$/, '');\n"
+		 "document.querySelectorAll('.index').forEach(function (e) { e.textContent = here; });\n"
+		 "</script>\n</body>\n</html>\n");
+	free(r);
+	sbfree(&ver);
 }
 
 /* landing() in a thread of its own, beside the writers of the simple/ trees */

@@ -413,34 +413,50 @@ else
 fi
 
 # --- the landing page in a real browser ---------------------------------------------------
-t_case "the landing page renders in headless chromium, and every link it leads to resolves on the server"
+t_case "the landing page renders in headless chromium: semantic, a section per setup, and every link it leads to resolves on the server"
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chrome" ]; then
 	t_fail "chromium not found (tests/run.sh --install-deps installs it)"
 elif ! timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --user-data-dir="$WORK/chrome" \
 	--dump-dom "$url/" >"$WORK/dom.html" 2>"$WORK/chrome.log"; then
 	t_fail "chromium failed: $(tail -n 5 "$WORK/chrome.log")"
-elif python3 - "$url/" "$WORK/dom.html" "$npy" >"$WORK/crawl.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(tail -n 15 "$WORK/crawl.log")"; fi
+elif python3 - "$url/" "$WORK/dom.html" "$npy" "$WORK/commands" >"$WORK/crawl.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(tail -n 15 "$WORK/crawl.log")"; fi
 import html.parser, sys, urllib.parse, urllib.request
-base, dom = sys.argv[1], open(sys.argv[2]).read()
+base, dom, npy, cmdfile = sys.argv[1], open(sys.argv[2]).read(), int(sys.argv[3]), sys.argv[4]
 class P(html.parser.HTMLParser):
     def __init__(self):
-        super().__init__(); self.links = []; self.cells = 0; self.title = ""; self.t = False
+        super().__init__(); self.links = []; self.cells = 0; self.title = ""; self.tag = None
+        self.h3 = []; self.pre = []; self.lang = None; self.tags = set(); self.scopes = 0
     def handle_starttag(self, tag, attrs):
-        if tag == "a": self.links.append(dict(attrs)["href"])
+        a = dict(attrs); self.tags.add(tag)
+        if tag == "a": self.links.append(a["href"])
         if tag == "td": self.cells += 1
-        self.t = tag == "title"
+        if tag == "html": self.lang = a.get("lang")
+        if tag == "th" and a.get("scope") == "col": self.scopes += 1
+        if tag in ("title", "h3", "pre"):
+            self.tag = tag
+            if tag == "h3": self.h3.append("")
+            if tag == "pre": self.pre.append("")
     def handle_endtag(self, tag):
-        self.t = False
+        if tag == self.tag: self.tag = None
     def handle_data(self, d):
-        if self.t: self.title += d
+        if self.tag == "title": self.title += d
+        if self.tag == "h3": self.h3[-1] += d
+        if self.tag == "pre": self.pre[-1] += d
 def parse(text):
     p = P(); p.feed(text); return p
-# what the browser built from the page: the title, the matrix (2 wheels per Python x 7 columns), the links
+# what the browser built from the page (after its script filled in the index address)
 p = parse(dom)
 assert p.title == "Wheels", p.title
-assert p.cells == 14 * int(sys.argv[3]), p.cells
-assert any(l.endswith("cu130/simple/") for l in p.links), p.links
+assert p.lang == "en" and {"caption", "thead", "tbody", "main", "section"} <= p.tags, (p.lang, p.tags)
+assert p.cells == 2 * npy * 6, p.cells          # a row per wheel (2 per Python), 6 columns
+assert p.scopes == 6, p.scopes
+assert sorted(p.h3) == ["CUDA 13.0", "CUDA 13.2"], p.h3
+cmds = [l for pre in p.pre for l in pre.splitlines() if l.strip()]
+assert len(cmds) == 4 and all("INDEX" not in c for c in cmds), cmds
+want = base.rstrip("/")
+assert any(c == "pip install --index-url %s/cu130/simple/ wgcuda" % want for c in cmds), cmds
+open(cmdfile, "w").write("\n".join(cmds) + "\n")
 seen, todo, fetched = set(), [(urllib.parse.urljoin(base, l), 1) for l in p.links], 0
 while todo:
     u, depth = todo.pop()
@@ -456,6 +472,28 @@ while todo:
 assert fetched >= 8, (fetched, sorted(seen))
 print("fetched", fetched)
 PY
+
+t_case "every command the landing page shows, run as printed in a fresh venv, installs the wheel of its section"
+bad=
+if [ -s "$WORK/commands" ]; then
+	while IFS= read -r cmd; do
+		rm -rf "$WORK/cv"
+		"$exe" -m venv "$WORK/cv" >/dev/null 2>&1
+		label=$(echo "$cmd" | sed -n 's|.*/\(cu[0-9]*\)/simple/.*|\1|p')
+		# shellcheck disable=SC2086
+		case $cmd in uv\ *) [ -n "${UV:-}" ] || { bad="$bad [uv not found: $cmd]"; continue; } ;; esac
+		if (PATH=$WORK/cv/bin:$(dirname "${UV:-/nonexistent/uv}"):$PATH VIRTUAL_ENV=$WORK/cv UV_NO_CACHE=1 &&
+			export PATH VIRTUAL_ENV && cd "$WORK" && eval "$cmd") >>"$WORK/cmds.log" 2>&1; then
+			got=$(cd / && "$WORK/cv/bin/python" -c 'import importlib.metadata as m; print(m.version("wgcuda"))')
+			[ "$got" = "0.1.0+$label" ] || bad="$bad [$cmd: installed $got]"
+		else
+			bad="$bad [$cmd: failed]"
+		fi
+	done <"$WORK/commands"
+else
+	bad="no commands were read from the page"
+fi
+if [ -z "$bad" ]; then t_pass; else t_fail "$bad" "$(tail -n 10 "$WORK/cmds.log")"; fi
 
 # --- publishing: HTTP PUT into nginx's WebDAV, the index with a base_url ---------------------
 d2=$WORK/nginx2
