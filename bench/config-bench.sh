@@ -18,6 +18,7 @@ sizes=${*:-1 2.5 5 10}
 work=$(mktemp -d "$(bench_base)/wgcfg.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# shellcheck disable=SC2086
 python3 - "$work" $sizes <<'PY'
 import sys
 work, sizes = sys.argv[1], sys.argv[2:]

@@ -45,7 +45,7 @@ done
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cfg=docs/records/$pkg.yml
-[ -f "$cfg" ] || { echo "recipe-proof: no record config $cfg (records: $(ls docs/records/*.yml | sed 's|.*/||; s|\.yml$||' | tr '\n' ' '))" >&2; exit 2; }
+[ -f "$cfg" ] || { echo "recipe-proof: no record config $cfg (records: $(for f in docs/records/*.yml; do basename "$f" .yml; done | tr '\n' ' '))" >&2; exit 2; }
 builddir=${builddir:-out-proof/$pkg}
 [ "$fresh" = 0 ] || rm -rf "$builddir"
 mkdir -p "$builddir"

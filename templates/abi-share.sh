@@ -43,7 +43,8 @@ for f in "$dst"/*.whl "$dst"/METADATA; do
 done
 for f in "$wheel" METADATA; do
     [ -e "$src/$f" ] || continue
-    if [ ! "$src/$f" -ef "$dst/$f" ]; then
+    # (the same file already: the same inode)
+    if [ "$(stat -c %d:%i "$src/$f")" != "$(stat -c %d:%i "$dst/$f" 2>/dev/null)" ]; then
         ln -f "$src/$f" "$dst/$f.tmp" 2>/dev/null || cp -p "$src/$f" "$dst/$f.tmp"
         mv -f "$dst/$f.tmp" "$dst/$f"
     fi

@@ -575,7 +575,7 @@ z.extractall(sys.argv[2], [n for n in z.namelist() if n.endswith(".so") or ".so.
             grep -o -E 'sm_[0-9]+[af]?' | sed -E 's/[af]$//' | sort -u | tr '\n' ' ' | sed 's/ $//')
         wg_from='the nvcc command lines of the log'
     fi
-    wg_want=$(printf '%s\n' "$WG_CUDA_ARCHS" | tr ';, ' '\n\n\n' | sed -E 's/\+PTX$//; s/\.//; /^$/d; s/^/sm_/; s/[af]$//' |
+    wg_want=$(printf '%s\n' "$WG_CUDA_ARCHS" | tr -s ';, ' '\n' | sed -E 's/\+PTX$//; s/\.//; /^$/d; s/^/sm_/; s/[af]$//' |
         sort -u | tr '\n' ' ' | sed 's/ $//')
     if [ -n "$wg_archs" ]; then
         printf 'wheelgen: GPU code in the wheel: %s (cuda_archs: %s; from %s)\n' "$wg_archs" "$wg_want" "$wg_from"

@@ -232,6 +232,11 @@ t_git_http_start() {
 	fi
 	mkdir -p "$d/tmp" "$d/logs"
 	port=$(t_freeport)
+	authlines=
+	if [ -n "$htpasswd" ]; then
+		# shellcheck disable=SC2016 # nginx's variable $remote_user, not the shell's
+		authlines=$(printf '      auth_basic git;\n      auth_basic_user_file %s;\n      fastcgi_param REMOTE_USER $remote_user;' "$htpasswd")
+	fi
 	fcgiwrap -s "unix:$d/fcgi.sock" >"$d/logs/fcgiwrap.log" 2>&1 &
 	echo $! >"$d/fcgiwrap.pid"
 	{
@@ -241,7 +246,7 @@ t_git_http_start() {
   server {
     listen 127.0.0.1:$port;
     location / {
-$(if [ -n "$htpasswd" ]; then printf '      auth_basic git;\n      auth_basic_user_file %s;\n      fastcgi_param REMOTE_USER $remote_user;\n' "$htpasswd"; fi)
+$authlines
       include /etc/nginx/fastcgi_params;
       fastcgi_param SCRIPT_FILENAME /usr/lib/git-core/git-http-backend;
       fastcgi_param GIT_PROJECT_ROOT $repos;

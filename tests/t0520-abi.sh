@@ -147,7 +147,7 @@ if sh templates/abi-share.sh outt "$b" "$o" fixture/torch.yml >"$WORK/share.log"
 	m=outt/wheels/$o/manifest
 	if grep -q "^cell=$o$" "$m" && grep -q "^python=$py2$" "$m" && grep -q "^torch=2.15$" "$m" &&
 		grep -q "^torch_version=2.14.1$" "$m" && grep -q "^test_torch=2.15\.\*$" "$m" && grep -q "^abi_from=$b$" "$m" &&
-		grep -q -E "^key=[0-9a-f]{64}$" "$m" && ! grep -q "^tested=\|^gpu=" "$m" && [ "outt/wheels/$o/$w" -ef "outt/wheels/$b/$w" ]; then
+		grep -q -E "^key=[0-9a-f]{64}$" "$m" && ! grep -q "^tested=\|^gpu=" "$m" && [ "$(stat -c %i "outt/wheels/$o/$w")" = "$(stat -c %i "outt/wheels/$b/$w")" ]; then
 		t_pass
 	else
 		t_fail "$(cat "$m")"

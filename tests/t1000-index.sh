@@ -483,7 +483,7 @@ if [ -s "$WORK/commands" ]; then
 		# shellcheck disable=SC2086
 		case $cmd in uv\ *) [ -n "${UV:-}" ] || { bad="$bad [uv not found: $cmd]"; continue; } ;; esac
 		if (PATH=$WORK/cv/bin:$(dirname "${UV:-/nonexistent/uv}"):$PATH VIRTUAL_ENV=$WORK/cv UV_NO_CACHE=1 &&
-			export PATH VIRTUAL_ENV && cd "$WORK" && eval "$cmd") >>"$WORK/cmds.log" 2>&1; then
+			export PATH VIRTUAL_ENV UV_NO_CACHE && cd "$WORK" && eval "$cmd") >>"$WORK/cmds.log" 2>&1; then
 			got=$(cd / && "$WORK/cv/bin/python" -c 'import importlib.metadata as m; print(m.version("wgcuda"))')
 			[ "$got" = "0.1.0+$label" ] || bad="$bad [$cmd: installed $got]"
 		else
