@@ -76,24 +76,35 @@ isninja(const char *comm)
 	return !strncmp(comm, "ninja", 5) || !strcmp(comm, "samu");
 }
 
-int
-claimowner(const char *builddir, long *pid)
+/* the owner BUILDDIR/.lock records; 1 when that process still runs (same pid, same start) */
+static int
+readowner(const char *builddir, struct proc *owner)
 {
 	struct sb path = SB_INIT;
-	struct proc owner = { 0, 0 };
 	unsigned long long start;
 	long ppid;
 	char *text;
 	int alive = 0;
 
+	owner->pid = 0;
+	owner->start = 0;
 	sbaddf(&path, "%s/.lock", builddir);
 	if ((text = readfile(path.buf, NULL)) != NULL) {
-		if (sscanf(text, "%ld %llu", &owner.pid, &owner.start) == 2 && owner.pid > 1 &&
-		    procinfo(owner.pid, &ppid, &start, NULL, 0) == 0 && start == owner.start)
+		if (sscanf(text, "%ld %llu", &owner->pid, &owner->start) == 2 && owner->pid > 1 &&
+		    procinfo(owner->pid, &ppid, &start, NULL, 0) == 0 && start == owner->start)
 			alive = 1;
 		free(text);
 	}
 	sbfree(&path);
+	return alive;
+}
+
+int
+claimowner(const char *builddir, long *pid)
+{
+	struct proc owner;
+	int alive = readowner(builddir, &owner);
+
 	*pid = owner.pid;
 	return alive;
 }
@@ -132,11 +143,11 @@ claimbuilddir(const char *builddir, int stepfd)
 {
 	struct proc up[MAXUP], owner = { 0, 0 }, *ninja = NULL;
 	struct sb lck = SB_INIT, path = SB_INIT, tmp = SB_INIT, text = SB_INIT;
-	char comm[64], *old;
+	char comm[64];
 	long pid = (long)getppid(), ppid;
 	unsigned long long start;
 	size_t n = 0, i;
-	int fd, rc = 0, alive = 0;
+	int fd, rc = 0;
 
 	/* this process's ancestors, up to the first ninja */
 	while (pid > 1 && n < MAXUP && procinfo(pid, &ppid, &start, comm, sizeof(comm)) == 0) {
@@ -155,13 +166,7 @@ claimbuilddir(const char *builddir, int stepfd)
 		rc = -1;
 		goto out;
 	}
-	if ((old = readfile(path.buf, NULL)) != NULL) {
-		if (sscanf(old, "%ld %llu", &owner.pid, &owner.start) == 2 && owner.pid > 1 &&
-		    procinfo(owner.pid, &ppid, &start, comm, sizeof(comm)) == 0 && start == owner.start)
-			alive = 1;
-		free(old);
-	}
-	if (alive) {
+	if (readowner(builddir, &owner)) {
 		/* the owner is this run's ninja, or a ninja this one runs under */
 		for (i = 0; i < n; i++) {
 			if (up[i].pid == owner.pid && up[i].start == owner.start)
