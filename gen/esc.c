@@ -94,3 +94,35 @@ escjson(struct sb *s, const char *t)
 	}
 	sbaddc(s, '"');
 }
+
+/* a file name in an href: '+' and other reserved characters percent-encoded */
+void
+eschref(struct sb *s, const char *name)
+{
+	/* the unreserved characters (RFC 3986), written as they are: every other byte as %XX */
+	static const char hex[] = "0123456789ABCDEF";
+#define R2(c) [c] = 1, [c + 1] = 1
+#define R10(c) R2(c), R2(c + 2), R2(c + 4), R2(c + 6), R2(c + 8)
+	static const unsigned char plain[256] = {
+		R10('0'), R10('A'), R10('K'), R2('U'), R2('W'), R2('Y'), R10('a'), R10('k'), R2('u'), R2('w'), R2('y'),
+		['-'] = 1, ['.'] = 1, ['_'] = 1, ['~'] = 1,
+	};
+#undef R10
+#undef R2
+
+	for (;;) {
+		const char *q = name;
+		char pct[3];
+
+		while (plain[(unsigned char)*q])
+			q++;
+		sbaddn(s, name, (size_t)(q - name)); /* the plain run at once */
+		if (!*q)
+			return;
+		pct[0] = '%';
+		pct[1] = hex[(unsigned char)*q >> 4];
+		pct[2] = hex[(unsigned char)*q & 15];
+		sbaddn(s, pct, 3);
+		name = q + 1;
+	}
+}

@@ -1,4 +1,4 @@
-/* esc: quoting for ninja, POSIX sh, HTML and JSON. Each appends to a string buffer. */
+/* esc: quoting for ninja, POSIX sh, HTML, URLs and JSON. Each appends to a string buffer. */
 #ifndef WG_ESC_H
 #define WG_ESC_H
 
@@ -12,6 +12,8 @@ int escninjavalue(struct sb *s, const char *v);
 void escshell(struct sb *s, const char *w);
 /* HTML text or attribute value: & < > " ' as entities */
 void eschtml(struct sb *s, const char *t);
+/* a file name in an href: every byte but RFC 3986's unreserved ones as %XX ('+' too) */
+void eschref(struct sb *s, const char *name);
 /* a JSON string with its quotes; control characters as \uXXXX */
 void escjson(struct sb *s, const char *t);
 

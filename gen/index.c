@@ -13,272 +13,9 @@
 
 #include "esc.h"
 #include "index.h"
+#include "landing.h"
 #include "pep.h"
 #include "util.h"
-
-/* does the first line of path say sha? */
-static int
-firstlineis(const char *path, const char *sha)
-{
-	char *buf = readfile(path, NULL);
-	int is = buf && strlen(buf) >= 64 && !strncmp(buf, sha, 64) && (buf[64] == '\n' || !buf[64]);
-
-	free(buf);
-	return is;
-}
-
-/*
- * Did w's wheel pass its test? Its test record is BUILDDIR/tests/<cell>.ok (this host's test),
- * <manifest's directory>/tested (the test step writes it beside the wheel, so that a CI
- * artifact of the directory carries it), or tested= in the manifest (a store entry's).
- */
-static int
-tested(const char *builddir, const struct wheelinfo *w)
-{
-	struct sb p = SB_INIT;
-	int ok;
-
-	if (!w->sha256 || strlen(w->sha256) != 64)
-		return 0;
-	if (w->tested && !strcmp(w->tested, w->sha256))
-		return 1;
-	sbaddf(&p, "%s/tested", w->dir);
-	ok = firstlineis(p.buf, w->sha256);
-	if (!ok && w->cell && !strchr(w->cell, '/')) {
-		sbreset(&p);
-		sbaddf(&p, "%s/tests/%s.ok", builddir, w->cell);
-		ok = firstlineis(p.buf, w->sha256);
-	}
-	sbfree(&p);
-	return ok;
-}
-
-/* "X.Y": digits, a dot, digits (a CUDA or torch version as cells name them) */
-static int
-isminor(const char *s)
-{
-	size_t a = strspn(s, "0123456789"), b;
-
-	if (!a || s[a] != '.')
-		return 0;
-	b = strspn(s + a + 1, "0123456789");
-	return b && !s[a + 1 + b];
-}
-
-
-/*
- * What is wrong with a manifest's fields that become paths and URLs (a manifest may come
- * from another job's artifact, or a store): NULL when nothing is. The package must be a PEP
- * 503 normalized name, the version PEP 440, cuda and torch "X.Y", cell and filename plain
- * file names.
- */
-static const char *
-manifestbad(const struct wheelinfo *w)
-{
-	char *norm = xmalloc(strlen(w->package) + 1);
-	int normal, local;
-
-	pepnormalize(w->package, norm);
-	normal = pepname(w->package) && !strcmp(norm, w->package);
-	free(norm);
-	if (!normal)
-		return "package is not a PEP 503 normalized project name";
-	if (w->version && *w->version && !pepversion(w->version, &local))
-		return "version is not a PEP 440 version";
-	if ((w->cuda && *w->cuda && !isminor(w->cuda)) || (w->torch && *w->torch && !isminor(w->torch)))
-		return "cuda and torch must be versions like 13.0";
-	if (w->cell && !plainname(w->cell))
-		return "cell is not a plain name (no '/', no control characters)";
-	if (!plainname(w->filename))
-		return "filename is not a plain file name (no '/', no control characters)";
-	if (strlen(w->sha256) != 64 || strspn(w->sha256, "0123456789abcdef") != 64)
-		return "sha256 is not 64 hex digits";
-	return NULL;
-}
-
-int
-manifestread(const char *path, struct wheelinfo *w)
-{
-	const char *why;
-	static const char *const keys[] = { "cell", "package", "version", "filename", "sha256", "tags", "size",
-					    "cuda", "torch", "metadata_sha256", "requires_python", "python", "upload_time", "tested", NULL };
-	char *v[15] = { NULL };
-	const char *slash;
-
-	memset(w, 0, sizeof(*w));
-	if (readkeys(path, keys, v) < 0)
-		return error("cannot read manifest '%s': %s", path, strerror(errno));
-	w->cell = v[0];
-	w->package = v[1];
-	w->version = v[2];
-	w->filename = v[3];
-	w->sha256 = v[4];
-	w->tags = v[5];
-	w->size = v[6] ? strtoll(v[6], NULL, 10) : 0;
-	free(v[6]);
-	w->cuda = v[7];
-	w->torch = v[8];
-	w->metasha = v[9];
-	w->requirespy = v[10];
-	w->python = v[11];
-	/* the wheel's upload time, which restoring from the store keeps: the pages come out the same */
-	w->mtime = v[12] ? strtoll(v[12], NULL, 10) : 0;
-	free(v[12]);
-	w->tested = v[13];
-	slash = strrchr(path, '/');
-	w->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
-	if (w->cuda && *w->cuda) {
-		struct sb var = SB_INIT;
-		const char *q;
-
-		sbadd(&var, "cu");
-		for (q = w->cuda; *q; q++) {
-			if (*q != '.')
-				sbaddc(&var, *q);
-		}
-		if (w->torch && *w->torch)
-			sbaddf(&var, "-torch%s", w->torch);
-		w->variant = sbdetach(&var);
-	}
-	if (!w->package || !w->filename || !w->sha256) {
-		manifestfree(w);
-		return error("manifest '%s' lacks package, filename or sha256", path);
-	}
-	if ((why = manifestbad(w))) {
-		error("manifest '%s': %s", path, why);
-		manifestfree(w);
-		return -1;
-	}
-	return 0;
-}
-
-void
-manifestfree(struct wheelinfo *w)
-{
-	free(w->cell);
-	free(w->package);
-	free(w->version);
-	free(w->filename);
-	free(w->sha256);
-	free(w->tags);
-	free(w->cuda);
-	free(w->torch);
-	free(w->metasha);
-	free(w->requirespy);
-	free(w->python);
-	free(w->variant);
-	free(w->tested);
-	free(w->dir);
-	memset(w, 0, sizeof(*w));
-}
-
-int
-indexspecread(const char *path, struct indexopts *o)
-{
-	char *buf, *next, *line, *eq;
-
-	if (!(buf = readfile(path, NULL)))
-		return error("cannot read index spec '%s': %s", path, strerror(errno));
-	next = buf;
-	while ((line = nextline(&next))) {
-		if (*line == '#' || !(eq = strchr(line, '=')))
-			continue;
-		*eq++ = '\0';
-		if (!strcmp(line, "base_url")) {
-			free(o->baseurl);
-			o->baseurl = *eq ? xstrdup(eq) : NULL;
-		} else if (!strcmp(line, "title")) {
-			free(o->title);
-			o->title = *eq ? xstrdup(eq) : NULL;
-		} else if (!strcmp(line, "yanked") && strchr(eq, '\t')) {
-			GROW(o->yanked, o->nyankedcap, o->nyanked + 1);
-			o->yanked[o->nyanked++] = xstrdup(eq);
-		}
-	}
-	free(buf);
-	return 0;
-}
-
-void
-indexoptsfree(struct indexopts *o)
-{
-	size_t i;
-
-	for (i = 0; i < o->nyanked; i++)
-		free(o->yanked[i]);
-	free(o->yanked);
-	free(o->baseurl);
-	free(o->title);
-	memset(o, 0, sizeof(*o));
-}
-
-/* the version part of a distribution file name: name-VERSION-....whl, or an sdist's
-   name-VERSION.tar.gz (.zip, .tar.bz2, .tgz) where VERSION starts at the first "-<digit>" */
-static void
-wheelversion(struct sb *s, const char *filename)
-{
-	static const char *const exts[] = { ".tar.gz", ".zip", ".tar.bz2", ".tar.xz", ".tgz", NULL };
-	size_t len = strlen(filename), k;
-	const char *a, *b;
-
-	if (len > 4 && !strcmp(filename + len - 4, ".whl")) {
-		a = strchr(filename, '-');
-		b = a ? strchr(a + 1, '-') : NULL;
-		if (a && b)
-			sbaddn(s, a + 1, (size_t)(b - a - 1));
-		return;
-	}
-	for (k = 0; exts[k]; k++) {
-		size_t el = strlen(exts[k]);
-
-		if (len > el && !strcmp(filename + len - el, exts[k])) {
-			for (a = filename; (a = strchr(a, '-')); a++) {
-				if (a[1] >= '0' && a[1] <= '9') {
-					if (filename + len - el > a + 1)
-						sbaddn(s, a + 1, (size_t)(filename + len - el - a - 1));
-					return;
-				}
-			}
-			return;
-		}
-	}
-}
-
-/* why w's version is yanked ("" when no reason was given), or NULL when it is not */
-static const char *
-yankof(const struct indexopts *o, const struct wheelinfo *w)
-{
-	struct sb ver = SB_INIT;
-	const char *why = NULL;
-	size_t i, plen = strlen(w->package);
-
-	if (!o->nyanked)
-		return NULL;
-	if (w->version && *w->version) {
-		sbadd(&ver, w->version);
-	} else {
-		wheelversion(&ver, w->filename);
-		if (ver.len && strchr(ver.buf, '+'))
-			*strchr(ver.buf, '+') = '\0';
-	}
-	for (i = 0; i < o->nyanked && !why && ver.buf; i++) {
-		const char *e = o->yanked[i], *t = strchr(e, '\t'), *r = t ? strchr(t + 1, '\t') : NULL;
-		size_t vlen = strlen(ver.buf);
-
-		if (r && (size_t)(t - e) == plen && !strncmp(e, w->package, plen) && (size_t)(r - t - 1) == vlen &&
-		    !strncmp(t + 1, ver.buf, vlen))
-			why = r + 1;
-	}
-	sbfree(&ver);
-	return why;
-}
-
-/* "" for NULL */
-static const char *
-orempty(const char *s)
-{
-	return s ? s : "";
-}
 
 static int
 cmpwheel(const void *a, const void *b)
@@ -357,74 +94,13 @@ linkwheel(const char *index, struct wheelinfo *w, int link)
 	return rc;
 }
 
-/* a file name in an href: '+' and other reserved characters percent-encoded */
-static void
-hrefname(struct sb *s, const char *name)
-{
-	/* the unreserved characters (RFC 3986), written as they are: every other byte as %XX */
-	static const char hex[] = "0123456789ABCDEF";
-#define R2(c) [c] = 1, [c + 1] = 1
-#define R10(c) R2(c), R2(c + 2), R2(c + 4), R2(c + 6), R2(c + 8)
-	static const unsigned char plain[256] = {
-		R10('0'), R10('A'), R10('K'), R2('U'), R2('W'), R2('Y'), R10('a'), R10('k'), R2('u'), R2('w'), R2('y'),
-		['-'] = 1, ['.'] = 1, ['_'] = 1, ['~'] = 1,
-	};
-#undef R10
-#undef R2
-
-	for (;;) {
-		const char *q = name;
-		char pct[3];
-
-		while (plain[(unsigned char)*q])
-			q++;
-		sbaddn(s, name, (size_t)(q - name)); /* the plain run at once */
-		if (!*q)
-			return;
-		pct[0] = '%';
-		pct[1] = hex[(unsigned char)*q >> 4];
-		pct[2] = hex[(unsigned char)*q & 15];
-		sbaddn(s, pct, 3);
-		name = q + 1;
-	}
-}
-
-/* the API version the pages claim: 1.1 (PEP 700: size, upload-time, versions), but 1.0 for
-   pages built from file names alone (--from-list), which know no sizes */
-static const char *
-apiversion(const struct indexopts *o)
-{
-	return o && o->fromlist ? "1.0" : "1.1";
-}
-
 static void
 pagehead(struct sb *s, const char *title, const struct indexopts *o)
 {
 	sbaddf(s, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
-		  "<meta name=\"pypi:repository-version\" content=\"%s\">\n<title>", apiversion(o));
+		  "<meta name=\"pypi:repository-version\" content=\"%s\">\n<title>", indexapiversion(o));
 	eschtml(s, title);
 	sbadd(s, "</title>\n</head>\n<body>\n");
-}
-
-/* the last time formatted: the same few times come again and again (one per wheel, in every
-   tree); one per thread */
-struct timecache {
-	long long last;
-	char buf[64];
-};
-
-static void
-isotime(struct sb *s, long long t, struct timecache *c)
-{
-	if (t != c->last || !c->buf[0]) {
-		time_t tt = (time_t)t;
-		struct tm tm;
-
-		gmtime_r(&tt, &tm);
-		strftime(c->buf, sizeof(c->buf), "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
-		c->last = t;
-	}
-	sbadd(s, c->buf);
 }
 
 /*
@@ -556,7 +232,7 @@ htmlfile(struct sb *page, const struct wheelinfo *x, const char *files, const ch
 
 	/* HTML (PEP 503, 592, 658/714) */
 	sbaddf(page, "<a href=\"%s", files);
-	hrefname(page, x->filename);
+	eschref(page, x->filename);
 	if (x->sha256) {
 		sbadd(page, "#sha256=");
 		eschtml(page, x->sha256);
@@ -595,7 +271,7 @@ jsonfile(struct sb *json, const struct wheelinfo *x, const char *files, const ch
 	escjson(json, x->filename);
 	sbadd(json, ", \"url\": \"");
 	sbadd(json, files);
-	hrefname(json, x->filename);
+	eschref(json, x->filename);
 	sbadd(json, "\", \"hashes\": {");
 	if (x->sha256) {
 		sbadd(json, "\"sha256\": ");
@@ -645,7 +321,7 @@ writeproject(const struct pagework *pw, const struct projpages *pp, struct pageb
 	sbadd(page, "<h1>Links for ");
 	eschtml(page, w[i].package);
 	sbadd(page, "</h1>\n");
-	sbaddf(json, "{\"meta\": {\"api-version\": \"%s\"}, \"name\": ", apiversion(pw->o));
+	sbaddf(json, "{\"meta\": {\"api-version\": \"%s\"}, \"name\": ", indexapiversion(pw->o));
 	escjson(json, w[i].package);
 	sbadd(json, ", \"files\": [");
 	for (k = i; k < pp->j; k++) {
@@ -787,7 +463,7 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 			goto fail;
 	}
 	pagehead(&root, "Simple index", o);
-	sbaddf(&rootj, "{\"meta\": {\"api-version\": \"%s\"}, \"projects\": [", apiversion(o));
+	sbaddf(&rootj, "{\"meta\": {\"api-version\": \"%s\"}, \"projects\": [", indexapiversion(o));
 	for (i = 0; i < nw; i = j) {
 		size_t nfiles = 0;
 
@@ -798,7 +474,7 @@ writetree(const char *top, const struct wheelinfo *w, size_t nw, const char *v, 
 		if (!nfiles)
 			continue;
 		sbadd(&root, "<a href=\"");
-		hrefname(&root, w[i].package);
+		eschref(&root, w[i].package);
 		sbadd(&root, "/\">");
 		eschtml(&root, w[i].package);
 		sbadd(&root, "</a><br>\n");
@@ -864,228 +540,11 @@ out:
 	return rc;
 }
 
-/* the landing page's looks: inline, no external assets; narrow screens get one column */
-static const char landingstyle[] =
-	"<style>\n"
-	"body{font:16px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}\n"
-	"main{max-width:72rem;margin:0 auto;padding:1rem 1.25rem 3rem}\n"
-	"h1{font-size:1.75rem;margin:.5rem 0}h2{margin-top:2.5rem;border-bottom:1px solid #d0d7de}"
-	"h3{font-size:1.05rem;margin:1.5rem 0 .25rem}\n"
-	"section{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:0 1.25rem 1rem;margin:1.5rem 0}\n"
-	"pre{background:#1b1f24;color:#f0f3f6;padding:.75rem 1rem;border-radius:6px;overflow-x:auto;font-size:.9rem}\n"
-	"code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}\n"
-	".table{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.9rem}\n"
-	"caption{text-align:left;font-weight:600;padding:.5rem 0}\n"
-	"th,td{border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}\n"
-	"td a{word-break:break-all}.muted{color:#57606a}\n"
-	"</style>\n";
-
-/* "CUDA 13.0 · torch 2.15", "CUDA 13.0", or "any setup (no CUDA)" */
-static void
-setupwords(struct sb *s, const struct wheelinfo *w)
-{
-	if (!w->variant) {
-		sbadd(s, "any setup (no CUDA)");
-		return;
-	}
-	sbadd(s, "CUDA ");
-	eschtml(s, w->cuda && *w->cuda ? w->cuda : w->variant);
-	if (w->torch && *w->torch) {
-		sbadd(s, " &middot; torch ");
-		eschtml(s, w->torch);
-	}
-}
-
-/* Python versions as numbers: 3.9 before 3.10, 3.14 before 3.14t */
-static int
-pycmp(const char *a, const char *b)
-{
-	char *ea, *eb;
-	long ma = strtol(a ? a : "", &ea, 10), mb = strtol(b ? b : "", &eb, 10), na, nb;
-
-	if (ma != mb)
-		return ma < mb ? -1 : 1;
-	na = *ea == '.' ? strtol(ea + 1, &ea, 10) : 0;
-	nb = *eb == '.' ? strtol(eb + 1, &eb, 10) : 0;
-	if (na != nb)
-		return na < nb ? -1 : 1;
-	return strcmp(ea, eb);
-}
-
-/* a row of the landing page's tables: a wheel and its version */
-struct row {
-	const struct wheelinfo *w;
-	char *version;
-};
-
-/* newest version first, then the setups in order, then Python by number */
-static int
-cmprow(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-	int r = -pepcmp(x->version, y->version);
-
-	if (!r)
-		r = strcmp(orempty(x->w->variant), orempty(y->w->variant));
-	return r ? r : pycmp(x->w->python, y->w->python);
-}
-
-/* the install lines for one setup: pip and uv, the index's address filled in by the script */
-static void
-installlines(struct sb *s, const char *package, const char *variant)
-{
-	static const char *const tools[] = { "pip install", "uv pip install" };
-	size_t k;
-
-	sbadd(s, "<pre><code>");
-	for (k = 0; k < 2; k++) {
-		sbaddf(s, "%s --index-url <span class=\"index\">INDEX</span>/", tools[k]);
-		if (variant) {
-			eschtml(s, variant);
-			sbaddc(s, '/');
-		}
-		sbadd(s, "simple/ ");
-		eschtml(s, package);
-		sbaddc(s, '\n');
-	}
-	sbadd(s, "</code></pre>\n");
-}
-
-/* one package: its versions, the install lines of each setup, and the table of its wheels */
-static void
-landingpackage(struct sb *s, struct row *r, size_t n, const char *files, const struct indexopts *o,
-	       struct timecache *tc)
-{
-	struct sb t = SB_INIT;
-	size_t i, k;
-
-	qsort(r, n, sizeof(*r), cmprow);
-	sbadd(s, "<section>\n<h2 id=\"");
-	eschtml(s, r[0].w->package);
-	sbadd(s, "\">");
-	eschtml(s, r[0].w->package);
-	sbadd(s, "</h2>\n<p>Versions:");
-	/* the public versions (the local label names the setup), newest first, each once */
-	for (i = 0, k = 0; i < n; i++) {
-		size_t len = strcspn(r[i].version, "+");
-
-		if (i && len == strcspn(r[k].version, "+") && !strncmp(r[i].version, r[k].version, len))
-			continue;
-		sbadd(s, i ? ", " : " ");
-		sbaddn(s, r[i].version, len);
-		k = i;
-	}
-	sbadd(s, "</p>\n");
-	/* one section per setup, in the order of the table */
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < i && strcmp(orempty(r[k].w->variant), orempty(r[i].w->variant)); k++)
-			;
-		if (k < i)
-			continue;
-		sbadd(s, "<h3>");
-		setupwords(s, r[i].w);
-		sbadd(s, "</h3>\n");
-		installlines(s, r[i].w->package, r[i].w->variant);
-		sbadd(s, "<p class=\"muted\"><a href=\"");
-		if (r[i].w->variant) {
-			hrefname(s, r[i].w->variant);
-			sbaddc(s, '/');
-		}
-		sbadd(s, "simple/\">this setup's index</a></p>\n");
-	}
-	sbadd(s, "<div class=\"table\"><table>\n<caption>The wheels of ");
-	eschtml(s, r[0].w->package);
-	sbadd(s, "</caption>\n<thead><tr><th scope=\"col\">version</th><th scope=\"col\">setup</th>"
-		 "<th scope=\"col\">Python</th><th scope=\"col\">wheel</th><th scope=\"col\">built (UTC)</th>"
-		 "<th scope=\"col\">yanked</th></tr></thead>\n<tbody>\n");
-	for (i = 0; i < n; i++) {
-		const char *yank = yankof(o, r[i].w);
-
-		sbadd(s, "<tr><td>");
-		eschtml(s, r[i].version);
-		sbadd(s, "</td><td>");
-		setupwords(s, r[i].w);
-		sbadd(s, "</td><td>");
-		eschtml(s, r[i].w->python ? r[i].w->python : "");
-		sbadd(s, "</td><td><a href=\"");
-		eschtml(s, files);
-		hrefname(s, r[i].w->filename);
-		sbadd(s, "\">");
-		eschtml(s, r[i].w->filename);
-		sbadd(s, "</a></td><td>");
-		sbreset(&t);
-		isotime(&t, r[i].w->mtime, tc);
-		if (r[i].w->mtime)
-			sbaddn(s, t.buf, 10);
-		sbadd(s, "</td><td>");
-		if (yank)
-			eschtml(s, *yank ? yank : "yes");
-		sbadd(s, "</td></tr>\n");
-	}
-	sbadd(s, "</tbody>\n</table></div>\n</section>\n");
-	sbfree(&t);
-}
-
-/* index.html: for each package, which wheel fits which setup and the lines that install it */
-static void
-landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char **variants, size_t nv, const char *files,
-	const struct indexopts *o)
-{
-	const char *title = o->title ? o->title : "Wheels";
-	struct timecache tc = { -1, "" };
-	struct row *r = xcalloc(nw ? nw : 1, sizeof(*r));
-	struct sb ver = SB_INIT;
-	size_t i, n = 0;
-
-	(void)variants;
-	(void)nv;
-	sbaddf(s, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		  "<meta name=\"pypi:repository-version\" content=\"%s\">\n<title>", apiversion(o));
-	eschtml(s, title);
-	sbadd(s, "</title>\n");
-	sbadd(s, landingstyle);
-	sbadd(s, "</head>\n<body>\n<main>\n<h1>");
-	eschtml(s, title);
-	sbadd(s, "</h1>\n<p>Each CUDA/torch setup has an index of its own: install from the one that matches "
-		 "yours, and pip or uv cannot pick a wheel built for another.</p>\n"
-		 "<p>Which is yours: <code>python -c \"import torch; print(torch.__version__, torch.version.cuda)\"</code> "
-		 "prints your torch and its CUDA (<code>2.15.0+cu130 13.0</code> is the section "
-		 "&ldquo;CUDA 13.0 &middot; torch 2.15&rdquo;). Without torch, <code>nvidia-smi</code> shows the "
-		 "newest CUDA your driver runs.</p>\n"
-		 "<p class=\"muted\">The commands name this index by its address, <code class=\"index\">INDEX</code> "
-		 "(the directory of this page). <a href=\"simple/\">The combined index</a> lists every setup's wheels: "
-		 "pip takes the highest local label from it, so use a setup's index.</p>\n");
-	for (i = 0; i < nw; i++) {
-		/* (one file in two setups' trees, torch_abi: a row, and install lines, for each) */
-		if (n && strcmp(w[i].package, r[0].w->package)) {
-			landingpackage(s, r, n, files, o, &tc);
-			while (n)
-				free(r[--n].version);
-		}
-		sbreset(&ver);
-		wheelversion(&ver, w[i].filename);
-		r[n].w = &w[i];
-		r[n++].version = xstrdup(ver.len ? ver.buf : "");
-	}
-	if (n)
-		landingpackage(s, r, n, files, o, &tc);
-	while (n)
-		free(r[--n].version);
-	sbadd(s, "</main>\n<script>\n"
-		 "var here = location.href.replace(/[?#].*$/, '').replace(/[^\\/]*$/, '').replace(/\\/$/, '');\n"
-		 "document.querySelectorAll('.index').forEach(function (e) { e.textContent = here; });\n"
-		 "</script>\n</body>\n</html>\n");
-	free(r);
-	sbfree(&ver);
-}
-
 /* landing() in a thread of its own, beside the writers of the simple/ trees */
 struct landingjob {
 	struct sb *s;
 	const struct wheelinfo *w;
-	size_t nw, nv;
-	const char **variants;
+	size_t nw;
 	const char *files;
 	const struct indexopts *o;
 };
@@ -1095,7 +554,7 @@ landingworker(void *arg)
 {
 	struct landingjob *j = arg;
 
-	landing(j->s, j->w, j->nw, j->variants, j->nv, j->files, j->o);
+	landing(j->s, j->w, j->nw, j->files, j->o);
 	return NULL;
 }
 
@@ -1234,7 +693,7 @@ readwheels(const char *builddir, char **manifests, size_t n, const struct indexo
 			continue;
 		}
 		/* only tested wheels are indexed */
-		if (!tested(builddir, &w[nw])) {
+		if (!manifesttested(builddir, &w[nw])) {
 			fprintf(stderr, "wheelgen: index: left out %s: %s has not passed its test (no test record of sha256 %.12s)\n",
 				w[nw].cell ? w[nw].cell : manifests[i], w[nw].filename, w[nw].sha256);
 			manifestfree(&w[nw]);
@@ -1402,14 +861,12 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 	lj.s = &page;
 	lj.w = w;
 	lj.nw = nw;
-	lj.variants = variants;
-	lj.nv = nv;
 	lj.files = files.buf;
 	lj.o = o;
 	if (pagethreads(nw) > 1 && pthread_create(&ltid, NULL, landingworker, &lj) == 0)
 		landingthread = 1;
 	else
-		landing(&page, w, nw, variants, nv, files.buf, o);
+		landing(&page, w, nw, files.buf, o);
 	treerc = writetree(index.buf, w, nw, NULL, o->baseurl ? files.buf : "../../files/", o, fresh);
 	for (k = 0; k < nv && treerc == 0; k++) {
 		sbreset(&top);

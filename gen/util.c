@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -663,4 +664,24 @@ sweepdead(const char *dir, const char *prefix)
 	}
 	closedir(d);
 	sbfree(&p);
+}
+
+const char *
+orempty(const char *s)
+{
+	return s ? s : "";
+}
+
+void
+isotime(struct sb *s, long long t, struct timecache *c)
+{
+	if (t != c->last || !c->buf[0]) {
+		time_t tt = (time_t)t;
+		struct tm tm;
+
+		gmtime_r(&tt, &tm);
+		strftime(c->buf, sizeof(c->buf), "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
+		c->last = t;
+	}
+	sbadd(s, c->buf);
 }

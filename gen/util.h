@@ -142,4 +142,16 @@ int startswith(const char *s, const char *prefix);
 /* edit distance between a and b, capped at limit+1 (cheap for "did you mean") */
 size_t editdistance(const char *a, const char *b, size_t limit);
 
+/* "" for NULL */
+const char *orempty(const char *s);
+
+/* the last time isotime formatted: the same few times come again and again (one per wheel,
+   in every tree of the index); one per thread, initialized { -1, "" } */
+struct timecache {
+	long long last;
+	char buf[64];
+};
+/* t (seconds since the epoch) as PEP 700's upload-time, 2025-01-31T12:00:00.000000Z */
+void isotime(struct sb *s, long long t, struct timecache *c);
+
 #endif

@@ -597,11 +597,7 @@ else
     mv -f "$wheel" "$outdir/.$wheel_name.tmp"
     mv -f "$outdir/.$wheel_name.tmp" "$outdir/$wheel_name"
 fi
-if [ -f "$outdir/$wheel_name.metadata" ] && cmp -s "$scratch/METADATA" "$outdir/$wheel_name.metadata"; then
-    rm -f "$scratch/METADATA"
-else
-    mv -f "$scratch/METADATA" "$outdir/$wheel_name.metadata"
-fi
+wg_replace "$scratch/METADATA" "$outdir/$wheel_name.metadata" || true
 for wg_old in "$outdir"/*.whl "$outdir"/*.whl.metadata; do
     [ -e "$wg_old" ] || continue
     case ${wg_old##*/} in "$wheel_name" | "$wheel_name.metadata") continue ;; esac
@@ -640,12 +636,10 @@ done
     printf 'origin=build\n'
     printf 'upload_time=%s\n' "$(date -r "$outdir/$wheel_name" +%s)"
 } >"$outdir/manifest.tmp"
-if [ -f "$outdir/manifest" ] && cmp -s "$outdir/manifest.tmp" "$outdir/manifest"; then
-    rm -f "$outdir/manifest.tmp"
-    printf 'wheelgen: manifest unchanged (left untouched)\n'
-else
-    mv -f "$outdir/manifest.tmp" "$outdir/manifest"
+if wg_replace "$outdir/manifest.tmp" "$outdir/manifest"; then
     printf 'wheelgen: manifest updated\n'
+else
+    printf 'wheelgen: manifest unchanged (left untouched)\n'
 fi
 sed 's/^/  | /' "$outdir/manifest"
 kill "$wg_mem_pid" 2>/dev/null || true

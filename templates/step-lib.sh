@@ -55,6 +55,16 @@ wg_cellargs() {
     B=$(cd "$BUILDDIR_ARG" && pwd)
 }
 
+# wg_replace NEW DEST: DEST gets NEW's content, unless it has it already: then NEW is removed
+# and DEST keeps its time (ninja's restat sees nothing new); status 1 when unchanged
+wg_replace() {
+    if [ -f "$2" ] && cmp -s "$1" "$2"; then
+        rm -f "$1"
+        return 1
+    fi
+    mv -f "$1" "$2"
+}
+
 # wg_readspec FILE: print and source the cell's spec (POSIX sh written by wheelgen), and
 # check that it is this cell's
 wg_readspec() {

@@ -64,8 +64,6 @@ PIP_CACHE_DIR=${PIP_CACHE_DIR:-$WG_TEST_CACHE/pip}
 mkdir -p "$UV_CACHE_DIR" "$PIP_CACHE_DIR"
 export UV_CACHE_DIR PIP_CACHE_DIR
 
-WG_RESULTS=$(mktemp "${TMPDIR:-/tmp}/wgresults.XXXXXX")
-export WG_RESULTS
 WG_CONFARGS=$confargs
 export WG_CONFARGS
 case $confargs in
@@ -78,7 +76,29 @@ case $confargs in
 	;;
 esac
 
-suitestart=$(date +%s)
+# wheelgen, compiled once for the whole run (configure in every test copies it: --wheelgen);
+# the scripts that test compiling it (t0000, t0100, t0300) unset WHEELGEN_PREBUILT
+WG_RUNDIR=$(mktemp -d "${TMPDIR:-/tmp}/wgrun.XXXXXX")
+trap 'rm -rf "$WG_RUNDIR"' EXIT
+export WG_RUNDIR
+if [ -z "${WHEELGEN_PREBUILT:-}" ]; then
+	mkdir "$WG_RUNDIR/src"
+	git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$WG_RUNDIR/src"
+	# shellcheck disable=SC2086
+	if (cd "$WG_RUNDIR/src" && ./configure --no-uv $confargs) >"$WG_RUNDIR/configure.log" 2>&1; then
+		WHEELGEN_PREBUILT=$WG_RUNDIR/src/out/wheelgen
+		export WHEELGEN_PREBUILT
+	else
+		echo "# wheelgen did not build once for the run; every configure compiles it:"
+		sed 's/^/#   /' "$WG_RUNDIR/configure.log" | tail -n 20
+	fi
+fi
+
+# the scripts, longest first (the times of the last run, kept in the test cache; a script
+# without one counts by its size), WG_JOBS at a time (default: processors + 1, as most
+# scripts wait on pip, uv and servers part of the time); each one's output is printed whole
+# when it ends
+selected=
 for t in tests/t[0-9]*.sh; do
 	name=$(basename "$t" .sh)
 	if [ -n "$only" ]; then
@@ -88,22 +108,26 @@ for t in tests/t[0-9]*.sh; do
 		done
 		[ "$keep" = 1 ] || continue
 	fi
-	echo "# $name"
-	before=$(wc -l <"$WG_RESULTS")
-	tstart=$(date +%s)
-	sh "$t" || true
-	if [ "$(wc -l <"$WG_RESULTS")" -eq "$before" ]; then
-		# its exit trap never wrote its counts: whatever it checked is unknown
-		echo "FAIL - $name reported no results (did its exit trap run?)"
-		echo "0 1" >>"$WG_RESULTS"
-	fi
-	tail -n "+$((before + 1))" "$WG_RESULTS" | awk -v n="$name" -v s="$(($(date +%s) - tstart))" \
-		'{p += $1; f += $2} END {printf "# %s: %d passed, %d failed (%d s)\n", n, p, f, s}'
+	selected="$selected $name"
 done
-echo "# the suite took $(($(date +%s) - suitestart)) s"
+times=$WG_TEST_CACHE/times
+for name in $selected; do
+	w=$(sed -n "s/^$name //p" "$times" 2>/dev/null | tail -n 1)
+	echo "${w:-$(($(wc -c <"tests/$name.sh") / 50))} $name"
+done | sort -k1,1nr | cut -d' ' -f2 >"$WG_RUNDIR/order"
+jobs=${WG_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
+suitestart=$(date +%s)
+echo "# $(wc -l <"$WG_RUNDIR/order") scripts, $jobs at a time"
+xargs -P "$jobs" -n 1 sh "$top/tests/run-one.sh" <"$WG_RUNDIR/order"
+echo "# the suite took $(($(date +%s) - suitestart)) s; the longest scripts:"
+sort -k2,2nr "$WG_RUNDIR"/*.time | head -n 5 | awk '{printf "#   %s %d s\n", $1, $2}'
+{
+	cat "$WG_RUNDIR"/*.time 2>/dev/null
+	grep -v -F -f "$WG_RUNDIR/order" "$times" 2>/dev/null
+} >"$times.new" || true
+mv "$times.new" "$times"
 
-passed=$(awk '{p += $1} END {print p + 0}' "$WG_RESULTS")
-failed=$(awk '{f += $2} END {print f + 0}' "$WG_RESULTS")
-rm -f "$WG_RESULTS" "$WG_RESULTS.log" "$WG_RESULTS.unit"
+passed=$(cat "$WG_RUNDIR"/*.res 2>/dev/null | awk '{p += $1} END {print p + 0}')
+failed=$(cat "$WG_RUNDIR"/*.res 2>/dev/null | awk '{f += $2} END {print f + 0}')
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,6 +3,8 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# (these cases test compiling wheelgen: not the run's prebuilt one)
+unset WHEELGEN_PREBUILT
 src=$WORK/src
 t_copytree "$src"
 cd "$src"
@@ -56,6 +58,22 @@ t_case "CC and CFLAGS are honoured"
 # shellcheck disable=SC2086
 CC=clang CFLAGS="-O1 -DWG_TEST_FLAG" ./configure ${WG_CONFARGS:-} --builddir build3 --config examples/quickstart/packages.yml >"$WORK/o" 2>&1 || true
 if grep -q "^cc = clang" build3/config.ninja && grep -q "WG_TEST_FLAG" build3/config.ninja; then t_pass; else t_fail "$(cat "$WORK/o" build3/config.ninja 2>&1 | head -n 20)"; fi
+
+# shellcheck disable=SC2016
+t_expect "--wheelgen PATH copies a prebuilt wheelgen (no compile; a changed one is copied again); a bad path is refused" '
+	# shellcheck disable=SC2086
+	./configure ${WG_CONFARGS:-} --builddir build5 --wheelgen build2/wheelgen --config examples/quickstart/packages.yml >"$WORK/o" 2>&1
+	grep "a copy of $src/build2/wheelgen" "$WORK/o"
+	[ ! -d build5/obj ]
+	cmp build2/wheelgen build5/wheelgen
+	build5/wheelgen --version
+	cp build2/wheelgen "$WORK/wg2" && printf x >>"$WORK/wg2"
+	./configure --builddir build5 --wheelgen "$WORK/wg2" --config examples/quickstart/packages.yml >"$WORK/o" 2>&1
+	cmp "$WORK/wg2" build5/wheelgen
+	if ./configure --builddir build6 --wheelgen nope/wheelgen >"$WORK/o" 2>&1; then exit 1; fi
+	grep "no such executable file" "$WORK/o"
+	[ ! -e build6 ]
+'
 
 t_case "--werror adds -Werror"
 # shellcheck disable=SC2086

@@ -6,6 +6,8 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# (editing gen/*.c must rebuild wheelgen: not the run's prebuilt one)
+unset WHEELGEN_PREBUILT
 src=$WORK/src
 t_copytree "$src"
 cd "$src"

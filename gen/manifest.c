@@ -1,0 +1,275 @@
+/* manifest: what a built wheel's manifest and the index spec say (see manifest.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "manifest.h"
+#include "pep.h"
+#include "util.h"
+
+/* does the first line of path say sha? */
+static int
+firstlineis(const char *path, const char *sha)
+{
+	char *buf = readfile(path, NULL);
+	int is = buf && strlen(buf) >= 64 && !strncmp(buf, sha, 64) && (buf[64] == '\n' || !buf[64]);
+
+	free(buf);
+	return is;
+}
+
+/*
+ * Did w's wheel pass its test? Its test record is BUILDDIR/tests/<cell>.ok (this host's test),
+ * <manifest's directory>/tested (the test step writes it beside the wheel, so that a CI
+ * artifact of the directory carries it), or tested= in the manifest (a store entry's).
+ */
+int
+manifesttested(const char *builddir, const struct wheelinfo *w)
+{
+	struct sb p = SB_INIT;
+	int ok;
+
+	if (!w->sha256 || strlen(w->sha256) != 64)
+		return 0;
+	if (w->tested && !strcmp(w->tested, w->sha256))
+		return 1;
+	sbaddf(&p, "%s/tested", w->dir);
+	ok = firstlineis(p.buf, w->sha256);
+	if (!ok && w->cell && !strchr(w->cell, '/')) {
+		sbreset(&p);
+		sbaddf(&p, "%s/tests/%s.ok", builddir, w->cell);
+		ok = firstlineis(p.buf, w->sha256);
+	}
+	sbfree(&p);
+	return ok;
+}
+
+/* "X.Y": digits, a dot, digits (a CUDA or torch version as cells name them) */
+static int
+isminor(const char *s)
+{
+	size_t a = strspn(s, "0123456789"), b;
+
+	if (!a || s[a] != '.')
+		return 0;
+	b = strspn(s + a + 1, "0123456789");
+	return b && !s[a + 1 + b];
+}
+
+
+/*
+ * What is wrong with a manifest's fields that become paths and URLs (a manifest may come
+ * from another job's artifact, or a store): NULL when nothing is. The package must be a PEP
+ * 503 normalized name, the version PEP 440, cuda and torch "X.Y", cell and filename plain
+ * file names.
+ */
+static const char *
+manifestbad(const struct wheelinfo *w)
+{
+	char *norm = xmalloc(strlen(w->package) + 1);
+	int normal, local;
+
+	pepnormalize(w->package, norm);
+	normal = pepname(w->package) && !strcmp(norm, w->package);
+	free(norm);
+	if (!normal)
+		return "package is not a PEP 503 normalized project name";
+	if (w->version && *w->version && !pepversion(w->version, &local))
+		return "version is not a PEP 440 version";
+	if ((w->cuda && *w->cuda && !isminor(w->cuda)) || (w->torch && *w->torch && !isminor(w->torch)))
+		return "cuda and torch must be versions like 13.0";
+	if (w->cell && !plainname(w->cell))
+		return "cell is not a plain name (no '/', no control characters)";
+	if (!plainname(w->filename))
+		return "filename is not a plain file name (no '/', no control characters)";
+	if (strlen(w->sha256) != 64 || strspn(w->sha256, "0123456789abcdef") != 64)
+		return "sha256 is not 64 hex digits";
+	return NULL;
+}
+
+int
+manifestread(const char *path, struct wheelinfo *w)
+{
+	const char *why;
+	static const char *const keys[] = { "cell", "package", "version", "filename", "sha256", "tags", "size",
+					    "cuda", "torch", "metadata_sha256", "requires_python", "python", "upload_time", "tested", NULL };
+	char *v[15] = { NULL };
+	const char *slash;
+
+	memset(w, 0, sizeof(*w));
+	if (readkeys(path, keys, v) < 0)
+		return error("cannot read manifest '%s': %s", path, strerror(errno));
+	w->cell = v[0];
+	w->package = v[1];
+	w->version = v[2];
+	w->filename = v[3];
+	w->sha256 = v[4];
+	w->tags = v[5];
+	w->size = v[6] ? strtoll(v[6], NULL, 10) : 0;
+	free(v[6]);
+	w->cuda = v[7];
+	w->torch = v[8];
+	w->metasha = v[9];
+	w->requirespy = v[10];
+	w->python = v[11];
+	/* the wheel's upload time, which restoring from the store keeps: the pages come out the same */
+	w->mtime = v[12] ? strtoll(v[12], NULL, 10) : 0;
+	free(v[12]);
+	w->tested = v[13];
+	slash = strrchr(path, '/');
+	w->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	if (w->cuda && *w->cuda) {
+		struct sb var = SB_INIT;
+		const char *q;
+
+		sbadd(&var, "cu");
+		for (q = w->cuda; *q; q++) {
+			if (*q != '.')
+				sbaddc(&var, *q);
+		}
+		if (w->torch && *w->torch)
+			sbaddf(&var, "-torch%s", w->torch);
+		w->variant = sbdetach(&var);
+	}
+	if (!w->package || !w->filename || !w->sha256) {
+		manifestfree(w);
+		return error("manifest '%s' lacks package, filename or sha256", path);
+	}
+	if ((why = manifestbad(w))) {
+		error("manifest '%s': %s", path, why);
+		manifestfree(w);
+		return -1;
+	}
+	return 0;
+}
+
+void
+manifestfree(struct wheelinfo *w)
+{
+	free(w->cell);
+	free(w->package);
+	free(w->version);
+	free(w->filename);
+	free(w->sha256);
+	free(w->tags);
+	free(w->cuda);
+	free(w->torch);
+	free(w->metasha);
+	free(w->requirespy);
+	free(w->python);
+	free(w->variant);
+	free(w->tested);
+	free(w->dir);
+	memset(w, 0, sizeof(*w));
+}
+
+int
+indexspecread(const char *path, struct indexopts *o)
+{
+	char *buf, *next, *line, *eq;
+
+	if (!(buf = readfile(path, NULL)))
+		return error("cannot read index spec '%s': %s", path, strerror(errno));
+	next = buf;
+	while ((line = nextline(&next))) {
+		if (*line == '#' || !(eq = strchr(line, '=')))
+			continue;
+		*eq++ = '\0';
+		if (!strcmp(line, "base_url")) {
+			free(o->baseurl);
+			o->baseurl = *eq ? xstrdup(eq) : NULL;
+		} else if (!strcmp(line, "title")) {
+			free(o->title);
+			o->title = *eq ? xstrdup(eq) : NULL;
+		} else if (!strcmp(line, "yanked") && strchr(eq, '\t')) {
+			GROW(o->yanked, o->nyankedcap, o->nyanked + 1);
+			o->yanked[o->nyanked++] = xstrdup(eq);
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+void
+indexoptsfree(struct indexopts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nyanked; i++)
+		free(o->yanked[i]);
+	free(o->yanked);
+	free(o->baseurl);
+	free(o->title);
+	memset(o, 0, sizeof(*o));
+}
+
+/* the version part of a distribution file name: name-VERSION-....whl, or an sdist's
+   name-VERSION.tar.gz (.zip, .tar.bz2, .tgz) where VERSION starts at the first "-<digit>" */
+void
+wheelversion(struct sb *s, const char *filename)
+{
+	static const char *const exts[] = { ".tar.gz", ".zip", ".tar.bz2", ".tar.xz", ".tgz", NULL };
+	size_t len = strlen(filename), k;
+	const char *a, *b;
+
+	if (len > 4 && !strcmp(filename + len - 4, ".whl")) {
+		a = strchr(filename, '-');
+		b = a ? strchr(a + 1, '-') : NULL;
+		if (a && b)
+			sbaddn(s, a + 1, (size_t)(b - a - 1));
+		return;
+	}
+	for (k = 0; exts[k]; k++) {
+		size_t el = strlen(exts[k]);
+
+		if (len > el && !strcmp(filename + len - el, exts[k])) {
+			for (a = filename; (a = strchr(a, '-')); a++) {
+				if (a[1] >= '0' && a[1] <= '9') {
+					if (filename + len - el > a + 1)
+						sbaddn(s, a + 1, (size_t)(filename + len - el - a - 1));
+					return;
+				}
+			}
+			return;
+		}
+	}
+}
+
+/* why w's version is yanked ("" when no reason was given), or NULL when it is not */
+const char *
+yankof(const struct indexopts *o, const struct wheelinfo *w)
+{
+	struct sb ver = SB_INIT;
+	const char *why = NULL;
+	size_t i, plen = strlen(w->package);
+
+	if (!o->nyanked)
+		return NULL;
+	if (w->version && *w->version) {
+		sbadd(&ver, w->version);
+	} else {
+		wheelversion(&ver, w->filename);
+		if (ver.len && strchr(ver.buf, '+'))
+			*strchr(ver.buf, '+') = '\0';
+	}
+	for (i = 0; i < o->nyanked && !why && ver.buf; i++) {
+		const char *e = o->yanked[i], *t = strchr(e, '\t'), *r = t ? strchr(t + 1, '\t') : NULL;
+		size_t vlen = strlen(ver.buf);
+
+		if (r && (size_t)(t - e) == plen && !strncmp(e, w->package, plen) && (size_t)(r - t - 1) == vlen &&
+		    !strncmp(t + 1, ver.buf, vlen))
+			why = r + 1;
+	}
+	sbfree(&ver);
+	return why;
+}
+
+/* the API version the pages claim: 1.1 (PEP 700: size, upload-time, versions), but 1.0 for
+   pages built from file names alone (--from-list), which know no sizes */
+const char *
+indexapiversion(const struct indexopts *o)
+{
+	return o && o->fromlist ? "1.0" : "1.1";
+}

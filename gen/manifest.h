@@ -1,0 +1,54 @@
+/* manifest: a built wheel's manifest (key=value lines, written beside the wheel by its build
+   step) and the index spec (builddir/index.spec, written by gen), as the index reads them. */
+#ifndef WG_MANIFEST_H
+#define WG_MANIFEST_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+/* one wheel, as its manifest (key=value lines) describes it */
+struct wheelinfo {
+	char *cell, *package, *version, *filename, *sha256, *tags;
+	char *cuda, *torch, *python;   /* the cell's coordinates ("" or NULL when it has none) */
+	char *metasha;     /* sha256 of <wheel>.metadata beside it (NULL: none) */
+	char *requirespy;  /* Requires-Python from its METADATA (NULL or "": none) */
+	char *variant;     /* "cu130-torch2.9", "cu130", or NULL for a wheel that fits every variant */
+	char *dir;      /* directory holding the manifest and the wheel */
+	char *tested;   /* tested=: the sha256 of the wheel whose test passed (a store entry's), or NULL */
+	long long size;
+	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
+};
+
+/* read a manifest; -1 with a message if unreadable or incomplete */
+int manifestread(const char *path, struct wheelinfo *w);
+/* free a manifest's strings */
+void manifestfree(struct wheelinfo *w);
+
+/* what the config says of the index (builddir/index.spec, written by gen) */
+struct indexopts {
+	char *baseurl;     /* wheel URLs are baseurl + file name; NULL: relative, into files/ */
+	char *title;       /* the landing page's title; NULL: "Wheels" */
+	char **yanked;     /* "<normalized project>\t<version>\t<reason>" (PEP 592) */
+	size_t nyanked, nyankedcap;
+	int fromlist;      /* the names are distribution file names, not manifests */
+};
+
+/* read an index spec (key=value lines: base_url, title, yanked); -1 with a message */
+int indexspecread(const char *path, struct indexopts *o);
+void indexoptsfree(struct indexopts *o);
+
+/*
+ * Did w's wheel pass its test? Its test record is BUILDDIR/tests/<cell>.ok (this host's test),
+ * <manifest's directory>/tested (the test step writes it beside the wheel, so that a CI
+ * artifact of the directory carries it), or tested= in the manifest (a store entry's).
+ */
+int manifesttested(const char *builddir, const struct wheelinfo *w);
+/* the version part of a distribution file name (a wheel's, or an sdist's), appended to s */
+void wheelversion(struct sb *s, const char *filename);
+/* why w's version is yanked ("" when no reason was given), or NULL when it is not */
+const char *yankof(const struct indexopts *o, const struct wheelinfo *w);
+/* the API version the pages claim: 1.1 (PEP 700), 1.0 for pages built from file names alone */
+const char *indexapiversion(const struct indexopts *o);
+
+#endif
