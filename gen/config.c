@@ -32,7 +32,7 @@ static const char *const matchkeys[] = { "version", "python", "cuda", "torch", N
 static const char *const profilekeys[] = { "packages", "versions", "python", "cuda", "torch", NULL };
 static const char *const publishkeys[] = { "dir", "http", "github", "retries", "index_dir", "index_http", NULL };
 static const char *const githubkeys[] = { "repo", "tag", "replace", NULL };
-static const char *const indexkeys[] = { "base_url", "title", NULL };
+static const char *const indexkeys[] = { "base_url", "title", "variants", NULL };
 static const char *const containerkeys[] = { "image", "cpu_image", NULL };
 
 struct ctx {
@@ -1237,6 +1237,17 @@ loadsmall(struct ctx *x, struct node *root)
 				nodeerr(x->d, v, "index.title must be one line");
 			else
 				x->c->title = s;
+		}
+		if ((v = mapget(n, "variants")) && (s = getstr(x, v, "index.variants"))) {
+			if (!strcmp(s, "true"))
+				x->c->variants = 1;
+			else if (strcmp(s, "false"))
+				nodeerr(x->d, v, "index.variants must be true or false, not '%s'", s);
+			else
+				v = NULL;
+			/* the variant wheels are made here and live in the index's files/ */
+			if (v && x->c->baseurl)
+				nodeerr(x->d, v, "index.variants cannot be used with index.base_url: the variant wheels are made by the index's build and served from its files/ (publish-index uploads them with the pages)");
 		}
 	}
 }

@@ -110,6 +110,7 @@ struct config {
 	const char *indexhttp;     /* publish.index_http: publish-index PUTs the index under this URL */
 	const char *baseurl;       /* index: {base_url: ...}; NULL if none */
 	const char *title;         /* index: {title: ...}; NULL if none */
+	int variants;              /* index: {variants: true}: PEP 825 variant wheels of the CUDA cells */
 	struct node *pkgsat;       /* the packages: mapping */
 	const char *lockpath;      /* the lock file: the config's path with .lock for its extension (absolute) */
 	const char *topdir;        /* the current directory when loaded: spec paths are made absolute with it */

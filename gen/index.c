@@ -15,6 +15,7 @@
 #include "index.h"
 #include "landing.h"
 #include "pep.h"
+#include "sha256.h"
 #include "util.h"
 
 static int
@@ -186,11 +187,18 @@ prunepages(const char *dir, const char **keep, size_t nkeep)
 	return rc;
 }
 
-/* does wheel w belong to the tree of variant v (NULL: the combined tree)? */
+/* the tree of the PEP 825 variant wheels: index/variants/simple/ */
+static const char variantstree[] = "variants";
+
+/* does wheel w belong to the tree of variant v (NULL: the combined tree)? The variants tree
+   holds the variant wheels, their variants.json files and the wheels without CUDA (the null
+   variant, for every machine); the others hold no variant wheel */
 static int
 intree(const struct wheelinfo *w, const char *v)
 {
-	return !v || !w->variant || !strcmp(w->variant, v);
+	if (v == variantstree)
+		return w->vjson || w->vlabel || !w->variant;
+	return !w->vjson && !w->vlabel && (!v || !w->variant || !strcmp(w->variant, v));
 }
 
 /* the pages of one project in one tree: the wheels w[i..j) of variant v */
@@ -671,6 +679,162 @@ prunefiles(const char *index, const struct wheelinfo *w, size_t nw, int keep)
 	return rc;
 }
 
+/* the providers uv knows without installing anything (uv 0.13, --preview-features
+   wheel-variants): namespace and its declaration, as templates/variant.py writes it */
+static const struct {
+	const char *ns, *decl;
+} vproviders[] = {
+	{ "nvidia", "{\"requires\": [\"nvidia-variant-provider>=0.0.1,<1.0.0\"], "
+		    "\"plugin-api\": \"nvidia_variant_provider.plugin:NvidiaVariantPlugin\"}" },
+};
+
+/* the variant's properties {"ns": {"feature": ["value"]}} from "ns::feature::value;..." (one
+   namespace, as variant.py writes them); the namespace into ns */
+static int
+vpropsjson(struct sb *j, const char *props, struct sb *ns)
+{
+	const char *p = props;
+	int first = 1;
+
+	sbreset(ns);
+	sbaddn(ns, p, strcspn(p, ":"));
+	sbadd(j, "{");
+	escjson(j, ns->buf);
+	sbadd(j, ": {");
+	for (; *p; p += *p == ';') {
+		size_t nl = strcspn(p, ":"), fl, vl;
+
+		if (strncmp(p, ns->buf, nl) || nl != ns->len)
+			return error("variant properties '%s' name more than one namespace", props);
+		p += nl + 2;
+		fl = strcspn(p, ":");
+		vl = strcspn(p + fl + 2, ";");
+		sbadd(j, first ? "" : ", ");
+		sbaddc(j, '"');
+		sbaddn(j, p, fl); /* (checked when the manifest was read: a-z 0-9 _ .) */
+		sbadd(j, "\": [\"");
+		sbaddn(j, p + fl + 2, vl);
+		sbadd(j, "\"]");
+		p += fl + 2 + vl;
+		first = 0;
+	}
+	sbadd(j, "}}");
+	return 0;
+}
+
+/* the version in a wheel's file name, in s */
+static void
+filever(struct sb *s, const char *filename)
+{
+	sbreset(s);
+	wheelversion(s, filename);
+}
+
+/*
+ * PEP 825: for each project and version with variant wheels, files/<name>-<version>-variants.json
+ * (name with '_' for '-', as uv looks for it) listing every variant's properties and the
+ * providers; each becomes an entry of w (vjson) that the variants tree links. Returns the new
+ * count, or (size_t)-1.
+ */
+static size_t
+variantfiles(const char *index, struct wheelinfo **wp, size_t nw, int fresh)
+{
+	struct sb j = SB_INIT, ns = SB_INIT, vi = SB_INIT, vk = SB_INIT, path = SB_INIT, name = SB_INIT;
+	struct wheelinfo *w = *wp;
+	size_t i, k, n = nw;
+	int rc = 0;
+
+	for (i = 0; i < nw && rc == 0; i++) {
+		long long when = 0;
+		size_t p, first = 1;
+		struct sha256 c;
+		char hex[65], *q;
+
+		if (!w[i].vlabel)
+			continue;
+		filever(&vi, w[i].filename);
+		for (k = 0; k < i; k++) { /* the first of its project and version makes the file */
+			filever(&vk, w[k].filename);
+			if (w[k].vlabel && !strcmp(w[k].package, w[i].package) && !strcmp(vk.buf, vi.buf))
+				break;
+		}
+		if (k < i)
+			continue;
+		sbreset(&j);
+		sbadd(&j, "{\n  \"$schema\": \"https://variants-schema.wheelnext.dev/peps/825/v0.1.1.json\",\n");
+		if (vpropsjson(&path, w[i].vprops, &ns) < 0) {
+			rc = -1;
+			break;
+		}
+		for (p = 0; p < sizeof(vproviders) / sizeof(vproviders[0]) && strcmp(vproviders[p].ns, ns.buf); p++)
+			;
+		if (p == sizeof(vproviders) / sizeof(vproviders[0])) {
+			rc = error("%s: variant namespace '%s' has no provider uv knows", w[i].filename, ns.buf);
+			break;
+		}
+		sbaddf(&j, "  \"default-priorities\": {\"namespace\": [\"%s\"]},\n  \"providers\": {\"%s\": %s},\n  \"variants\": {",
+		       ns.buf, ns.buf, vproviders[p].decl);
+		for (k = i; k < nw; k++) {
+			size_t m;
+
+			filever(&vk, w[k].filename);
+			if (!w[k].vlabel || strcmp(w[k].package, w[i].package) || strcmp(vk.buf, vi.buf))
+				continue;
+			for (m = i; m < k; m++) { /* each label once (one per Python and platform tag) */
+				filever(&name, w[m].filename);
+				if (w[m].vlabel && !strcmp(w[m].package, w[i].package) && !strcmp(name.buf, vi.buf) &&
+				    !strcmp(w[m].vlabel, w[k].vlabel))
+					break;
+			}
+			when = w[k].mtime > when ? w[k].mtime : when;
+			if (m < k)
+				continue;
+			sbreset(&path);
+			if (vpropsjson(&path, w[k].vprops, &ns) < 0 || strcmp(ns.buf, vproviders[p].ns)) {
+				rc = rc < 0 ? rc : error("%s: its variant namespace differs from %s's", w[k].filename, w[i].filename);
+				break;
+			}
+			sbaddf(&j, "%s\n    \"%s\": %s", first ? "" : ",", w[k].vlabel, path.buf);
+			first = 0;
+		}
+		sbadd(&j, "\n  }\n}\n");
+		sbreset(&name);
+		for (q = w[i].package; *q; q++)
+			sbaddc(&name, *q == '-' ? '_' : *q);
+		sbaddf(&name, "-%s-variants.json", vi.buf);
+		sbreset(&path);
+		sbaddf(&path, "%s/files", index);
+		if (rc < 0 || mkdirs(path.buf) < 0) {
+			rc = -1;
+			break;
+		}
+		sbaddf(&path, "/%s", name.buf);
+		if ((fresh ? createpage(AT_FDCWD, NULL, path.buf, &j) : writeifchanged(path.buf, j.buf, j.len)) < 0) {
+			rc = -1;
+			break;
+		}
+		sha256init(&c);
+		sha256add(&c, j.buf, j.len);
+		sha256hex(&c, hex);
+		*wp = w = xrealloc(w, (n + 1) * sizeof(*w));
+		memset(&w[n], 0, sizeof(w[n]));
+		w[n].package = xstrdup(w[i].package);
+		w[n].filename = sbdetach(&name);
+		w[n].sha256 = xstrdup(hex);
+		w[n].size = (long long)j.len;
+		w[n].mtime = when;
+		w[n].dir = xstrdup(index);
+		w[n++].vjson = 1;
+	}
+	sbfree(&j);
+	sbfree(&ns);
+	sbfree(&vi);
+	sbfree(&vk);
+	sbfree(&path);
+	sbfree(&name);
+	return rc < 0 ? (size_t)-1 : n;
+}
+
 /* read the manifests (or, with --from-list, file names) into w; only tested wheels. *rc = -1
    for a manifest that cannot be read (every one is still read, each error reported) */
 static size_t
@@ -819,7 +983,7 @@ static int
 writeindexlocked(const char *builddir, char **manifests, size_t n, const struct indexopts *o)
 {
 	struct wheelinfo *w = xcalloc(n ? n : 1, sizeof(*w));
-	const char **variants = xcalloc(n ? n : 1, sizeof(*variants));
+	const char **variants = xcalloc(n + 2, sizeof(*variants)); /* (and the variants tree) */
 	struct sb top = SB_INIT, page = SB_INIT, files = SB_INIT, vfiles = SB_INIT, index = SB_INIT, final = SB_INIT;
 	size_t i, k, nw = 0, nv = 0;
 	struct stat st;
@@ -856,6 +1020,16 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 	}
 	if (rc < 0)
 		goto fail;
+	if (o->variants && !o->fromlist) {
+		size_t nx = variantfiles(index.buf, &w, nw, fresh);
+
+		if (nx == (size_t)-1)
+			goto fail;
+		if (nx != nw) {
+			nw = nx;
+			qsort(w, nw, sizeof(*w), cmpwheel);
+		}
+	}
 	nv = variantsof(w, nw, variants);
 	/* the landing page (a row per wheel) is computed while the trees are written */
 	lj.s = &page;
@@ -873,6 +1047,11 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 		sbaddf(&top, "%s/%s", index.buf, variants[k]);
 		treerc = writetree(top.buf, w, nw, variants[k], vfiles.buf, o, fresh);
 	}
+	if (o->variants && !o->fromlist && treerc == 0) {
+		sbreset(&top);
+		sbaddf(&top, "%s/%s", index.buf, variantstree);
+		treerc = writetree(top.buf, w, nw, variantstree, vfiles.buf, o, fresh);
+	}
 	if (landingthread)
 		pthread_join(ltid, NULL);
 	if (treerc < 0)
@@ -888,6 +1067,8 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 		}
 		goto out;
 	}
+	if (o->variants && !o->fromlist)
+		variants[nv++] = variantstree;
 	if (pruneindex(index.buf, w, nw, variants, nv, o) < 0)
 		goto fail;
 	goto out;

@@ -96,9 +96,30 @@ installlines(struct sb *s, const char *package, const char *variant)
 }
 
 /* one package: its versions, the install lines of each setup, and the table of its wheels */
+/* the section of a package with PEP 825 variant wheels (vw: one of them): one index for every
+   CUDA setup, uv picking the variant for the driver */
+static void
+variantlines(struct sb *s, const struct wheelinfo *vw)
+{
+	sbadd(s, "<h3>Any CUDA setup, one index: wheel variants (uv)</h3>\n"
+		 "<p>uv 0.13 and newer pick the wheel for your driver's CUDA themselves (PEP 825 wheel variants, "
+		 "a preview feature; pip ignores these wheels: use a setup's index above)");
+	if (vw->torch && *vw->torch)
+		sbadd(s, ". Name the torch you have: each version (<code>+torchX.Y</code>) requires its own");
+	sbadd(s, ":</p>\n<pre><code>uv pip install --preview-features wheel-variants --index-url "
+		 "<span class=\"index\">INDEX</span>/variants/simple/ ");
+	eschtml(s, vw->package);
+	if (vw->torch && *vw->torch) {
+		sbadd(s, " &quot;torch==");
+		eschtml(s, vw->torch);
+		sbadd(s, ".*&quot;");
+	}
+	sbadd(s, "\n</code></pre>\n<p class=\"muted\"><a href=\"variants/simple/\">the variants index</a></p>\n");
+}
+
 static void
 landingpackage(struct sb *s, struct row *r, size_t n, const char *files, const struct indexopts *o,
-	       struct timecache *tc)
+	       const struct wheelinfo *vw, struct timecache *tc)
 {
 	struct sb t = SB_INIT;
 	size_t i, k;
@@ -137,6 +158,8 @@ landingpackage(struct sb *s, struct row *r, size_t n, const char *files, const s
 		}
 		sbadd(s, "simple/\">this setup's index</a></p>\n");
 	}
+	if (vw)
+		variantlines(s, vw);
 	sbadd(s, "<div class=\"table\"><table>\n<caption>The wheels of ");
 	eschtml(s, r[0].w->package);
 	sbadd(s, "</caption>\n<thead><tr><th scope=\"col\">version</th><th scope=\"col\">setup</th>"
@@ -178,6 +201,7 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char *files, c
 	struct timecache tc = { -1, "" };
 	struct row *r = xcalloc(nw ? nw : 1, sizeof(*r));
 	struct sb ver = SB_INIT;
+	const struct wheelinfo *vw = NULL; /* a variant wheel of the package in r */
 	size_t i, n = 0;
 
 	sbaddf(s, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -200,17 +224,26 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char *files, c
 	for (i = 0; i < nw; i++) {
 		/* (one file in two setups' trees, torch_abi: a row, and install lines, for each) */
 		if (n && strcmp(w[i].package, r[0].w->package)) {
-			landingpackage(s, r, n, files, o, &tc);
+			landingpackage(s, r, n, files, o, vw, &tc);
 			while (n)
 				free(r[--n].version);
+			vw = NULL;
 		}
+		/* a variant wheel is the same build as a row's: one section for them all */
+		if (w[i].vlabel || w[i].vjson) {
+			if (w[i].vlabel && (!vw || strcmp(vw->package, w[i].package)))
+				vw = &w[i];
+			continue;
+		}
+		if (vw && strcmp(vw->package, w[i].package))
+			vw = NULL;
 		sbreset(&ver);
 		wheelversion(&ver, w[i].filename);
 		r[n].w = &w[i];
 		r[n++].version = xstrdup(ver.len ? ver.buf : "");
 	}
 	if (n)
-		landingpackage(s, r, n, files, o, &tc);
+		landingpackage(s, r, n, files, o, vw, &tc);
 	while (n)
 		free(r[--n].version);
 	sbadd(s, "</main>\n<script>\n"

@@ -59,6 +59,34 @@ isminor(const char *s)
 }
 
 
+#define VARIANTCHARS "abcdefghijklmnopqrstuvwxyz0123456789_."
+
+/* "ns::feature::value[;ns::feature::value...]", every part a run of VARIANTCHARS */
+static int
+variantprops(const char *p)
+{
+	for (;;) {
+		int k;
+
+		for (k = 0; k < 3; k++) {
+			size_t n = strspn(p, VARIANTCHARS);
+
+			if (!n)
+				return 0;
+			p += n;
+			if (k < 2) {
+				if (strncmp(p, "::", 2))
+					return 0;
+				p += 2;
+			}
+		}
+		if (!*p)
+			return 1;
+		if (*p++ != ';')
+			return 0;
+	}
+}
+
 /*
  * What is wrong with a manifest's fields that become paths and URLs (a manifest may come
  * from another job's artifact, or a store): NULL when nothing is. The package must be a PEP
@@ -86,6 +114,13 @@ manifestbad(const struct wheelinfo *w)
 		return "filename is not a plain file name (no '/', no control characters)";
 	if (strlen(w->sha256) != 64 || strspn(w->sha256, "0123456789abcdef") != 64)
 		return "sha256 is not 64 hex digits";
+	if (!w->vlabel != !w->vprops)
+		return "variant_label and variant_properties come together";
+	if (w->vlabel && (!*w->vlabel || strlen(w->vlabel) > 16 || w->vlabel[strspn(w->vlabel, VARIANTCHARS)] ||
+			  !strcmp(w->vlabel, "null")))
+		return "variant_label is not a PEP 825 label (1 to 16 of a-z 0-9 _ ., not null)";
+	if (w->vprops && !variantprops(w->vprops))
+		return "variant_properties is not namespace::feature::value[;...] (a-z 0-9 _ .)";
 	return NULL;
 }
 
@@ -94,8 +129,9 @@ manifestread(const char *path, struct wheelinfo *w)
 {
 	const char *why;
 	static const char *const keys[] = { "cell", "package", "version", "filename", "sha256", "tags", "size",
-					    "cuda", "torch", "metadata_sha256", "requires_python", "python", "upload_time", "tested", NULL };
-	char *v[15] = { NULL };
+					    "cuda", "torch", "metadata_sha256", "requires_python", "python", "upload_time", "tested",
+					    "variant_label", "variant_properties", NULL };
+	char *v[17] = { NULL };
 	const char *slash;
 
 	memset(w, 0, sizeof(*w));
@@ -118,6 +154,8 @@ manifestread(const char *path, struct wheelinfo *w)
 	w->mtime = v[12] ? strtoll(v[12], NULL, 10) : 0;
 	free(v[12]);
 	w->tested = v[13];
+	w->vlabel = v[14];
+	w->vprops = v[15];
 	slash = strrchr(path, '/');
 	w->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
 	if (w->cuda && *w->cuda) {
@@ -158,6 +196,8 @@ manifestfree(struct wheelinfo *w)
 	free(w->torch);
 	free(w->metasha);
 	free(w->requirespy);
+	free(w->vlabel);
+	free(w->vprops);
 	free(w->python);
 	free(w->variant);
 	free(w->tested);
@@ -183,6 +223,8 @@ indexspecread(const char *path, struct indexopts *o)
 		} else if (!strcmp(line, "title")) {
 			free(o->title);
 			o->title = *eq ? xstrdup(eq) : NULL;
+		} else if (!strcmp(line, "variants")) {
+			o->variants = !strcmp(eq, "1");
 		} else if (!strcmp(line, "yanked") && strchr(eq, '\t')) {
 			GROW(o->yanked, o->nyankedcap, o->nyanked + 1);
 			o->yanked[o->nyanked++] = xstrdup(eq);

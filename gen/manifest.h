@@ -16,6 +16,9 @@ struct wheelinfo {
 	char *variant;     /* "cu130-torch2.9", "cu130", or NULL for a wheel that fits every variant */
 	char *dir;      /* directory holding the manifest and the wheel */
 	char *tested;   /* tested=: the sha256 of the wheel whose test passed (a store entry's), or NULL */
+	char *vlabel;   /* a PEP 825 variant wheel's label (cu130), or NULL for an ordinary wheel */
+	char *vprops;   /* its properties: "nvidia::cuda_version_lower_bound::13.0[;...]" */
+	int vjson;      /* not a wheel: the {name}-{version}-variants.json of the index's variant wheels */
 	long long size;
 	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
 };
@@ -32,6 +35,7 @@ struct indexopts {
 	char **yanked;     /* "<normalized project>\t<version>\t<reason>" (PEP 592) */
 	size_t nyanked, nyankedcap;
 	int fromlist;      /* the names are distribution file names, not manifests */
+	int variants;      /* variants=1: the variants/simple/ tree (PEP 825 variant wheels) */
 };
 
 /* read an index spec (key=value lines: base_url, title, yanked); -1 with a message */

@@ -56,12 +56,18 @@ def dos_time(date_time):
     return (h << 11) | (mi << 5) | (sec // 2), ((y - 1980) << 9) | (mo << 5) | d
 
 
-def copy_raw(zin, src, dest, rename, changed):
+def copy_raw(zin, src, dest, rename, changed, added=()):
     """Write dest: every member of zin under its new name, its compressed bytes copied as
     they are (no inflating and deflating again: seconds for a CUDA wheel of hundreds of
-    megabytes), the members in changed (name -> new content) compressed again. Returns
-    False, leaving no dest, when the result would need ZIP64 or a member is encrypted."""
-    infos = zin.infolist()
+    megabytes), the members in changed (name -> new content) compressed again, and the
+    members in added ((ZipInfo, content), named as they are to be) inserted before the last
+    member (RECORD, as wheel writers put it). Returns False, leaving no dest, when the result
+    would need ZIP64 or a member is encrypted."""
+    infos = list(zin.infolist())
+    new = {}
+    for info, data in added:
+        new[id(info)] = data
+        infos.insert(len(infos) - 1, info)
     if len(infos) >= 0xFFFF or os.path.getsize(src) >= ZIP64_AT:
         return False
     if any(i.flag_bits & 1 or i.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) for i in infos):
@@ -69,10 +75,10 @@ def copy_raw(zin, src, dest, rename, changed):
     central = []
     with open(src, "rb") as fin, open(dest, "wb") as out:
         for info in infos:
-            name = rename(info.filename)
+            name = info.filename if id(info) in new else rename(info.filename)
             data = None
-            if info.filename in changed:
-                data = changed[info.filename]
+            if id(info) in new or info.filename in changed:
+                data = new[id(info)] if id(info) in new else changed[info.filename]
                 crc, size = zlib.crc32(data) & LIMIT, len(data)
                 if info.compress_type == zipfile.ZIP_DEFLATED:
                     c = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
@@ -138,22 +144,38 @@ def with_requirement(headers, requirement):
     return out + [b"Requires-Dist: " + requirement.encode("utf-8") + cr]
 
 
-def relabel(src, label, outdir, requirement=None):
-    """Write the relabelled copy of the wheel src into outdir; return its path."""
-    if not LABEL.match(label) and not (label == "" and requirement):
-        fail("'%s' is not a PEP 440 local version label (letters, digits, dots)" % label)
+def wheel_parts(src):
+    """The fields of a wheel's file name: name, version, [build,] python, abi, platform."""
     base = os.path.basename(src)
     if not base.endswith(".whl"):
         fail("not a .whl file: %s" % src)
     parts = base[:-4].split("-")
     if len(parts) not in (5, 6):
         fail("cannot parse the wheel file name %s" % base)
+    return parts
+
+
+def relabel(src, label, outdir, requirement=None):
+    """Write the relabelled copy of the wheel src into outdir; return its path."""
+    if not LABEL.match(label) and not (label == "" and requirement):
+        fail("'%s' is not a PEP 440 local version label (letters, digits, dots)" % label)
+    parts = wheel_parts(src)
     version = parts[1]
     if "+" in version and label:
-        fail("%s already has a local version label (%s)" % (base, version))
-    new_version = version + "+" + label if label else version
+        fail("%s already has a local version label (%s)" % (os.path.basename(src), version))
+    return rewrite(src, outdir, version + "+" + label if label else version, requirement)
+
+
+def rewrite(src, outdir, new_version, requirement=None, variant=None):
+    """Write a copy of the wheel src into outdir with the version new_version (METADATA, the
+    .dist-info and .data names, RECORD), the requirement on torch, and with variant = (label,
+    variant.json bytes) a PEP 825 variant wheel: the label after the platform tag in the file
+    name, the .dist-info/variant.json member in RECORD. Returns its path."""
+    parts = wheel_parts(src)
+    base = os.path.basename(src)
+    version = parts[1]
     # file names spell the local label's "+" as is; only the name part is escaped
-    new_base = "-".join([parts[0], new_version] + parts[2:]) + ".whl"
+    new_base = "-".join([parts[0], new_version] + parts[2:] + ([variant[0]] if variant else [])) + ".whl"
     os.makedirs(outdir, exist_ok=True)
     dest = os.path.join(outdir, new_base)
     tmp = dest + ".tmp"
@@ -201,12 +223,20 @@ def relabel(src, label, outdir, requirement=None):
             lines = with_requirement(lines[:end], requirement) + lines[end:]
         metadata = b"\n".join(lines)
 
+        added = []
+        if variant:
+            vinfo = zipfile.ZipInfo(new_info + "variant.json", zin.getinfo(old_info + "METADATA").date_time)
+            vinfo.compress_type = zipfile.ZIP_DEFLATED
+            vinfo.external_attr = 0o644 << 16
+            added.append((vinfo, variant[1]))
         rows = list(csv.reader(io.StringIO(zin.read(old_info + "RECORD").decode("utf-8"))))
         out_rows = []
         for row in rows:
             if not row:
                 continue
             path = rename(row[0])
+            if row[0] == old_info + "RECORD":
+                out_rows.extend([[i.filename, record_hash(d), str(len(d))] for i, d in added])
             if row[0] == old_info + "METADATA":
                 row = [path, record_hash(metadata), str(len(metadata))]
             else:
@@ -217,7 +247,7 @@ def relabel(src, label, outdir, requirement=None):
         record = buf.getvalue().encode("utf-8")
 
         changed = {old_info + "METADATA": metadata, old_info + "RECORD": record}
-        if not copy_raw(zin, src, tmp, rename, changed):
+        if not copy_raw(zin, src, tmp, rename, changed, added):
             # a wheel that needs ZIP64 (4 GiB, 65535 members): zipfile recompresses every member
             with zipfile.ZipFile(tmp, "w") as zout:
                 for info in zin.infolist():
@@ -227,6 +257,8 @@ def relabel(src, label, outdir, requirement=None):
                     new.create_system = info.create_system
                     data = changed.get(info.filename)
                     zout.writestr(new, zin.read(info.filename) if data is None else data)
+                for info, data in added:
+                    zout.writestr(info, data)
     os.replace(tmp, dest)
     return dest
 

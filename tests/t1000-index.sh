@@ -495,6 +495,111 @@ else
 fi
 if [ -z "$bad" ]; then t_pass; else t_fail "$bad" "$(tail -n 10 "$WORK/cmds.log")"; fi
 
+# --- index.variants: PEP 825 variant wheels for uv ---------------------------------------------
+cp examples/cuda/variants.yml "$WORK/novariants.yml"
+cp -r out/index "$WORK/index-before"
+printf 'index: {variants: true}\n' >>examples/cuda/variants.yml
+# shellcheck disable=SC2016
+t_expect "index.variants: true: a VARIANT step per CUDA cell and the index, no build; the per-setup indexes pip uses are unchanged" '
+	ninja >"$WORK/variants.log" 2>&1
+	[ "$(grep -c "VARIANT wgcuda-0.1.0-" "$WORK/variants.log")" = $((2 * npy)) ]
+	! grep -q "WHEEL \|TEST " "$WORK/variants.log" || exit 1
+	diff -r "$WORK/index-before/cu130" out/index/cu130
+	diff -r "$WORK/index-before/cu132" out/index/cu132
+	diff -r "$WORK/index-before/simple" out/index/simple
+	[ "$(grep -c "<a href" out/index/variants/simple/wgcuda/index.html)" = $((2 * npy + 1)) ]
+	grep -q "files/wgcuda-0.1.0-variants.json#sha256=" out/index/variants/simple/wgcuda/index.html
+'
+
+t_case "each variant wheel is its cell's tested wheel: the same members but the .dist-info, version without the setup's label, label in the name, variant.json as uv parses it (listed in RECORD); variants.json lists every label"
+if "$exe" - out >"$WORK/vcheck.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(tail -n 15 "$WORK/vcheck.log")"; fi
+import base64, csv, glob, hashlib, io, json, os, sys, zipfile
+out = sys.argv[1]
+labels = set()
+for m in glob.glob(out + "/variants/*/manifest"):
+    kv = dict(l.split("=", 1) for l in open(m).read().splitlines())
+    cell = os.path.basename(os.path.dirname(m))
+    src = dict(l.split("=", 1) for l in open(out + "/wheels/%s/manifest" % cell).read().splitlines())
+    label = "cu" + src["cuda"].replace(".", "")
+    assert kv["variant_label"] == label and kv["variant_of"] == src["filename"], kv
+    assert kv["filename"] == src["filename"].replace("+" + label, "")[:-4] + "-" + label + ".whl", kv["filename"]
+    a = zipfile.ZipFile(out + "/wheels/%s/%s" % (cell, src["filename"]))
+    b = zipfile.ZipFile(os.path.dirname(m) + "/" + kv["filename"])
+    assert hashlib.sha256(open(b.filename, "rb").read()).hexdigest() == kv["sha256"] == kv["tested"]
+    outside = lambda z: {n: z.read(n) for n in z.namelist() if ".dist-info/" not in n}
+    assert outside(a) == outside(b), "members outside the .dist-info differ"
+    doc = json.loads(b.read("wgcuda-0.1.0.dist-info/variant.json"))
+    # uv 0.13.9 refuses unknown keys and needs providers with exactly requires and plugin-api
+    assert set(doc) == {"$schema", "default-priorities", "providers", "variants"}, doc
+    assert doc["$schema"] == "https://variants-schema.wheelnext.dev/peps/825/v0.1.1.json"
+    assert doc["default-priorities"] == {"namespace": ["nvidia"]}, doc
+    assert set(doc["providers"]["nvidia"]) == {"requires", "plugin-api"}, doc
+    assert doc["variants"] == {label: {"nvidia": {"cuda_version_lower_bound": [src["cuda"]]}}}, doc
+    rec = {r[0]: r for r in csv.reader(io.StringIO(b.read("wgcuda-0.1.0.dist-info/RECORD").decode()))}
+    for n in b.namelist():
+        if not n.endswith("RECORD"):
+            h = "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(b.read(n)).digest()).rstrip(b"=").decode()
+            assert rec[n][1] == h, (n, rec[n])
+    assert b"Version: 0.1.0\n" in b.read("wgcuda-0.1.0.dist-info/METADATA")
+    labels.add(label)
+vj = json.load(open(out + "/index/files/wgcuda-0.1.0-variants.json"))
+assert set(vj["variants"]) == labels == {"cu130", "cu132"}, (vj, labels)
+print("ok", sorted(labels))
+PY
+
+# uv's NVIDIA provider asks nvidia-smi for the driver's CUDA; NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION
+# (uv's built-in provider) stands in for a driver here
+uvvariant() { # uvvariant DRIVER-CUDA|none: install wgcuda from the variants index; print its variant label
+	rm -rf "$WORK/uvv"
+	"$UV" venv -q -p "$exe" "$WORK/uvv" >/dev/null 2>&1
+	if [ "$1" = none ]; then
+		env -u NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION "$UV" pip install -p "$WORK/uvv" --preview-features wheel-variants \
+			--index-url "$url/variants/simple/" wgcuda >"$WORK/uvv.log" 2>&1 || return 0
+	else
+		NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION=$1 "$UV" pip install -p "$WORK/uvv" --preview-features wheel-variants \
+			--index-url "$url/variants/simple/" wgcuda >"$WORK/uvv.log" 2>&1 || return 0
+	fi
+	"$WORK/uvv/bin/python" -c 'import importlib.metadata as m, json; d = m.distribution("wgcuda"); print(d.version, *json.loads(d.read_text("variant.json"))["variants"])'
+}
+# shellcheck disable=SC2016
+t_expect "uv --preview-features wheel-variants from one index: a CUDA 13.0 driver gets the cu130 wheel, 13.2 and 13.9 the cu132 one" '
+	[ -n "${UV:-}" ]
+	[ "$(uvvariant 13.0)" = "0.1.0 cu130" ]
+	[ "$(uvvariant 13.2)" = "0.1.0 cu132" ]
+	[ "$(uvvariant 13.9)" = "0.1.0 cu132" ]
+'
+# shellcheck disable=SC2016
+# (uv 0.13.9 says "has only unsupported wheel variants" when one Python's wheels are there; with
+# several Pythons' wheels its resolver reports "no wheels with a matching Python ABI tag" instead)
+t_expect "no GPU (no nvidia-smi) or a 12.8 driver: uv refuses, installing nothing (this package has no CPU build to fall back to)" '
+	got=$(uvvariant none)
+	cat "$WORK/uvv.log"
+	[ -z "$got" ]
+	grep -q -E "has only unsupported wheel variants|no wheels with a matching Python ABI tag" "$WORK/uvv.log"
+	[ ! -e "$WORK/uvv/lib/python"*/site-packages/wgcuda ]
+	got=$(uvvariant 12.8)
+	cat "$WORK/uvv.log"
+	[ -z "$got" ]
+	grep -q -E "has only unsupported wheel variants|no wheels with a matching Python ABI tag" "$WORK/uvv.log"
+	[ ! -e "$WORK/uvv/lib/python"*/site-packages/wgcuda ]
+'
+# shellcheck disable=SC2016
+t_expect "the landing page shows the uv variants command; run as printed (a 13.2 driver), it installs the cu132 wheel" '
+	cmd=$(sed -n "s|^<pre><code>\(uv pip install --preview-features wheel-variants .*\)|\1|p" out/index/index.html |
+		sed -e "s|<span class=\"index\">INDEX</span>|$url|")
+	[ "$cmd" = "uv pip install --preview-features wheel-variants --index-url $url/variants/simple/ wgcuda" ]
+	rm -rf "$WORK/uvv" && "$UV" venv -q -p "$exe" "$WORK/uvv" >/dev/null 2>&1
+	(VIRTUAL_ENV=$WORK/uvv PATH=$(dirname "$UV"):$PATH NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION=13.2 && export VIRTUAL_ENV PATH NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION && eval "$cmd")
+	"$WORK/uvv/bin/python" -c "import importlib.metadata as m; assert \"cu132\" in m.distribution(\"wgcuda\").read_text(\"variant.json\")"
+'
+cp "$WORK/novariants.yml" examples/cuda/variants.yml
+# shellcheck disable=SC2016
+t_expect "index.variants off again: the variants tree and variants.json are removed, the rest stays" '
+	ninja >"$WORK/novariants.log" 2>&1
+	[ ! -e out/index/variants ] && [ ! -e out/index/files/wgcuda-0.1.0-variants.json ]
+	diff -r "$WORK/index-before/cu130" out/index/cu130
+'
+
 # --- publishing: HTTP PUT into nginx's WebDAV, the index with a base_url ---------------------
 d2=$WORK/nginx2
 dport=$(t_freeport)
