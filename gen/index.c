@@ -957,6 +957,46 @@ pruneindex(const char *index, const struct wheelinfo *w, size_t nw, const char *
 	return rc;
 }
 
+/*
+ * Every simple/ tree under index (the combined one, one per variant, the variants tree) and,
+ * in a thread beside them, the landing page into page (a row per wheel)
+ */
+static int
+writepages(const char *index, const struct wheelinfo *w, size_t nw, const char **variants, size_t nv,
+	   const struct sb *files, const struct sb *vfiles, struct sb *page, const struct indexopts *o, int fresh)
+{
+	struct sb top = SB_INIT;
+	struct landingjob lj;
+	pthread_t ltid;
+	size_t k;
+	int rc, landingthread = 0;
+
+	lj.s = page;
+	lj.w = w;
+	lj.nw = nw;
+	lj.files = files->buf;
+	lj.o = o;
+	if (pagethreads(nw) > 1 && pthread_create(&ltid, NULL, landingworker, &lj) == 0)
+		landingthread = 1;
+	else
+		landing(page, w, nw, files->buf, o);
+	rc = writetree(index, w, nw, NULL, o->baseurl ? files->buf : "../../files/", o, fresh);
+	for (k = 0; k <= nv && rc == 0; k++) {
+		/* (after the variants' trees, the PEP 825 variants tree when asked for) */
+		const char *v = k < nv ? variants[k] : o->variants && !o->fromlist ? variantstree : NULL;
+
+		if (!v)
+			break;
+		sbreset(&top);
+		sbaddf(&top, "%s/%s", index, v);
+		rc = writetree(top.buf, w, nw, v, vfiles->buf, o, fresh);
+	}
+	if (landingthread)
+		pthread_join(ltid, NULL);
+	sbfree(&top);
+	return rc;
+}
+
 static int writeindexlocked(const char *builddir, char **manifests, size_t n, const struct indexopts *o);
 
 int
@@ -985,11 +1025,9 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 	struct wheelinfo *w = xcalloc(n ? n : 1, sizeof(*w));
 	const char **variants = xcalloc(n + 2, sizeof(*variants)); /* (and the variants tree) */
 	struct sb top = SB_INIT, page = SB_INIT, files = SB_INIT, vfiles = SB_INIT, index = SB_INIT, final = SB_INIT;
-	size_t i, k, nw = 0, nv = 0;
+	size_t i, nw = 0, nv = 0;
 	struct stat st;
-	struct landingjob lj;
-	pthread_t ltid;
-	int rc = 0, fresh, treerc, landingthread = 0;
+	int rc = 0, fresh;
 
 	/* No index yet: build the whole tree in index.tmp.<pid> and rename it into place at the
 	   end (no page-by-page comparisons and renames, and readers see all of it or nothing).
@@ -1031,30 +1069,7 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 		}
 	}
 	nv = variantsof(w, nw, variants);
-	/* the landing page (a row per wheel) is computed while the trees are written */
-	lj.s = &page;
-	lj.w = w;
-	lj.nw = nw;
-	lj.files = files.buf;
-	lj.o = o;
-	if (pagethreads(nw) > 1 && pthread_create(&ltid, NULL, landingworker, &lj) == 0)
-		landingthread = 1;
-	else
-		landing(&page, w, nw, files.buf, o);
-	treerc = writetree(index.buf, w, nw, NULL, o->baseurl ? files.buf : "../../files/", o, fresh);
-	for (k = 0; k < nv && treerc == 0; k++) {
-		sbreset(&top);
-		sbaddf(&top, "%s/%s", index.buf, variants[k]);
-		treerc = writetree(top.buf, w, nw, variants[k], vfiles.buf, o, fresh);
-	}
-	if (o->variants && !o->fromlist && treerc == 0) {
-		sbreset(&top);
-		sbaddf(&top, "%s/%s", index.buf, variantstree);
-		treerc = writetree(top.buf, w, nw, variantstree, vfiles.buf, o, fresh);
-	}
-	if (landingthread)
-		pthread_join(ltid, NULL);
-	if (treerc < 0)
+	if (writepages(index.buf, w, nw, variants, nv, &files, &vfiles, &page, o, fresh) < 0)
 		goto fail;
 	sbreset(&top);
 	sbaddf(&top, "%s/index.html", index.buf);

@@ -85,6 +85,16 @@ if [ -n "${WG_SOURCE_OVERRIDE:-}" ]; then
     esac
     printf 'wheelgen: source mounted at %s\n' "$WG_SOURCE_OVERRIDE"
 fi
+# the memory limit this build runs under (a container's --memory), where the cgroup (v2, else
+# v1) shows one
+for wg_cg in /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes; do
+    [ -r "$wg_cg" ] || continue
+    wg_lim=$(cat "$wg_cg")
+    # (v1 says "no limit" with a number near 2^63)
+    case $wg_lim in max | [0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]*) wg_lim=none ;; esac
+    printf 'wheelgen: memory limit of the cgroup: %s\n' "$wg_lim"
+    break
+done
 case $WG_CCACHE in
     */*) ;;
     ?*)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2317 # (the wg_* stubs below are called by the spec it sources)
 # wheelgen container step: run one cell's build or test step inside the cell's image with
 # docker or podman (configure --backend docker|podman); build-container.sh and
 # test-container.sh call it.
@@ -12,12 +13,15 @@
 #   /wg/src        the cell's source: a path source's directory or the git checkout (read-only)
 #   /wg/cache      BUILDDIR/cache (or $WG_CACHE_DIR): ccache, uv and pip caches shared by all cells
 #   /wg/bin/uv     the host's uv, when configure found one (read-only)
-# The container runs as the invoking user (docker --user UID:GID, podman --userns=keep-id),
+# The container runs as the invoking user (docker --user UID:GID, rootless podman --userns=keep-id),
 # so every file it writes belongs to you; a build's memory is limited to what it claims in
 # wheelgen's memory pool (memory_per_job_gb x MAX_JOBS x NVCC_THREADS, at least 2 GB); a test of a CUDA cell gets the GPUs (docker --gpus all, podman CDI
 # nvidia.com/gpu=all) where nvidia-smi lists one (WG_GPU=1 / WG_GPU=0 force it).
 # The image is pulled when missing, with up to 3 tries (15 s, then 30 s apart).
 # CCACHE_REMOTE_STORAGE is passed by name (-e NAME), so its value is never on a command line.
+# WHEELGEN_ENGINE_OPTS: global engine options (before "run"); WHEELGEN_CONTAINER_ARGS: more
+# options for "run" (before the image); WHEELGEN_CONTAINER_CUDA=host: a CUDA
+# cell gets the host's toolkit of its version (host.txt), read-only at /usr/local/cuda-X.Y.
 #
 # --dry-run prints the engine commands instead of running them (nothing is written).
 # Prints nothing on success; on failure the step's own report, or the engine's output.
@@ -101,14 +105,20 @@ arg() { # arg WORD...: append to the engine's argument list (kept in $runargs, n
     done
 }
 
+# global engine options first (WHEELGEN_ENGINE_OPTS, split at blanks: --runtime runc,
+# --cgroup-manager=cgroupfs ... where a sandbox needs them)
+for o in ${WHEELGEN_ENGINE_OPTS:-}; do
+    arg "$o"
+done
 arg run --rm --init
-if [ "$backend" = podman ]; then
-    # rootless podman maps the invoking user to the same uid inside
+if [ "$backend" = podman ] && [ "$(id -u)" -ne 0 ]; then
+    # rootless podman maps the invoking user to the same uid inside (root's podman refuses
+    # keep-id: there root inside is root outside, as --user 0:0 says)
     arg --userns=keep-id
 else
     arg --user "$(id -u):$(id -g)"
 fi
-arg -e HOME=/tmp
+arg -e HOME=/tmp -e "WG_HOST_BUILDDIR=$BUILDDIR_ARG"
 arg -v "$templates:/wg/templates:ro"
 arg -v "$B:/wg/out"
 cache=${WG_CACHE_DIR:-$B/cache}
@@ -140,6 +150,12 @@ EOF
     # the depfile names the manifest as ninja spells it on the host
     arg -e "WG_DEPFILE_TARGET=$BUILDDIR_ARG/wheels/$CELL/manifest"
 fi
+if [ -n "$WG_CUDA" ] && [ "${WHEELGEN_CONTAINER_CUDA:-}" = host ]; then
+    # the host's toolkit of the cell's CUDA, read-only where manylinux images keep theirs
+    hostcuda=$(sed -n "s|^cuda $WG_CUDA ||p" "$B/host.txt" | head -n 1)
+    [ -n "$hostcuda" ] || die "WHEELGEN_CONTAINER_CUDA=host, but configure found no CUDA $WG_CUDA toolkit on this host"
+    arg -v "$hostcuda:/usr/local/cuda-$WG_CUDA:ro"
+fi
 if [ -n "${CCACHE_REMOTE_STORAGE:-}" ]; then
     arg -e CCACHE_REMOTE_STORAGE
 fi
@@ -152,6 +168,10 @@ if [ "$step" = test ] && [ -n "$WG_CUDA" ]; then
         if [ "$backend" = podman ]; then arg --device nvidia.com/gpu=all; else arg --gpus all; fi
     fi
 fi
+# WHEELGEN_CONTAINER_ARGS: more options for "run" (split at blanks): a mount, an -e NAME, ...
+for o in ${WHEELGEN_CONTAINER_ARGS:-}; do
+    arg "$o"
+done
 arg -w /wg/out "$WG_IMAGE" sh "/wg/templates/$step-host.sh" /wg/out "$CELL"
 
 oldifs=$IFS
@@ -200,4 +220,19 @@ if ! "$engine" image inspect "$WG_IMAGE" >/dev/null 2>&1; then
 fi
 printf '+ %s%s\n' "$engine" "$shown" >>"$englog"
 # the step inside prints its own failure report (to stderr, which the engine passes on)
-exec "$engine" "$@"
+# (the step writes its log from its first line: an empty one after a failure means that the
+# engine never ran it)
+steplog=$B/logs/$CELL.$step.log
+: >"$steplog"
+rc=0
+"$engine" "$@" || rc=$?
+case $rc in
+    0) ;;
+    *)
+        [ ! -s "$steplog" ] || exit "$rc"
+        # the engine's own failure: no container ran the step
+        printf 'wheelgen: %s %s failed: %s could not run the container (status %d, its message above); in a sandbox see docs/troubleshooting.md, "Containers in restricted environments"; the command: %s/logs/%s.%s-engine.log\n' \
+            "$step" "$CELL" "$backend" "$rc" "$BUILDDIR_ARG" "$CELL" "$step" >&2
+        ;;
+esac
+exit "$rc"

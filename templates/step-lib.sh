@@ -13,8 +13,9 @@ wg_begin() {
     shift 2
     wg_cellargs "usage: sh templates/$wg_logkind-host.sh BUILDDIR CELL" "$@"
     log=$B/logs/$CELL.$wg_logkind.log
-    # the log as ninja's user knows it (relative to where ninja runs)
-    log_shown=$BUILDDIR_ARG/logs/$CELL.$wg_logkind.log
+    # the log as ninja's user knows it (relative to where ninja runs; in a container, the
+    # build directory as the host spells it: WG_HOST_BUILDDIR, from container-run.sh)
+    log_shown=${WG_HOST_BUILDDIR:-$BUILDDIR_ARG}/logs/$CELL.$wg_logkind.log
     mkdir -p "$B/logs"
     : >"$log"
     exec 3>&2 </dev/null >>"$log" 2>&1

@@ -8,7 +8,7 @@
 # --install-deps  install the Debian packages first, once (apt-get; needs root or sudo):
 #                 wheelgen's build dependencies and the tools the tests use (git, nginx,
 #                 fcgiwrap, redis, bc, unzip, curl, chromium, the shell linter, clang with
-#                 libFuzzer), and uv
+#                 libFuzzer, podman, runc and mmdebstrap), and uv
 #                 (PyPI) into out/tools
 # --sanitize      build wheelgen and the unit tests with ASan + UBSan
 # --werror        build with -Werror
@@ -48,7 +48,7 @@ if [ "$installdeps" = 1 ]; then
 	./configure --install-deps --deps-only
 	# the tools the tests use, through configure's installer (nothing when all are there; it
 	# waits for a dpkg lock another process holds)
-	./configure --install-deps --deps-only --debs "git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium clang libclang-rt-14-dev"
+	./configure --install-deps --deps-only --debs "git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium clang libclang-rt-14-dev podman runc mmdebstrap"
 fi
 
 # uv (configure --install-deps put it in out/tools) for every test's configure, and one uv and
@@ -62,7 +62,7 @@ WG_TEST_CACHE=${WG_TEST_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/wheelgen-
 UV_CACHE_DIR=${UV_CACHE_DIR:-$WG_TEST_CACHE/uv}
 PIP_CACHE_DIR=${PIP_CACHE_DIR:-$WG_TEST_CACHE/pip}
 mkdir -p "$UV_CACHE_DIR" "$PIP_CACHE_DIR"
-export UV_CACHE_DIR PIP_CACHE_DIR
+export UV_CACHE_DIR PIP_CACHE_DIR WG_TEST_CACHE
 
 WG_CONFARGS=$confargs
 export WG_CONFARGS
