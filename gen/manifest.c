@@ -1,6 +1,7 @@
 /* manifest: what a built wheel's manifest and the index spec say (see manifest.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,35 +128,45 @@ manifestbad(const struct wheelinfo *w)
 int
 manifestread(const char *path, struct wheelinfo *w)
 {
-	const char *why;
-	static const char *const keys[] = { "cell", "package", "version", "filename", "sha256", "tags", "size",
-					    "cuda", "torch", "metadata_sha256", "requires_python", "python", "upload_time", "tested",
-					    "variant_label", "variant_properties", NULL };
-	char *v[17] = { NULL };
-	const char *slash;
+	/* the manifest's keys: strings go into their field; the last two are numbers */
+	static const struct {
+		const char *key;
+		size_t off;
+	} fields[] = {
+		{ "cell", offsetof(struct wheelinfo, cell) },
+		{ "package", offsetof(struct wheelinfo, package) },
+		{ "version", offsetof(struct wheelinfo, version) },
+		{ "filename", offsetof(struct wheelinfo, filename) },
+		{ "sha256", offsetof(struct wheelinfo, sha256) },
+		{ "tags", offsetof(struct wheelinfo, tags) },
+		{ "cuda", offsetof(struct wheelinfo, cuda) },
+		{ "torch", offsetof(struct wheelinfo, torch) },
+		{ "metadata_sha256", offsetof(struct wheelinfo, metasha) },
+		{ "requires_python", offsetof(struct wheelinfo, requirespy) },
+		{ "python", offsetof(struct wheelinfo, python) },
+		{ "tested", offsetof(struct wheelinfo, tested) },
+		{ "variant_label", offsetof(struct wheelinfo, vlabel) },
+		{ "variant_properties", offsetof(struct wheelinfo, vprops) },
+	};
+	enum { NF = sizeof(fields) / sizeof(fields[0]) };
+	const char *keys[NF + 3], *why, *slash;
+	char *v[NF + 3] = { NULL };
+	size_t i;
 
 	memset(w, 0, sizeof(*w));
+	for (i = 0; i < NF; i++)
+		keys[i] = fields[i].key;
+	keys[NF] = "size";
+	keys[NF + 1] = "upload_time"; /* restoring from the store keeps it: the pages come out the same */
+	keys[NF + 2] = NULL;
 	if (readkeys(path, keys, v) < 0)
 		return error("cannot read manifest '%s': %s", path, strerror(errno));
-	w->cell = v[0];
-	w->package = v[1];
-	w->version = v[2];
-	w->filename = v[3];
-	w->sha256 = v[4];
-	w->tags = v[5];
-	w->size = v[6] ? strtoll(v[6], NULL, 10) : 0;
-	free(v[6]);
-	w->cuda = v[7];
-	w->torch = v[8];
-	w->metasha = v[9];
-	w->requirespy = v[10];
-	w->python = v[11];
-	/* the wheel's upload time, which restoring from the store keeps: the pages come out the same */
-	w->mtime = v[12] ? strtoll(v[12], NULL, 10) : 0;
-	free(v[12]);
-	w->tested = v[13];
-	w->vlabel = v[14];
-	w->vprops = v[15];
+	for (i = 0; i < NF; i++)
+		*(char **)((char *)w + fields[i].off) = v[i];
+	w->size = v[NF] ? strtoll(v[NF], NULL, 10) : 0;
+	w->mtime = v[NF + 1] ? strtoll(v[NF + 1], NULL, 10) : 0;
+	free(v[NF]);
+	free(v[NF + 1]);
 	slash = strrchr(path, '/');
 	w->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
 	if (w->cuda && *w->cuda) {
