@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2153 # (the WG_* variables come from the spec, through wg_readspec)
 # wheelgen build step: build one wheel for one cell on the host.
 #
 #   sh templates/build-host.sh BUILDDIR CELL
@@ -68,13 +69,6 @@ wg_env() {
     esac
     wg_envs="$wg_envs export $1=$(wg_quote "$2");"
 }
-
-# Everything the spec may set, so that `set -u` holds for older specs.
-WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
-WG_CUDA='' WG_CUDA_HOME='' WG_TORCH='' WG_CUDA_ARCHS=''
-WG_SOURCE_KIND='' WG_SOURCE='' WG_SOURCE_DIR='' WG_LOCAL_VERSION=''
-WG_MAX_JOBS=1 WG_NVCC_THREADS=1 WG_CCACHE='' WG_UV='' WG_TORCH_INDEX=''
-WG_REPAIR='' WG_REPAIR_PLAT='' WG_FRONTEND='' WG_TORCH_REQUIREMENT='' WG_ABI=''
 
 wg_readspec "$spec"
 # in a container the source is mounted at a fixed path (build-container.sh)

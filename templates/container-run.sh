@@ -73,7 +73,7 @@ esac
 
 if [ "$step" = build ]; then spec=$B/cells/$CELL/spec; else spec=$B/cells/$CELL/test; fi
 [ -f "$spec" ] || die "spec file not found: $spec"
-WG_CELL='' WG_IMAGE='' WG_SOURCE_KIND='' WG_SOURCE='' WG_SOURCE_DIR='' WG_CUDA='' WG_MEMORY_GB=''
+wg_clearspec
 # the spec is POSIX sh written by wheelgen; the build parameters it also sets are not used here
 wg_dep() { :; }
 wg_arg() { :; }

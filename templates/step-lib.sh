@@ -66,9 +66,23 @@ wg_replace() {
     mv -f "$1" "$2"
 }
 
+# every variable a cell's specs (cells/CELL/spec and cells/CELL/test, written by gen/graph.c)
+# may set: wg_clearspec empties them before a spec is read, so that set -u holds for those it
+# leaves out (tests/t0000 checks this list against graph.c)
+wg_specvars='WG_ABI WG_CCACHE WG_CELL WG_CUDA WG_CUDA_ARCHS WG_CUDA_HOME WG_FRONTEND WG_IMAGE
+WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_THREADS WG_PACKAGE WG_PYTHON WG_PYTHON_EXE
+WG_REPAIR WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND
+WG_TEST_COMMAND WG_TEST_IMPORT WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION'
+wg_clearspec() {
+    for wg_v in $wg_specvars; do
+        eval "$wg_v=''"
+    done
+}
+
 # wg_readspec FILE: print and source the cell's spec (POSIX sh written by wheelgen), and
 # check that it is this cell's
 wg_readspec() {
+    wg_clearspec
     printf 'wheelgen: %s %s (%s)\n' "$wg_logkind" "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
     [ -f "$1" ] || wg_die "spec file not found: $1"
     printf 'wheelgen: spec %s\n' "$1"

@@ -33,11 +33,6 @@ rm -f "$stamp" "$B/wheels/$CELL/tested"
 
 # --- read the spec and the manifest ------------------------------------------
 
-# Everything this step reads from the spec, so that `set -u` holds.
-WG_CELL='' WG_PACKAGE='' WG_VERSION='' WG_PYTHON='' WG_PYTHON_EXE=''
-WG_CUDA='' WG_TORCH='' WG_TORCH_INDEX='' WG_UV=''
-WG_SOURCE_KIND='' WG_SOURCE=''
-WG_TEST_IMPORT='' WG_TEST_COMMAND=''
 # test_skip_modules: compiled modules not to load, each with its reason
 wg_skips=''
 wg_skip_module() {

@@ -34,3 +34,11 @@ if [ -s "$WORK/lengths" ] && [ "$(head -n 1 "$WORK/lengths" | cut -d' ' -f1)" -l
 else
 	t_fail "$(awk '$1 > 100' "$WORK/lengths")"
 fi
+
+t_case "the spec variables are listed once for the steps (step-lib.sh's wg_specvars): the names gen/graph.c writes into cell specs"
+want=$(grep -o '"WG_[A-Z_]*' "$top/gen/graph.c" | tr -d '"' | grep -v '^WG_PUBLISH_' ; grep -o 'WG_[A-Z_]*=%' "$top/gen/graph.c" | tr -d '=%')
+# shellcheck disable=SC2086 # (one name per word)
+want=$(printf '%s\n' $want | sort -u | tr '\n' ' ')
+# shellcheck disable=SC2016
+got=$(sh -c '. "$1/templates/step-lib.sh"; printf "%s\n" $wg_specvars' sh "$top" | sort -u | tr '\n' ' ')
+if [ "$want" = "$got" ]; then t_pass; else t_fail "graph.c: $want" "step-lib: $got"; fi
