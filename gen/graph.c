@@ -259,7 +259,7 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 		sbadd(g, "build");
 		cellpath(g, "wheels/", cl, "/manifest: abishare $builddir/wheels/");
 		escninjapath(g, cl->builtby);
-		sbadd(g, "/manifest | templates/abi-share.sh");
+		sbadd(g, "/manifest | templates/abi-share.sh templates/manifest.py");
 		cellpath(g, "cells/", cl, "/test || $builddir/wheelgen\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbadd(g, "\n  from = ");
@@ -268,7 +268,7 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 	} else {
 		sbadd(g, "build");
 		cellpath(g, "wheels/", cl, "/manifest: wheel |");
-		cellpath(g, "cells/", cl, "/spec templates/build-host.sh templates/step-lib.sh templates/wheel-info.py");
+		cellpath(g, "cells/", cl, "/spec templates/build-host.sh templates/step-lib.sh templates/wheel-info.py templates/manifest.py");
 		if (container)
 			sbadd(g, " templates/build-container.sh");
 		if (cl->local || cl->torch)
@@ -298,7 +298,7 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 		/* PEP 825: the tested wheel as a variant wheel, for the index's variants tree */
 		sbadd(g, "build");
 		cellpath(g, "variants/", cl, "/manifest: variant");
-		cellpath(g, "wheels/", cl, "/manifest | templates/variant.py templates/relabel.py");
+		cellpath(g, "wheels/", cl, "/manifest | templates/variant.py templates/relabel.py templates/manifest.py");
 		cellpath(g, "tests/", cl, ".done || $builddir/wheelgen\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbaddc(g, '\n');

@@ -11,7 +11,7 @@
 
 /* the steps' scripts: what every build and test runs, and what the container backends add */
 static const char *const hosttemplates[] = {
-	"build-host.sh", "step-lib.sh", "wheel-info.py", "relabel.py", "test.sh", "test-host.sh", NULL,
+	"build-host.sh", "step-lib.sh", "wheel-info.py", "manifest.py", "relabel.py", "test.sh", "test-host.sh", NULL,
 };
 static const char *const containertemplates[] = {
 	"build-container.sh", "test-container.sh", "container-run.sh", NULL,

@@ -52,15 +52,11 @@ done
 # this cell's key (its own inputs: they change whenever the builder's do)
 key=$("$b/wheelgen" key --builddir "$b" --config "$config" --host "$b/host.txt" "$cell") || exit 1
 key=${key%% *}
-sed -e "s/^cell=.*/cell=$cell/" -e "s/^python=.*/python=$py/" -e "s/^torch=.*/torch=$torch/" \
-    -e '/^key=/d' -e '/^abi_from=/d' -e '/^test_torch=/d' -e '/^tested=/d' -e '/^gpu=/d' "$man" >"$dst/manifest.tmp"
-printf 'key=%s\nabi_from=%s\n' "$key" "$from" >>"$dst/manifest.tmp"
+# the builder's manifest with this cell's fields (templates/manifest.py writes every manifest)
+set -- "cell=$cell" "python=$py" "torch=$torch" "key=$key" "abi_from=$from"
 # torch_abi: stable: the test installs this cell's torch minor, not the one the wheel was built with
 if [ -n "$torch" ] && [ "$torch" != "$(sed -n 's/^torch=//p' "$man")" ]; then
-    printf 'test_torch=%s.*\n' "$torch" >>"$dst/manifest.tmp"
+    set -- "$@" "test_torch=$torch.*"
 fi
-if [ -f "$dst/manifest" ] && cmp -s "$dst/manifest.tmp" "$dst/manifest"; then
-    rm -f "$dst/manifest.tmp"
-else
-    mv -f "$dst/manifest.tmp" "$dst/manifest"
-fi
+python3 "$(dirname "$0")/manifest.py" "$dst/manifest" --from "$man" --drop key --drop abi_from \
+    --drop test_torch --drop tested --drop gpu "$@" >/dev/null

@@ -608,39 +608,27 @@ for wg_old in "$outdir"/*.whl "$outdir"/*.whl.metadata; do
     wg_run rm -f "$wg_old"
 done
 
-{
-    printf 'cell=%s\n' "$CELL"
-    printf 'package=%s\n' "$WG_PACKAGE"
-    printf 'version=%s\n' "$WG_VERSION"
-    printf 'python=%s\n' "$WG_PYTHON"
-    printf 'cuda=%s\n' "$WG_CUDA"
-    printf 'torch=%s\n' "$WG_TORCH"
-    if [ -n "$torch_version" ]; then
-        # the exact torch the wheel was built against (the test step installs the same)
-        printf 'torch_version=%s\n' "$torch_version"
-        printf 'torch_cuda=%s\n' "$torch_cuda"
-        printf 'torch_index=%s\n' "$WG_TORCH_INDEX"
-    fi
-    printf 'wheel_version=%s\n' "$wg_wheel_version"
-    if [ "$WG_SOURCE_KIND" = git ]; then
-        # the commit the wheel was built from (first line of the checkout's stamp)
-        printf 'commit=%s\n' "$(sed -n '1s/ .*//p' "$WG_SOURCE_DIR.commit")"
-    fi
-    printf 'filename=%s\n' "$wheel_name"
-    printf 'sha256=%s\n' "$sha256"
-    printf 'size=%s\n' "$size"
-    printf 'metadata_sha256=%s\n' "$metadata_sha256"
-    printf 'requires_python=%s\n' "$requires_python"
-    printf 'tags=%s\n' "$tags"
-    # the cell's key (wheelgen restore wrote it before this build: the store is looked up by
-    # it), that this wheel was built here, and when (its upload-time in the index)
-    if [ -f "$B/cells/$CELL/key" ]; then
-        printf 'key=%s\n' "$(cat "$B/cells/$CELL/key")"
-    fi
-    printf 'origin=build\n'
-    printf 'upload_time=%s\n' "$(date -r "$outdir/$wheel_name" +%s)"
-} >"$outdir/manifest.tmp"
-if wg_replace "$outdir/manifest.tmp" "$outdir/manifest"; then
+# the manifest (templates/manifest.py writes every manifest; rewritten only when it changes)
+set -- "cell=$CELL" "package=$WG_PACKAGE" "version=$WG_VERSION" "python=$WG_PYTHON" "cuda=$WG_CUDA" "torch=$WG_TORCH"
+if [ -n "$torch_version" ]; then
+    # the exact torch the wheel was built against (the test step installs the same)
+    set -- "$@" "torch_version=$torch_version" "torch_cuda=$torch_cuda" "torch_index=$WG_TORCH_INDEX"
+fi
+set -- "$@" "wheel_version=$wg_wheel_version"
+if [ "$WG_SOURCE_KIND" = git ]; then
+    # the commit the wheel was built from (first line of the checkout's stamp)
+    set -- "$@" "commit=$(sed -n '1s/ .*//p' "$WG_SOURCE_DIR.commit")"
+fi
+set -- "$@" "filename=$wheel_name" "sha256=$sha256" "size=$size" "metadata_sha256=$metadata_sha256" \
+    "requires_python=$requires_python" "tags=$tags"
+# the cell's key (wheelgen restore wrote it before this build: the store is looked up by it),
+# that this wheel was built here, and when (its upload-time in the index)
+if [ -f "$B/cells/$CELL/key" ]; then
+    set -- "$@" "key=$(cat "$B/cells/$CELL/key")"
+fi
+set -- "$@" origin=build "upload_time=$(date -r "$outdir/$wheel_name" +%s)"
+wg_said=$("$py" "$wg_templates/manifest.py" "$outdir/manifest" "$@" 3>&-) || wg_die "cannot write $outdir/manifest"
+if [ "$wg_said" = updated ]; then
     printf 'wheelgen: manifest updated\n'
 else
     printf 'wheelgen: manifest unchanged (left untouched)\n'

@@ -31,6 +31,7 @@ import sys
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import manifest  # noqa: E402
 from relabel import fail, rewrite, wheel_parts  # noqa: E402
 
 SCHEMA = "https://variants-schema.wheelnext.dev/peps/825/v0.1.1.json"
@@ -42,11 +43,6 @@ PROVIDERS = {
         "plugin-api": "nvidia_variant_provider.plugin:NvidiaVariantPlugin",
     }
 }
-
-
-def read_manifest(path):
-    lines = open(path, encoding="utf-8").read().splitlines()
-    return lines, dict(line.split("=", 1) for line in lines if "=" in line)
 
 
 def first_line(path):
@@ -99,7 +95,8 @@ def main(argv):
         fail("not a cell name: %r" % cell)
     src_dir = os.path.join(builddir, "wheels", cell)
     out = os.path.join(builddir, "variants", cell)
-    lines, m = read_manifest(os.path.join(src_dir, "manifest"))
+    pairs = manifest.read(os.path.join(src_dir, "manifest"))
+    m = dict(pairs)
     os.makedirs(out, exist_ok=True)
     filename, sha, cuda, torch = m.get("filename", ""), m.get("sha256", ""), m.get("cuda", ""), m.get("torch", "")
     done = first_line(os.path.join(builddir, "tests", cell + ".done")).split()
@@ -125,17 +122,15 @@ def main(argv):
         shutil.rmtree(tmp, ignore_errors=True)
         write_if_changed(dest + ".metadata", meta)
         vsha = sha256(dest)
-        fields = {"filename": name, "sha256": vsha, "size": str(os.path.getsize(dest)),
-                  "metadata_sha256": hashlib.sha256(meta).hexdigest(), "wheel_version": version, "tested": vsha,
-                  "variant_label": label, "variant_properties": ";".join("::".join(p) for p in props),
-                  "variant_of": filename}
-        text = [k + "=" + fields.pop(k) if k in fields else line
-                for line in lines for k in [line.split("=", 1)[0]] if k not in ("key", "origin")]
-        text += [k + "=" + v for k, v in fields.items()]
+        fields = [("filename", name), ("sha256", vsha), ("size", str(os.path.getsize(dest))),
+                  ("metadata_sha256", hashlib.sha256(meta).hexdigest()), ("wheel_version", version), ("tested", vsha),
+                  ("variant_label", label), ("variant_properties", ";".join("::".join(p) for p in props)),
+                  ("variant_of", filename)]
+        pairs = manifest.merge(pairs, ("key", "origin"), fields)
         keep |= {name, name + ".metadata"}
     else:
-        text = [line for line in lines if not line.startswith(("tested=", "key=", "origin="))]
-    write_if_changed(os.path.join(out, "manifest"), ("\n".join(text) + "\n").encode("utf-8"))
+        pairs = manifest.merge(pairs, ("tested", "key", "origin"))
+    manifest.write(os.path.join(out, "manifest"), pairs)
     for stale in os.listdir(out):
         if stale not in keep:
             p = os.path.join(out, stale)
