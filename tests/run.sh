@@ -94,8 +94,8 @@ if [ -z "${WHEELGEN_PREBUILT:-}" ]; then
 	fi
 fi
 
-# the scripts, longest first (the times of the last run, kept in the test cache; a script
-# without one counts by its size), WG_JOBS at a time (default: processors + 1, as most
+# the scripts, longest first (the times of the last run, kept in the test cache; else
+# tests/times, measured on a 2-core machine; else by the script's size), WG_JOBS at a time (default: processors + 1, as most
 # scripts wait on pip, uv and servers part of the time); each one's output is printed whole
 # when it ends
 selected=
@@ -113,6 +113,8 @@ done
 times=$WG_TEST_CACHE/times
 for name in $selected; do
 	w=$(sed -n "s/^$name //p" "$times" 2>/dev/null | tail -n 1)
+	# (no time of this machine's yet: the figure measured on a 2-core machine, tests/times)
+	[ -n "$w" ] || w=$(sed -n "s/^$name //p" tests/times 2>/dev/null | tail -n 1)
 	echo "${w:-$(($(wc -c <"tests/$name.sh") / 50))} $name"
 done | sort -k1,1nr | cut -d' ' -f2 >"$WG_RUNDIR/order"
 jobs=${WG_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
