@@ -70,6 +70,7 @@ SH
 	: >"$d/templates/step-lib.sh"
 	: >"$d/templates/relabel.py"
 	: >"$d/templates/wheel-info.py"
+	: >"$d/templates/manifest.py"
 	printf 'builddir = out\nconfig = packages.yml\nsubninja out/graph.ninja\n' >"$d/build.ninja"
 	cd "$d"
 	t0=$(now); ./out/wheelgen gen --config packages.yml --builddir out --host out/host.txt; t1=$(now)

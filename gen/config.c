@@ -1,3 +1,4 @@
+/* config: packages.yml read into a checked model (see config.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* diag: errors about an input file, collected, sorted and printed with a caret (see diag.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdlib.h>

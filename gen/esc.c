@@ -1,3 +1,4 @@
+/* esc: quoting for ninja, POSIX sh, HTML, URLs and JSON (see esc.h). */
 #include <string.h>
 
 #include "esc.h"

@@ -1,3 +1,4 @@
+/* git: sources through libgit2: mirrors, pinned checkouts, submodules, the lock file (see git.h). */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* graph: the cells' spec files and graph.ninja (see graph.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

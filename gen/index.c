@@ -1,3 +1,4 @@
+/* index: the simple/ trees of the index, their pruning, and variants.json (see index.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>

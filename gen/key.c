@@ -1,3 +1,4 @@
+/* key: a cell's key, the sha256 of everything that decides its wheel and test (see key.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* matrix: the cells a config asks for, and which this host can build (see matrix.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>

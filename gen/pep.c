@@ -1,3 +1,4 @@
+/* pep: Python packaging names and versions, PEP 503, 508 and 440 (see pep.h). */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
 #include <pthread.h>
@@ -76,7 +77,7 @@ matchdata(pcre2_code *re, const char *s)
 }
 
 static int
-match(pcre2_code *re, const char *s)
+rematch(pcre2_code *re, const char *s)
 {
 	pcre2_match_data *md = matchdata(re, s);
 
@@ -88,7 +89,7 @@ int
 pepname(const char *s)
 {
 	init();
-	return match(nre, s);
+	return rematch(nre, s);
 }
 
 void
@@ -136,7 +137,7 @@ int
 peplocal(const char *s)
 {
 	init();
-	return match(lre, s);
+	return rematch(lre, s);
 }
 
 /* the parts of a version that order it */

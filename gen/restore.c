@@ -1,3 +1,4 @@
+/* restore: cells taken from the store instead of built (see restore.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* sha256: the SHA-256 digest, FIPS 180-4 (see sha256.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>

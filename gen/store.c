@@ -1,3 +1,4 @@
+/* store: where published cells live, read back (see store.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>

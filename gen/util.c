@@ -1,3 +1,4 @@
+/* util: memory, growable strings, an arena, files written atomically (see util.h). */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* ydoc: YAML read with libyaml into nodes that know their line and column (see ydoc.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdlib.h>

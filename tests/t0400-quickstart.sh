@@ -100,7 +100,9 @@ if [ -n "$uvcell" ]; then
 		t_cmp "$WORK/uv.whl" "out/wheels/$uvcell/$f"
 	fi
 	cp "$WORK/qs.yml" examples/quickstart/packages.yml
-	ninja >/dev/null 2>&1 || true
+	# (back to uv: the next cases start from a built, tested, indexed tree; what this ninja
+	# printed is shown if the next case finds work left)
+	ninja >"$WORK/back.log" 2>&1 || true
 else
 	t_fail "no cell was built with uv"
 fi
@@ -138,8 +140,13 @@ fi
 
 t_case "with publish.dir set, the default build runs only the regeneration"
 printf 'publish: {dir: "%s"}\n' "$WORK/published" >>examples/quickstart/packages.yml
-t_ninja_ran "$WORK/ran" || t_fail "$(tail -n 20 "$WORK/ran.raw")"
-t_ran_is "$WORK/ran" "REGEN examples/quickstart/packages.yml"
+t_ninja_ran "$WORK/ran" || true
+if [ "$(cat "$WORK/ran")" = "REGEN examples/quickstart/packages.yml" ]; then
+	t_pass
+else
+	t_fail "ran: $(cat "$WORK/ran")" "$(tail -n 20 "$WORK/ran.raw")" \
+		"the ninja before it (build_frontend back to uv) ended:" "$(tail -n 25 "$WORK/back.log")"
+fi
 
 t_case "ninja publish copies every tested wheel and its manifest"
 if ninja publish >"$WORK/pub.log" 2>&1; then
