@@ -50,7 +50,12 @@ def merge(pairs, drop=(), sets=()):
 
 def write(path, pairs):
     """Write the manifest unless it holds these pairs already; True when it was rewritten."""
-    data = "".join("%s=%s\n" % kv for kv in pairs).encode("utf-8")
+    return write_bytes(path, "".join("%s=%s\n" % kv for kv in pairs).encode("utf-8"))
+
+
+def write_bytes(path, data):
+    """Write data to path (a temporary renamed into place) unless the file holds it already;
+    True when it was rewritten."""
     try:
         with open(path, "rb") as f:
             if f.read() == data:

@@ -61,18 +61,6 @@ def sha256(path):
     return h.hexdigest()
 
 
-def write_if_changed(path, data):
-    try:
-        with open(path, "rb") as f:
-            if f.read() == data:
-                return
-    except OSError:
-        pass
-    with open(path + ".tmp", "wb") as f:
-        f.write(data)
-    os.replace(path + ".tmp", path)
-
-
 def variant_json(label, props):
     """variant.json of one variant: {namespace: {feature: [value]}} under its label"""
     variants = {}
@@ -120,7 +108,7 @@ def main(argv):
         else:
             os.replace(path, dest)
         shutil.rmtree(tmp, ignore_errors=True)
-        write_if_changed(dest + ".metadata", meta)
+        manifest.write_bytes(dest + ".metadata", meta)
         vsha = sha256(dest)
         fields = [("filename", name), ("sha256", vsha), ("size", str(os.path.getsize(dest))),
                   ("metadata_sha256", hashlib.sha256(meta).hexdigest()), ("wheel_version", version), ("tested", vsha),
