@@ -131,7 +131,7 @@ for name in $alone; do
 	grep -vx "$name" "$WG_RUNDIR/order" >"$WG_RUNDIR/order.rest" || true
 	mv "$WG_RUNDIR/order.rest" "$WG_RUNDIR/order"
 done
-xargs -P "$jobs" -n 1 sh "$top/tests/run-one.sh" <"$WG_RUNDIR/order"
+xargs -r -P "$jobs" -n 1 sh "$top/tests/run-one.sh" <"$WG_RUNDIR/order"
 echo "# the suite took $(($(date +%s) - suitestart)) s; the longest scripts:"
 sort -k2,2nr "$WG_RUNDIR"/*.time | head -n 5 | awk '{printf "#   %s %d s\n", $1, $2}'
 {
