@@ -232,15 +232,36 @@ for n in zipfile.ZipFile(wheel).namelist():
         mods.append(".".join(parts))
 failed, gpu = [], []
 skips = set(sys.argv[4].split())
+# A .so without PyInit_<name> is no Python module but a library the package loads by path
+# (torch.ops.load_library: xformers 0.0.35, torch stable-ABI operator libraries; or ctypes):
+# it is loaded that way, with every symbol resolved at once (ctypes dlopens with RTLD_NOW)
+load = """
+import importlib, importlib.util, sys
+if sys.argv[2]:
+    import torch
+try:
+    importlib.import_module(sys.argv[1])
+except ImportError as e:
+    if "module export function" not in str(e):
+        raise
+    origin = importlib.util.find_spec(sys.argv[1]).origin
+    if sys.argv[2]:
+        torch.ops.load_library(origin)
+    else:
+        import ctypes
+        ctypes.CDLL(origin)
+    print("loaded as a library")
+"""
 for m in sorted(mods):
     if m in skips:
         continue  # test_skip_modules (its reason is printed above)
     # a torch extension is loaded after torch, as its package does (it links libc10 and libtorch)
-    pre = "import torch; " if sys.argv[3] else ""
-    r = subprocess.run([sys.executable, "-c", pre + "import importlib, sys; importlib.import_module(sys.argv[1])", m],
+    r = subprocess.run([sys.executable, "-c", load, m, sys.argv[3]],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     last = (r.stdout.strip().splitlines() or ["?"])[-1]
-    if r.returncode == 0:
+    if r.returncode == 0 and last == "loaded as a library":
+        print("loaded compiled library %s (no PyInit function: a library its package loads by path; every symbol resolved)" % m)
+    elif r.returncode == 0:
         print("imported compiled module %s" % m)
     elif "libcuda.so" in r.stdout:
         gpu.append(m)

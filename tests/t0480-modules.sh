@@ -31,6 +31,17 @@ mkext fixture/broken broken 'extern int wheelgen_missing_symbol(void); int use(v
 mkext fixture/driver driver 'extern int cuInit(unsigned int); int use(void) { return cuInit(0); }' \
 	', library_dirs=["/usr/local/cuda/lib64/stubs"], libraries=["cuda"]'
 mkext fixture/fine fine '' ''
+# mklib DIR NAME CSRC: a package NAME with NAME/_ops.so, a library without PyInit__ops that its
+# __init__ loads by path (as torch.ops.load_library does: xformers 0.0.35's _C)
+mklib() {
+	mkdir -p "$1/$2"
+	printf '[build-system]\nrequires = ["setuptools>=40.8", "wheel"]\nbuild-backend = "setuptools.build_meta"\n' >"$1/pyproject.toml"
+	printf 'from setuptools import setup, Extension\nsetup(name="%s", version="1.0", packages=["%s"], ext_modules=[Extension("%s._ops", ["%s/ops.c"])])\n' "$2" "$2" "$2" "$2" >"$1/setup.py"
+	printf 'import ctypes, glob, os\ntry:\n    ctypes.CDLL(glob.glob(os.path.join(os.path.dirname(__file__), "_ops*.so"))[0])\nexcept OSError:\n    pass\n' >"$1/$2/__init__.py"
+	printf '%s\nint ops_answer(void) { return 42; }\n' "$3" >"$1/$2/ops.c"
+}
+mklib fixture/libfine libfine ''
+mklib fixture/libbroken libbroken 'extern int wheelgen_missing_symbol(void); int use(void) { return wheelgen_missing_symbol(); }'
 # a build that holds 400 MB for 3 s, under a budget of 0.1 GB (memory_per_job_gb 0.1 x 1 x 1)
 mkdir -p fixture/hungry/hungry
 : >fixture/hungry/hungry/__init__.py
@@ -50,6 +61,8 @@ packages:
   broken: {source: {path: broken}, versions: ["1.0"], test_import: broken}
   driver: {source: {path: driver}, versions: ["1.0"], test_import: driver}
   fine: {source: {path: fine}, versions: ["1.0"], test_import: fine}
+  libfine: {source: {path: libfine}, versions: ["1.0"], test_import: libfine}
+  libbroken: {source: {path: libbroken}, versions: ["1.0"], test_import: libbroken}
   skipped: {source: {path: broken}, versions: ["1.0"], test_import: broken, test_skip_modules: {broken._c: "needs the wheelgen_missing_symbol runtime"}}
 YML
 py=
@@ -92,6 +105,25 @@ if ninja "test/fine-1.0-py$n" >"$WORK/fine.log" 2>&1 && grep -q "imported compil
 	t_pass
 else
 	t_fail "$(tail -n 15 "$WORK/fine.log")"
+fi
+
+t_case "a library without PyInit (loaded by path, as torch.ops.load_library does): loaded with every symbol resolved, counted"
+if ninja "test/libfine-1.0-py$n" >"$WORK/libfine.log" 2>&1 &&
+	grep -q "loaded compiled library libfine._ops (no PyInit function" "out/logs/libfine-1.0-py$n.test.log" &&
+	grep -q '^modules=1$' "out/tests/libfine-1.0-py$n.ok"; then
+	t_pass
+else
+	t_fail "$(tail -n 15 "$WORK/libfine.log")"
+fi
+
+t_case "a library without PyInit whose symbol is unresolved: the test fails naming it"
+if ninja "test/libbroken-1.0-py$n" >"$WORK/libbroken.log" 2>&1; then
+	t_fail "the test passed: $(tail -n 5 "$WORK/libbroken.log")"
+elif grep -q "compiled module libbroken._ops does not load: .*undefined symbol: wheelgen_missing_symbol" "out/logs/libbroken-1.0-py$n.test.log" &&
+	[ ! -e "out/tests/libbroken-1.0-py$n.ok" ]; then
+	t_pass
+else
+	t_fail "$(tail -n 15 "$WORK/libbroken.log")"
 fi
 
 t_case "a build over its memory budget: a warning with both figures and the memory_per_job_gb that fits; the peak in the log"
