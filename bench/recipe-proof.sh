@@ -1,17 +1,19 @@
 #!/bin/sh
 # bench/recipe-proof.sh: repeat one package's record (docs/records/PACKAGE.md): configure a build
-# directory from docs/records/PACKAGE.yml (one cell: one Python, CUDA 13.0, one architecture),
-# run `ninja test/<cell>` (checkout -> wheel -> import test of every compiled module -> index)
-# under /usr/bin/time, sample the machine's memory every second, and print the record's figures.
+# directory from docs/records/PACKAGE.yml (one Python, CUDA 13.0, one architecture; one cell, or
+# the cells of one shared wheel: torch_abi: stable), run `ninja test/<cell>...` (checkout ->
+# wheel -> import test of every compiled module) under /usr/bin/time, sample the machine's
+# memory every second, and print the record's figures.
 set -eu
 
 usage() {
 	cat <<'EOF'
 usage: bench/recipe-proof.sh PACKAGE [--builddir DIR] [--mirrors DIR] [--port N] [--fresh]
 
-Builds the one cell of docs/records/PACKAGE.yml end to end and prints the figures a record
-gives: wall time, peak memory against the memory pool's budget, the wheel's size, its compiled
-modules and which of them need a GPU. The figures are also written to DIR/proof-PACKAGE.txt.
+Builds the cells of docs/records/PACKAGE.yml end to end (one cell, or one wheel that several
+cells test: torch_abi: stable) and prints the figures a record gives: wall time, peak memory
+against the memory pool's budget, the wheel's size, its compiled modules and which of them need
+a GPU, and each cell's test. The figures are also written to DIR/proof-PACKAGE.txt.
 
   --builddir DIR  the build directory (default out-proof/PACKAGE); build.ninja is restored
                   afterwards, so the tree's own configuration is left as it was
@@ -89,12 +91,9 @@ fi
 ./configure --install-deps --config "$cfg" --builddir "$builddir" >"$builddir/configure.log" 2>&1 ||
 	{ cat "$builddir/configure.log" >&2; exit 1; }
 ninja "$builddir/wheelgen" >"$builddir/configure.log" 2>&1 || { cat "$builddir/configure.log" >&2; exit 1; }
-cell=$("$builddir/wheelgen" matrix --config "$cfg" --host "$builddir/host.txt" --builddir "$builddir")
-case $cell in
-*"
-"*) echo "recipe-proof: $cfg has more than one cell:" >&2; echo "$cell" >&2; exit 2 ;;
-"") echo "recipe-proof: $cfg has no cell this host can build" >&2; exit 1 ;;
-esac
+cells=$("$builddir/wheelgen" matrix --config "$cfg" --host "$builddir/host.txt" --builddir "$builddir")
+[ -n "$cells" ] || { echo "recipe-proof: $cfg has no cell this host can build" >&2; exit 1; }
+targets=$(for c in $cells; do printf 'test/%s ' "$c"; done)
 
 # the machine's memory in use (MemTotal - MemAvailable), every second; the peak minus the
 # figure before the run is what the build took
@@ -110,10 +109,11 @@ base_kb=$(used_kb)
 ) &
 sampler=$!
 
-echo "recipe-proof: ninja test/$cell (log: $builddir/proof-$pkg.log)"
+echo "recipe-proof: ninja $targets(log: $builddir/proof-$pkg.log)"
 start=$(date +%s)
 rc=0
-/usr/bin/time -v -o "$scratch/time" ninja "test/$cell" >"$builddir/proof-$pkg.log" 2>&1 || rc=$?
+# shellcheck disable=SC2086
+/usr/bin/time -v -o "$scratch/time" ninja $targets >"$builddir/proof-$pkg.log" 2>&1 || rc=$?
 end=$(date +%s)
 kill "$sampler" 2>/dev/null || true
 sampler=
@@ -125,6 +125,12 @@ fi
 
 gb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1048576 }'; }
 field() { sed -n "s/^$1=//p" "$2" 2>/dev/null | head -n 1; }
+# the cell that built the wheel (the others tested it)
+cell=
+for c in $cells; do
+	[ -n "$cell" ] || [ ! -f "$builddir/logs/$c.build.log" ] || cell=$c
+done
+cell=${cell:-${cells%%[!A-Za-z0-9._+-]*}}
 man=$builddir/wheels/$cell/manifest
 stamp=$builddir/tests/$cell.ok
 secs=$((end - start))
@@ -143,5 +149,9 @@ secs=$((end - start))
 	echo "compiled modules: $(field modules "$stamp")"
 	echo "needs-gpu modules: $(field needs_gpu "$stamp")"
 	echo "architectures in the build log: $(grep -o -E 'code=(sm|compute)_[0-9]+a?' "$builddir/logs/$cell.build.log" 2>/dev/null | sort | uniq -c | awk '{ printf "%s%s x%s", s, $2, $1; s = ", " }')"
+	for c in $cells; do
+		# (the package list the test log ends with)
+		echo "tested: $c, torch $(awk '$1 == "torch" && NF == 2 { v = $2 } END { print v ? v : "none" }' "$builddir/logs/$c.test.log" 2>/dev/null), modules=$(field modules "$builddir/tests/$c.ok"), gpu=$(field gpu "$builddir/tests/$c.ok")"
+	done
 } >"$builddir/proof-$pkg.txt"
 cat "$builddir/proof-$pkg.txt"
