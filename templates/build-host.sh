@@ -393,6 +393,7 @@ if [ -n "$WG_TORCH" ]; then
     # Python of a package/CUDA/torch come from the cache
     wg_site=$scratch/venv/site
     wg_install_torch --target "$wg_site" "torch==$WG_TORCH.*"
+    wg_header_mtimes "$wg_site"
     wg_pth wheelgen-torch "$wg_site"
     # shellcheck disable=SC2016
     # the distribution's version (what pip pins: 2.13.0 on PyPI, 2.13.0+cu130 on PyTorch's index)

@@ -235,6 +235,17 @@ wg_install_torch() {
     fi
 }
 
+# wg_header_mtimes DIR: one mtime (2000-01-01) for every file under DIR's include directories.
+# GCC's #pragma once takes two headers of the same size, mtime (in seconds) and content for one
+# file, and skips the second: torch 2.13 has eleven such headers (ATen/ops/*_native.h that declare
+# nothing), and their mtimes are the moments uv unpacked them, so which of them a compile read,
+# and with it the preprocessed output that ccache hashes, changed from one install to the next
+# (the next Python of a torch cell missed the compile cache when the unpacking of those eleven
+# crossed a second, more often on a busy machine). With one mtime it is the same everywhere.
+wg_header_mtimes() {
+    find "$1" -path '*/include/*' -type f -exec touch -m -d @946684800 {} + 2>/dev/null || true
+}
+
 # wg_pth NAME DIR: put DIR on the sys.path of the venv of $py (NAME.pth in its site-packages)
 wg_pth() {
     wg_sp=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')

@@ -119,18 +119,8 @@ for name in $selected; do
 done | sort -k1,1nr | cut -d' ' -f2 >"$WG_RUNDIR/order"
 jobs=${WG_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
 suitestart=$(date +%s)
-echo "# $(wc -l <"$WG_RUNDIR/order") scripts, $jobs at a time (${WG_ALONE-t0800-torch} alone, first)"
-# t0800 counts the compile cache's hits for a second Python: with other scripts beside it, that
-# build missed the cache now and then (0 of 3, reason not found yet: see docs/manual.md,
-# Tests): it runs alone, before the others (WG_ALONE: the scripts that do)
-alone=${WG_ALONE-t0800-torch}
+echo "# $(wc -l <"$WG_RUNDIR/order") scripts, $jobs at a time"
 cp "$WG_RUNDIR/order" "$WG_RUNDIR/all"
-for name in $alone; do
-	grep -qx "$name" "$WG_RUNDIR/order" || continue
-	sh "$top/tests/run-one.sh" "$name"
-	grep -vx "$name" "$WG_RUNDIR/order" >"$WG_RUNDIR/order.rest" || true
-	mv "$WG_RUNDIR/order.rest" "$WG_RUNDIR/order"
-done
 xargs -r -P "$jobs" -n 1 sh "$top/tests/run-one.sh" <"$WG_RUNDIR/order"
 echo "# the suite took $(($(date +%s) - suitestart)) s; the longest scripts:"
 sort -k2,2nr "$WG_RUNDIR"/*.time | head -n 5 | awk '{printf "#   %s %d s\n", $1, $2}'

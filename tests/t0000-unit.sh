@@ -35,6 +35,22 @@ else
 	t_fail "$(awk '$1 > 100' "$WORK/lengths")"
 fi
 
+t_case "wg_header_mtimes: installs whose equal #pragma once headers got other mtimes preprocess alike (the compile cache's key)"
+# GCC skips a #pragma once header equal in size, mtime and content to one already included: with
+# a.h and b.h unpacked in one second b.h is skipped, in two seconds it is not
+for d in one two; do
+	mkdir -p "$WORK/once/$d/include"
+	printf '#pragma once\nnamespace n {}\n' >"$WORK/once/$d/include/a.h"
+	cp "$WORK/once/$d/include/a.h" "$WORK/once/$d/include/b.h"
+	printf '#include "include/a.h"\n#include "include/b.h"\n' >"$WORK/once/$d/main.cpp"
+done
+touch -m -d @1000000000 "$WORK/once/one/include/a.h" "$WORK/once/one/include/b.h" "$WORK/once/two/include/a.h"
+touch -m -d @1000000001 "$WORK/once/two/include/b.h"
+# shellcheck disable=SC2016
+sh -c '. "$1/templates/step-lib.sh"; wg_header_mtimes "$2/one"; wg_header_mtimes "$2/two"' sh "$top" "$WORK/once"
+pre() { (cd "$WORK/once/$1" && g++ -E main.cpp); }
+if [ "$(pre one)" = "$(pre two)" ]; then t_pass; else t_fail "$(pre one | grep -c 'b\.h') and $(pre two | grep -c 'b\.h') lines name b.h"; fi
+
 t_case "the spec variables are listed once for the steps (step-lib.sh's wg_specvars): the names gen/graph.c writes into cell specs"
 want=$(grep -o '"WG_[A-Z_]*' "$top/gen/graph.c" | tr -d '"' | grep -v '^WG_PUBLISH_' ; grep -o 'WG_[A-Z_]*=%' "$top/gen/graph.c" | tr -d '=%')
 # shellcheck disable=SC2086 # (one name per word)

@@ -140,14 +140,16 @@ else
 	t_fail "$(cat "$WORK/old.out" "$WORK/other.out" "$WORK/bad.out" | grep wheelgen | head -n 20)"
 fi
 
-t_case "ninja wheel/$b (another Python): the CUDA object comes from ccache"
+t_case "ninja wheel/$b (another Python): the CUDA and ops.cpp objects come from ccache (2 of 3; module.cpp includes Python.h)"
 start=$(date +%s)
 if ninja "wheel/$b" >"$WORK/b.log" 2>&1; then
 	secs_b=$(($(date +%s) - start))
 	echo "# cell $b: build took ${secs_b}s (cell $a: build and test ${secs_a}s)"
 	if ! grep -q '^ccache ' out/host.txt; then
 		t_fail "configure found no ccache"
-	elif grep -A3 "ccache statistics of this build" "out/logs/$b.build.log" | grep -q "Hits: *[1-9]"; then
+	# (both hit in preprocessor mode: the direct mode hashes the other Python's include
+	# directory; and only with torch's headers at one mtime, see step-lib.sh's wg_header_mtimes)
+	elif grep -A3 "ccache statistics of this build" "out/logs/$b.build.log" | grep -q "Hits: *2 / 3"; then
 		t_pass
 	else
 		t_fail "$(sed -n '/ccache statistics/,$p' "out/logs/$b.build.log" | head -n 20)"
