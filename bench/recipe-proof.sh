@@ -126,11 +126,12 @@ fi
 gb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1048576 }'; }
 field() { sed -n "s/^$1=//p" "$2" 2>/dev/null | head -n 1; }
 # the cell that built the wheel (the others tested it)
-cell=
+# shellcheck disable=SC2086
+set -- $cells
+cell=$1
 for c in $cells; do
-	[ -n "$cell" ] || [ ! -f "$builddir/logs/$c.build.log" ] || cell=$c
+	if [ -f "$builddir/logs/$c.build.log" ]; then cell=$c; break; fi
 done
-cell=${cell:-${cells%%[!A-Za-z0-9._+-]*}}
 man=$builddir/wheels/$cell/manifest
 stamp=$builddir/tests/$cell.ok
 secs=$((end - start))

@@ -120,13 +120,12 @@ done | sort -k1,1nr | cut -d' ' -f2 >"$WG_RUNDIR/order"
 jobs=${WG_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
 suitestart=$(date +%s)
 echo "# $(wc -l <"$WG_RUNDIR/order") scripts, $jobs at a time"
-cp "$WG_RUNDIR/order" "$WG_RUNDIR/all"
 xargs -r -P "$jobs" -n 1 sh "$top/tests/run-one.sh" <"$WG_RUNDIR/order"
 echo "# the suite took $(($(date +%s) - suitestart)) s; the longest scripts:"
 sort -k2,2nr "$WG_RUNDIR"/*.time | head -n 5 | awk '{printf "#   %s %d s\n", $1, $2}'
 {
 	cat "$WG_RUNDIR"/*.time 2>/dev/null
-	grep -v -F -f "$WG_RUNDIR/all" "$times" 2>/dev/null
+	grep -v -F -f "$WG_RUNDIR/order" "$times" 2>/dev/null
 } >"$times.new" || true
 mv "$times.new" "$times"
 
