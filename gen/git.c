@@ -551,9 +551,25 @@ fetchlocked(const char *mirror, const char *url, struct fetchstats *st, git_repo
 	return rc;
 }
 
-/* open the mirror of url, fetching first if fetch is set or it does not exist */
 static int
-openmirror(const char *builddir, const char *url, int fetch, struct fetchstats *st, git_repository **repo)
+hasobject(git_repository *repo, const git_oid *oid)
+{
+	git_odb *odb = NULL;
+	int has = 0;
+
+	if (git_repository_odb(&odb, repo) == 0) {
+		has = git_odb_exists(odb, oid);
+		git_odb_free(odb);
+	}
+	return has;
+}
+
+/* open the mirror of url, fetching first if fetch is set or it does not exist; with need, not
+   when the mirror holds that object by the time the lock is ours (a checkout beside this one
+   fetched it while this one waited) */
+static int
+openmirror(const char *builddir, const char *url, int fetch, const git_oid *need, struct fetchstats *st,
+	   git_repository **repo)
 {
 	struct sb mirror = SB_INIT, lock = SB_INIT, dir = SB_INIT;
 	const char *slash;
@@ -574,7 +590,16 @@ openmirror(const char *builddir, const char *url, int fetch, struct fetchstats *
 	if ((fd = lockfile(lock.buf)) < 0)
 		goto out;
 	sweepmirror(mirror.buf);
-	rc = fetchlocked(mirror.buf, url, st, repo);
+	if (need && git_repository_open_bare(repo, mirror.buf) == 0) {
+		if (hasobject(*repo, need)) {
+			rc = 0;
+		} else {
+			git_repository_free(*repo);
+			*repo = NULL;
+		}
+	}
+	if (rc != 0)
+		rc = fetchlocked(mirror.buf, url, st, repo);
 	close(fd);
 out:
 	sbfree(&mirror);
@@ -587,7 +612,7 @@ int
 gitfetch(const char *builddir, const char *url, struct fetchstats *st)
 {
 	git_repository *repo;
-	int rc = openmirror(builddir, url, 1, st, &repo);
+	int rc = openmirror(builddir, url, 1, NULL, st, &repo);
 
 	if (repo)
 		git_repository_free(repo);
@@ -634,19 +659,6 @@ missingtag(git_repository *repo, const struct srcspec *s)
 	      shown ? "; nearest tags: " : (tags.count ? "" : " (it has no tags)"), near.buf);
 	git_strarray_dispose(&tags);
 	sbfree(&near);
-}
-
-static int
-hasobject(git_repository *repo, const git_oid *oid)
-{
-	git_odb *odb = NULL;
-	int has = 0;
-
-	if (git_repository_odb(&odb, repo) == 0) {
-		has = git_odb_exists(odb, oid);
-		git_odb_free(odb);
-	}
-	return has;
 }
 
 struct gitlink {
@@ -880,10 +892,10 @@ checkoutinto(const char *builddir, const struct srcspec *s, git_repository *repo
 		free(raw);
 		git_oid_tostr(hex, sizeof(hex), &links.v[i].oid);
 		/* fetch only if the mirror lacks the commit */
-		r = openmirror(builddir, suburl, 0, st, &subrepo);
+		r = openmirror(builddir, suburl, 0, &links.v[i].oid, st, &subrepo);
 		if (r == 0 && !hasobject(subrepo, &links.v[i].oid)) {
 			git_repository_free(subrepo);
-			r = openmirror(builddir, suburl, 1, st, &subrepo);
+			r = openmirror(builddir, suburl, 1, &links.v[i].oid, st, &subrepo);
 		}
 		if (r != 0) {
 			error("%s %s: cannot fetch submodule '%s' from %s", s->package, s->version, links.v[i].path, suburl);
@@ -1162,12 +1174,12 @@ gitcheckout(const char *builddir, const struct srcspec *s, struct fetchstats *st
 	struct stat sst;
 	int rc = -1;
 
-	if (openmirror(builddir, s->url, 0, st, &repo) != 0)
+	if (openmirror(builddir, s->url, 0, NULL, st, &repo) != 0)
 		goto out;
 	if (resolvetag(repo, s->ref, &oid) != 0) {
 		/* maybe a tag pushed since the last fetch */
 		git_repository_free(repo);
-		if (openmirror(builddir, s->url, 1, st, &repo) != 0)
+		if (openmirror(builddir, s->url, 1, NULL, st, &repo) != 0)
 			goto out;
 		if (resolvetag(repo, s->ref, &oid) != 0) {
 			missingtag(repo, s);
@@ -1225,7 +1237,7 @@ gitlock(const char *builddir, const struct srcspec *s, struct fetchstats *st, ch
 	git_oid oid;
 	int rc = -1;
 
-	if (openmirror(builddir, s->url, 1, st, &repo) != 0)
+	if (openmirror(builddir, s->url, 1, NULL, st, &repo) != 0)
 		goto out;
 	if (resolvetag(repo, s->ref, &oid) != 0) {
 		missingtag(repo, s);
