@@ -381,6 +381,14 @@ fetchinto(git_repository *repo, const char *url, struct fetchstats *st)
 		stats = git_remote_stats(remote);
 		st->bytes += stats->received_bytes;
 		st->objects += stats->received_objects;
+		if (stats->received_bytes) {
+			size_t n = strlen(st->from);
+			struct sb shown = SB_INIT;
+
+			urlshow(&shown, url);
+			snprintf(st->from + n, sizeof(st->from) - n, "%s%s", n ? " " : "", shown.buf);
+			sbfree(&shown);
+		}
 		git_remote_free(remote);
 	}
 	if (rc != 0 && pr.said.len)

@@ -11,6 +11,7 @@ struct fetchstats {
 	size_t bytes;     /* bytes received from the remote */
 	size_t objects;   /* objects received */
 	int created;      /* 1 if the mirror was created (or re-created after corruption) */
+	char from[512];   /* the urls fetched from that sent bytes, space-separated (cut at the end) */
 };
 
 /* the mirror directory of url under builddir: builddir/git/<host>/<path>.git (into s); -1 with

@@ -975,8 +975,8 @@ cmdcheckout(const struct command *cmd, int argc, char **argv)
 	s.updatelock = o.update;
 	rc = gitcheckout(o.builddir, &s, &st);
 	if (rc == 0)
-		printf("%s %s: checked out %s; %zu bytes, %zu objects received\n", s.package, s.version, s.ref,
-		       st.bytes, st.objects);
+		printf("%s %s: checked out %s; %zu bytes, %zu objects received%s%s%s\n", s.package, s.version, s.ref,
+		       st.bytes, st.objects, *st.from ? " (from " : "", st.from, *st.from ? ")" : "");
 	srcspecfree(&s);
 	return rc < 0;
 }
