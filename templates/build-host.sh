@@ -376,9 +376,27 @@ wg_mem_watch() {
         sleep 1
     done
 }
+# wg_mem_report: stop the sampler; print the build's peak (into $wg_peak) against the pool's
+# budget, with a warning and the memory_per_job_gb that would have fit when it was over. Also run
+# when the build fails (wg_die_hook): a build killed for memory shows it.
+wg_mem_report() {
+    kill "$wg_mem_pid" 2>/dev/null || true
+    wg_peak_kb=$(cat "$scratch/mem.peak" 2>/dev/null)
+    wg_peak=''
+    [ -n "$wg_peak_kb" ] || return 0
+    wg_peak=$(awk -v k="$wg_peak_kb" 'BEGIN { printf "%.1f", k / 1048576 }')
+    printf 'wheelgen: peak memory of the build: %s GB (the memory pool budgeted %s GB)\n' "$wg_peak" "$WG_MEMORY_GB"
+    if awk -v p="$wg_peak" -v b="$WG_MEMORY_GB" 'BEGIN { exit !(b > 0 && p > b) }'; then
+        wg_fit=$(awk -v k="$wg_peak_kb" -v j="$WG_MAX_JOBS" -v t="$WG_NVCC_THREADS" \
+            'BEGIN { g = k / 1048576 / (j * t); printf "%.1f", (g == int(g * 10) / 10) ? g : int(g * 10 + 1) / 10 }')
+        printf 'wheelgen: warning: the build of %s peaked at %s GB, over the %s GB the memory pool budgeted (memory_per_job_gb x MAX_JOBS %s x NVCC_THREADS %s): memory_per_job_gb: "%s" would have fit\n' \
+            "$CELL" "$wg_peak" "$WG_MEMORY_GB" "$WG_MAX_JOBS" "$WG_NVCC_THREADS" "$wg_fit" | tee /dev/fd/3
+    fi
+}
 : >"$scratch/mem.peak"
 wg_mem_watch 3>&- &
 wg_mem_pid=$!
+wg_die_hook=wg_mem_report
 
 wg_venv "$scratch/venv"
 torch_version=''
@@ -445,7 +463,8 @@ printf 'wheelgen: building with %s\n' "$([ "$wg_frontend" = uv ] && echo 'uv bui
         export SETUPTOOLS_SCM_PRETEND_VERSION="$WG_VERSION"
     fi
     # wg_env entries apply to the build only, not to the venv set-up above.
-    eval "$wg_envs"
+    # (|| exit: errexit does not hold in a subshell whose status is tested)
+    eval "$wg_envs" || exit 1
     if [ "$wg_frontend" = uv ]; then
         wg_uv build --wheel --python "$py" -o "$scratch/dist" "$@" "$scratch/src"
     elif [ "$WG_SOURCE_KIND" != pypi ]; then
@@ -454,7 +473,7 @@ printf 'wheelgen: building with %s\n' "$([ "$wg_frontend" = uv ] && echo 'uv bui
         wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" \
             --no-binary "$WG_SOURCE" "$@" "$WG_SOURCE==$WG_VERSION"
     fi
-)
+) || wg_die "the build of $CELL failed (exit $?)"
 
 # --- check the result --------------------------------------------------------
 
@@ -527,11 +546,6 @@ fi
 # A torch cell's METADATA also gets its Requires-Dist on torch (WG_TORCH_REQUIREMENT: the
 # torch minor it was built against, or the package's torch_requirement).
 set -- "$wheel" "$scratch/METADATA"
-if [ -n "$WG_LOCAL_VERSION" ]; then
-    case $wg_wheel_version in
-        *+*) wg_die "the wheel already has a local version label ($wg_wheel_version); packages.yml asks for +$WG_LOCAL_VERSION" ;;
-    esac
-fi
 if [ -n "$WG_LOCAL_VERSION" ] || [ -n "$WG_TORCH_REQUIREMENT" ]; then
     set -- "$@" "$WG_LOCAL_VERSION" "$scratch/relabelled"
     [ -z "$WG_TORCH_REQUIREMENT" ] || set -- "$@" "$WG_TORCH_REQUIREMENT"
@@ -542,7 +556,8 @@ if [ -n "$WG_LOCAL_VERSION" ] || [ -n "$WG_TORCH_REQUIREMENT" ]; then
     wg_one "$scratch/relabelled" "relabel.py"
 fi
 if [ -n "$WG_LOCAL_VERSION" ]; then
-    wg_wheel_version=$wg_wheel_version+$WG_LOCAL_VERSION
+    # relabel.py replaces a label of upstream's own (it said so above)
+    wg_wheel_version=${wg_wheel_version%%+*}+$WG_LOCAL_VERSION
     printf 'wheelgen: relabelled to %s\n' "$wheel_name"
 fi
 [ -z "$WG_TORCH_REQUIREMENT" ] || printf 'wheelgen: METADATA: Requires-Dist: %s\n' "$WG_TORCH_REQUIREMENT"
@@ -635,19 +650,9 @@ else
     printf 'wheelgen: manifest unchanged (left untouched)\n'
 fi
 sed 's/^/  | /' "$outdir/manifest"
-kill "$wg_mem_pid" 2>/dev/null || true
-wg_peak_kb=$(cat "$scratch/mem.peak" 2>/dev/null)
-if [ -n "$wg_peak_kb" ]; then
-    wg_peak=$(awk -v k="$wg_peak_kb" 'BEGIN { printf "%.1f", k / 1048576 }')
-    printf 'wheelgen: peak memory of the build: %s GB (the memory pool budgeted %s GB)\n' "$wg_peak" "$WG_MEMORY_GB"
-    printf 'peak_memory_gb=%s\nbudget_gb=%s\n' "$wg_peak" "$WG_MEMORY_GB" >"$outdir/build-stats"
-    if awk -v p="$wg_peak" -v b="$WG_MEMORY_GB" 'BEGIN { exit !(b > 0 && p > b) }'; then
-        wg_fit=$(awk -v k="$wg_peak_kb" -v j="$WG_MAX_JOBS" -v t="$WG_NVCC_THREADS" \
-            'BEGIN { g = k / 1048576 / (j * t); printf "%.1f", (g == int(g * 10) / 10) ? g : int(g * 10 + 1) / 10 }')
-        printf 'wheelgen: warning: the build of %s peaked at %s GB, over the %s GB the memory pool budgeted (memory_per_job_gb x MAX_JOBS %s x NVCC_THREADS %s): memory_per_job_gb: "%s" would have fit\n' \
-            "$CELL" "$wg_peak" "$WG_MEMORY_GB" "$WG_MAX_JOBS" "$WG_NVCC_THREADS" "$wg_fit" | tee /dev/fd/3
-    fi
-fi
+wg_die_hook=
+wg_mem_report
+[ -z "$wg_peak" ] || printf 'peak_memory_gb=%s\nbudget_gb=%s\n' "$wg_peak" "$WG_MEMORY_GB" >"$outdir/build-stats"
 # nvcc told to use another number of threads than the pool counts (a setup.py that passes its
 # own --threads ignores NVCC_THREADS): the budget above is then wrong by that factor
 wg_thr=$(grep -o -E -- 'nvcc .*--threads[= ][0-9]+' "$log" | grep -o -E '[0-9]+$' | sort -u | grep -v -x "$WG_NVCC_THREADS" | head -n 1 || true)

@@ -162,7 +162,11 @@ def relabel(src, label, outdir, requirement=None):
     parts = wheel_parts(src)
     version = parts[1]
     if "+" in version and label:
-        fail("%s already has a local version label (%s)" % (os.path.basename(src), version))
+        # upstream's own label (nunchaku's setup.py appends +torchX.Y): the config's replaces it,
+        # since the config's tells the variants apart (+torch2.15 alone names no CUDA)
+        version, own = version.split("+", 1)
+        sys.stderr.write("relabel: %s: its own local version label +%s is replaced by +%s\n"
+                         % (os.path.basename(src), own, label))
     return rewrite(src, outdir, version + "+" + label if label else version, requirement)
 
 

@@ -151,6 +151,12 @@ wg_hint() {
 }
 
 wg_die() {
+    # wg_die_hook: what a step reports on any failure (build-host.sh: the build's peak memory)
+    if [ -n "${wg_die_hook:-}" ]; then
+        wg_h=$wg_die_hook
+        wg_die_hook=''
+        "$wg_h"
+    fi
     printf 'wheelgen: %s\n' "$*"
     exit 1
 }

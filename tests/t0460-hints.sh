@@ -88,7 +88,7 @@ if ninja "wheel/$cxx" >"$WORK/cxx.log" 2>&1; then
 	t_fail "the build succeeded"
 elif grep -A1 '^wheelgen: the first errors in the log (line: text):$' "$WORK/cxx.log" | grep -q '^  [0-9]*:.*#error C++20 or later compatible compiler is required' &&
 	grep -q '^wheelgen: hint: the headers (torch 2.14 and later: C++20) need a newer C++ standard' "$WORK/cxx.log" &&
-	[ "$(grep -n 'the first errors in the log' "$WORK/cxx.log" | cut -d: -f1)" -lt "$(grep -n 'File "/usr/lib/python3/setuptools/x.py", line 39' "$WORK/cxx.log" | cut -d: -f1)" ]; then
+	[ "$(grep -n 'the first errors in the log' "$WORK/cxx.log" | cut -d: -f1)" -lt "$(grep -n 'wheelgen: the build of cxx-.* failed (exit' "$WORK/cxx.log" | cut -d: -f1)" ]; then
 	t_pass
 else
 	t_fail "$(head -n 30 "$WORK/cxx.log")"

@@ -89,11 +89,12 @@ for n in a.namelist():
     assert a.read(n) == b.read(n), n
 PY
 
-t_case "relabel.py refuses a wheel that already has a label, and a label that is not PEP 440"
-if ! "$py" "$tpl/relabel.py" rl/demo_pkg-1.0+cu130-py3-none-any.whl cu131 rl3 2>e1.log &&
-	grep -q 'already has a local version label' e1.log &&
-	! "$py" "$tpl/relabel.py" demo_pkg-1.0-py3-none-any.whl 'cu 130' rl3 2>e2.log &&
-	grep -q 'is not a PEP 440 local version label' e2.log && [ ! -e rl3/demo_pkg-1.0+cu131-py3-none-any.whl ]; then
+t_case "relabel.py replaces a wheel's own label (saying so), and refuses a label that is not PEP 440"
+if "$py" "$tpl/relabel.py" rl/demo_pkg-1.0+cu130-py3-none-any.whl cu131 rl3 2>e1.log >/dev/null &&
+	grep -q 'its own local version label +cu130 is replaced by +cu131' e1.log &&
+	"$py" -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); n = z.namelist(); assert "demo_pkg-1.0+cu131.dist-info/METADATA" in n and not [x for x in n if "cu130" in x], n; assert b"Version: 1.0+cu131" in z.read("demo_pkg-1.0+cu131.dist-info/METADATA")' rl3/demo_pkg-1.0+cu131-py3-none-any.whl 2>>e1.log &&
+	! "$py" "$tpl/relabel.py" demo_pkg-1.0-py3-none-any.whl 'cu 130' rl4 2>e2.log &&
+	grep -q 'is not a PEP 440 local version label' e2.log && [ ! -e rl4 ]; then
 	t_pass
 else
 	t_fail "$(cat e1.log e2.log)"

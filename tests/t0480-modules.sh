@@ -55,8 +55,13 @@ time.sleep(3)
 print("/usr/local/cuda/bin/nvcc -c k.cu -o k.o --threads=8")  # as a setup.py that hardcodes its threads
 setup(name="hungry", version="1.0", packages=["hungry"])
 PY
+# the same hog, whose build then fails (as one killed for memory would)
+mkdir -p fixture/starved/starved
+: >fixture/starved/starved/__init__.py
+sed -e 's/"hungry"/"starved"/g' -e 's/^setup(.*/raise SystemExit("error: the compiler was Killed")/' fixture/hungry/setup.py >fixture/starved/setup.py
 cat >fixture/packages.yml <<'YML'
 packages:
+  starved: {source: {path: starved}, versions: ["1.0"], memory_per_job_gb: "0.1", max_jobs: "1", test_import: starved}
   hungry: {source: {path: hungry}, versions: ["1.0"], memory_per_job_gb: "0.1", max_jobs: "1", test_import: hungry}
   broken: {source: {path: broken}, versions: ["1.0"], test_import: broken}
   driver: {source: {path: driver}, versions: ["1.0"], test_import: driver}
@@ -133,6 +138,17 @@ if ninja "wheel/hungry-1.0-py$n" >"$WORK/hungry.log" 2>&1 &&
 	t_pass
 else
 	t_fail "$(grep -i 'memory\|warning' "$WORK/hungry.log" "out/logs/hungry-1.0-py$n.build.log" | head -n 10)"
+fi
+
+t_case "a failed build over its budget: the warning and the peak come with the failure"
+if ninja "wheel/starved-1.0-py$n" >"$WORK/starved.log" 2>&1; then
+	t_fail "the build passed: $(tail -n 5 "$WORK/starved.log")"
+elif grep -q "warning: the build of starved-1.0-py$n peaked at 0\.[4-9] GB, over the 0\.1 GB the memory pool budgeted" "$WORK/starved.log" &&
+	grep -q "^wheelgen: peak memory of the build: 0\.[4-9] GB (the memory pool budgeted 0\.1 GB)" "out/logs/starved-1.0-py$n.build.log" &&
+	[ ! -e "out/wheels/starved-1.0-py$n/build-stats" ]; then
+	t_pass
+else
+	t_fail "$(grep -i 'memory\|warning\|wheelgen:' "$WORK/starved.log" "out/logs/starved-1.0-py$n.build.log" | tail -n 10)"
 fi
 
 t_case "a build within its budget: the peak in the log, no warning"
