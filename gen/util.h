@@ -100,6 +100,14 @@ int rmtree(const char *path);
  * held exactly these bytes, -1 (message printed) on failure, leaving path as it was.
  */
 int writeifchanged(const char *path, const char *data, size_t len);
+/*
+ * Create rel (relative to the directory dirfd, named dir in messages; NULL when rel says it all)
+ * in a fresh tree that is renamed into place as a whole afterwards: no comparison, no temporary.
+ * Returns 1, or -1 with a message.
+ */
+int createpage(int dirfd, const char *dir, const char *rel, const struct sb *s);
+/* write s to path: createpage's way when fresh, else writeifchanged's */
+int writepage(const char *path, const struct sb *s, int fresh);
 
 /* 1 if s is a plain file name: not empty, . or .., no '/' or '\\', no control characters (a
    name from a manifest, a store or a listing that becomes part of a path) */
