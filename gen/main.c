@@ -58,7 +58,7 @@ static const char checkusage[] =
 	"  --verbose   also list the cells that excludes and the torch table drop, and why\n";
 
 static const char matrixusage[] =
-	"usage: wheelgen matrix [--config FILE] [--json | --github | --tsv | --table]\n"
+	"usage: wheelgen matrix [--config FILE] [--json | --github [--by-build] | --tsv | --table]\n"
 	"                       [--profile NAME] [--missing] [--shard I/N] [--host FILE]\n"
 	"                       [--builddir DIR] [--templates DIR] [--verbose]\n"
 	"\n"
@@ -67,6 +67,10 @@ static const char matrixusage[] =
 	"  --json        a JSON list of objects: cell, package, version, python, cuda, torch, key\n"
 	"  --github      a GitHub Actions matrix on one line (for $GITHUB_OUTPUT):\n"
 	"                {\"include\": [ ...the same objects... ]}\n"
+	"  --by-build    with --json or --github: one row per wheel to build, not per cell; a wheel\n"
+	"                that several cells test (abi3, torch_abi: stable) gets the first one's row\n"
+	"                with cells (the selected cells that test it), tests and publishes (their\n"
+	"                ninja targets, space-separated): one CI job builds it once and tests it in each\n"
 	"  --tsv         tab-separated: cell package version python cuda torch key (header first)\n"
 	"  --table       a table for people, with whether this host can build each cell and why not\n"
 	"  --profile P   only the cells of profile P\n"
@@ -207,6 +211,7 @@ static const char outdatedusage[] =
 enum {
 	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
+	OPT_BYBUILD,
 };
 
 /* a subcommand: its name, what runs it, its --help text and what it takes */
@@ -226,6 +231,7 @@ struct opts {
 	long shard, nshards;
 	int fd;        /* claim --fd */
 	int all;       /* status --all */
+	int bybuild;   /* matrix --by-build */
 };
 
 /*
@@ -282,6 +288,7 @@ static const struct option longopts[] = {
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "fd", required_argument, NULL, OPT_FD },
 	{ "all", no_argument, NULL, OPT_ALL },
+	{ "by-build", no_argument, NULL, OPT_BYBUILD },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -308,6 +315,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_PRE: o->pre = 1; break;
 		case OPT_TEMPLATES: o->templates = optarg; break;
 		case OPT_MISSING: o->missing = 1; break;
+		case OPT_BYBUILD: o->bybuild = 1; break;
 		case OPT_TEST: o->test = 1; break;
 		case OPT_PULL: o->pull = 1; break;
 		case OPT_UNUSED: o->unused = 1; break;
@@ -492,6 +500,14 @@ cmdgen(const struct command *cmd, int argc, char **argv)
 	return rc;
 }
 
+/* the cell that builds cl's wheel: itself, or the cell it shares one with (abi3, torch_abi) */
+static const char *
+cellbuild(const struct cell *cl)
+{
+	return cl->builtby ? cl->builtby : cl->id;
+}
+
+/* the fields of cl's row of --json and --github, without the closing brace */
 static void
 jsoncell(struct sb *s, const struct cell *cl, const char *key)
 {
@@ -511,8 +527,45 @@ jsoncell(struct sb *s, const struct cell *cl, const char *key)
 	escjson(s, key);
 	/* the cell whose wheel it tests: itself, or (abi3) the lowest Python's */
 	sbadd(s, ", \"build\": ");
-	escjson(s, cl->builtby ? cl->builtby : cl->id);
-	sbaddc(s, '}');
+	escjson(s, cellbuild(cl));
+}
+
+/*
+ * --by-build: the fields of the row of one wheel to build, after the first selected cell's
+ * (cells[i]): every selected cell of [lo, hi) that tests it, and their ninja targets
+ */
+static void
+jsongroup(struct sb *s, const struct matrix *m, size_t i, size_t hi)
+{
+	static const char *const fields[] = { "cells", "tests", "publishes" };
+	static const char *const prefix[] = { "", "test/", "publish/" };
+	size_t f, k;
+
+	for (f = 0; f < 3; f++) {
+		struct sb v = SB_INIT;
+
+		for (k = i; k < hi; k++) {
+			if (strcmp(cellbuild(&m->cells[k]), cellbuild(&m->cells[i])))
+				continue;
+			sbaddf(&v, "%s%s%s", v.len ? " " : "", prefix[f], m->cells[k].id);
+		}
+		sbaddf(s, ", \"%s\": ", fields[f]);
+		escjson(s, v.buf);
+		sbfree(&v);
+	}
+}
+
+/* --by-build: is cells[i] the first selected cell of [lo, i] to test its wheel? */
+static int
+firstofbuild(const struct matrix *m, size_t lo, size_t i)
+{
+	size_t k;
+
+	for (k = lo; k < i; k++) {
+		if (!strcmp(cellbuild(&m->cells[k]), cellbuild(&m->cells[i])))
+			return 0;
+	}
+	return 1;
 }
 
 /* the first n cells of m (the selected ones) in o's format, sharded, into s */
@@ -537,17 +590,19 @@ printcells(struct sb *s, const struct opts *o, const struct matrix *m, size_t n,
 		w = strlen(m->cells[i].id) > w ? strlen(m->cells[i].id) : w;
 	if (o->format == OPT_TABLE)
 		sbaddf(s, "%-*s  %s\n", (int)w, "CELL", "BUILDS HERE");
-	for (i = lo, j = 0; i < hi; i++, j++) {
+	for (i = lo, j = 0; i < hi; i++) {
 		const struct cell *cl = &m->cells[i];
 
+		if (o->bybuild && !firstofbuild(m, lo, i))
+			continue; /* its wheel's row came with the first cell that tests it */
 		switch (o->format) {
 		case OPT_GITHUB: /* one line: what a step writes to $GITHUB_OUTPUT */
-			sbadd(s, j ? ", " : "");
-			jsoncell(s, cl, keys[i]);
-			break;
 		case OPT_JSON:
-			sbadd(s, j ? ",\n  " : "\n  ");
+			sbadd(s, o->format == OPT_GITHUB ? (j ? ", " : "") : (j ? ",\n  " : "\n  "));
 			jsoncell(s, cl, keys[i]);
+			if (o->bybuild)
+				jsongroup(s, m, i, hi);
+			sbaddc(s, '}');
 			break;
 		case OPT_TSV:
 			sbaddf(s, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
@@ -563,6 +618,7 @@ printcells(struct sb *s, const struct opts *o, const struct matrix *m, size_t n,
 		default:
 			sbaddf(s, "%s\n", cl->id);
 		}
+		j++;
 	}
 	if (o->format == OPT_GITHUB)
 		sbadd(s, "]}\n");
@@ -590,6 +646,10 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	memset(&k, 0, sizeof(k));
 	memset(&st, 0, sizeof(st));
 	parseopts(argc, argv, &o, cmd);
+	if (o.bybuild && o.format != OPT_JSON && o.format != OPT_GITHUB) {
+		fprintf(stderr, "%s: error: --by-build goes with --json or --github\n", argv0);
+		return 2;
+	}
 	c = load(&a, &o, &h, &m);
 	if (!c)
 		goto out;

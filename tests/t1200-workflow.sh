@@ -55,10 +55,15 @@ assert "fromJSON(needs.plan.outputs.matrix)" in str(jobs["build"]["strategy"]["m
 # an empty plan skips the build job (GitHub refuses an empty matrix); the index still runs
 assert jobs["build"]["if"] == "needs.plan.outputs.missing != '0'", jobs["build"].get("if")
 assert "--missing" in jobs["plan"]["steps"][2]["run"] and "!cancelled()" in jobs["index"]["if"]
+# one build job per wheel: its cells' targets, its artifact holding a directory per cell, merged
+build = {s.get("name", ""): s for s in jobs["build"]["steps"]}
+assert [s["run"] for s in jobs["build"]["steps"] if "run" in s][1:] == ["ninja ${{ matrix.tests }}", "ninja ${{ matrix.publishes }}"], build
+dl = [s for s in jobs["index"]["steps"] if s.get("uses", "").startswith("actions/download-artifact")][0]["with"]
+assert dl["pattern"] == "wheels-*" and dl["merge-multiple"] is True and dl["path"] == "out/wheels", dl
 # the plan, the builds and the index key cells alike: the same backend
 assert all("--backend docker" in j["steps"][1]["run"] for j in jobs.values()), [j["steps"][1]["run"] for j in jobs.values()]
 allowed = [r"\./configure( --[a-z-]+( [a-z]+)?)*", r"ninja( [^ ;|&]+)+",
-           r'out/wheelgen matrix --github --missing --host out/host.txt --profile "\$PROFILE" >"\$RUNNER_TEMP/matrix"',
+           r'out/wheelgen matrix --github --by-build --missing --host out/host.txt --profile "\$PROFILE" >"\$RUNNER_TEMP/matrix"',
            r'echo "matrix=\$\(cat "\$RUNNER_TEMP/matrix"\)" >>"\$GITHUB_OUTPUT"',
            r'echo "missing=\$\(grep -o \'"cell"\' "\$RUNNER_TEMP/matrix" \| wc -l\)" >>"\$GITHUB_OUTPUT"']
 bad, runs = [], 0
@@ -91,11 +96,36 @@ else
 	t_fail "$(tail -n 20 "$src.configure.log" "$WORK/gen.log")"
 fi
 
+t_case "matrix --by-build: a wheel that several cells test is one row, listing their test and publish targets"
+mkdir -p "$WORK/one" "$WORK/two"
+cat >"$WORK/shared.yml" <<'YML'
+defaults: {python: ["3.11", "3.12"]}
+packages:
+  one: {source: {path: one}, versions: ["1.0"], abi: abi3}
+  two: {source: {path: two}, versions: ["1.0"]}
+YML
+if "$src/out/wheelgen" matrix --json --by-build --config "$WORK/shared.yml" >"$WORK/bybuild.json" 2>&1 &&
+	"$venv/bin/python" - "$WORK/bybuild.json" <<'PY' >>"$WORK/bybuild.json" 2>&1 &&
+import json, sys
+rows = json.load(open(sys.argv[1]))
+one = [r for r in rows if r["package"] == "one"]
+two = [r for r in rows if r["package"] == "two"]
+assert len(one) == 1 and one[0]["cells"] == "one-1.0-py311 one-1.0-py312", one
+assert one[0]["tests"] == "test/one-1.0-py311 test/one-1.0-py312" and one[0]["build"] == "one-1.0-py311", one
+assert len(two) == 2 and [r["tests"] for r in two] == ["test/two-1.0-py311", "test/two-1.0-py312"], two
+PY
+	! "$src/out/wheelgen" matrix --by-build --config "$WORK/shared.yml" >/dev/null 2>"$WORK/bybuild.err" &&
+	grep -q -- '--by-build goes with --json or --github' "$WORK/bybuild.err"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/bybuild.json" "$WORK/bybuild.err" 2>/dev/null)"
+fi
+
 t_case "the plan's command prints a one-line matrix with the default profile's cell (an empty store lacks it)"
 mkdir -p "$WORK/emptystore"
-if (cd "$src" && WHEELGEN_STORE=$WORK/emptystore out/wheelgen matrix --github --missing --host out/host.txt --profile default) >"$WORK/matrix" 2>"$WORK/matrix.err" &&
-	[ "$(wc -l <"$WORK/matrix")" -eq 1 ] &&
-	"$venv/bin/python" -c 'import json, sys; m = json.load(open(sys.argv[1])); assert m["include"] and all("cell" in c for c in m["include"]), m' "$WORK/matrix"; then
+if (cd "$src" && WHEELGEN_STORE=$WORK/emptystore out/wheelgen matrix --github --by-build --missing --host out/host.txt --profile default) >"$WORK/matrix" 2>"$WORK/matrix.err" &&
+	[ "$(wc -l <"$WORK/matrix")" -eq 1 ] && grep -q -- 'matrix --github --by-build --missing --host out/host.txt --profile "$PROFILE"' "$wf" &&
+	"$venv/bin/python" -c 'import json, sys; m = json.load(open(sys.argv[1])); assert m["include"] and all(c["tests"] == "test/" + c["cell"] and c["publishes"] == "publish/" + c["cell"] for c in m["include"]), m' "$WORK/matrix"; then
 	t_pass
 else
 	t_fail "$(cat "$WORK/matrix" "$WORK/matrix.err")"
