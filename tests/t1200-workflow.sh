@@ -105,7 +105,7 @@ packages:
   two: {source: {path: two}, versions: ["1.0"]}
 YML
 if "$src/out/wheelgen" matrix --json --by-build --config "$WORK/shared.yml" >"$WORK/bybuild.json" 2>&1 &&
-	"$venv/bin/python" - "$WORK/bybuild.json" <<'PY' >>"$WORK/bybuild.json" 2>&1 &&
+	"$venv/bin/python" - "$WORK/bybuild.json" <<'PY' >"$WORK/bybuild.err" 2>&1 &&
 import json, sys
 rows = json.load(open(sys.argv[1]))
 one = [r for r in rows if r["package"] == "one"]
@@ -124,7 +124,7 @@ fi
 t_case "the plan's command prints a one-line matrix with the default profile's cell (an empty store lacks it)"
 mkdir -p "$WORK/emptystore"
 if (cd "$src" && WHEELGEN_STORE=$WORK/emptystore out/wheelgen matrix --github --by-build --missing --host out/host.txt --profile default) >"$WORK/matrix" 2>"$WORK/matrix.err" &&
-	[ "$(wc -l <"$WORK/matrix")" -eq 1 ] && grep -q -- 'matrix --github --by-build --missing --host out/host.txt --profile "$PROFILE"' "$wf" &&
+	[ "$(wc -l <"$WORK/matrix")" -eq 1 ] && grep -q -- "matrix --github --by-build --missing --host out/host.txt --profile \"\$PROFILE\"" "$wf" &&
 	"$venv/bin/python" -c 'import json, sys; m = json.load(open(sys.argv[1])); assert m["include"] and all(c["tests"] == "test/" + c["cell"] and c["publishes"] == "publish/" + c["cell"] for c in m["include"]), m' "$WORK/matrix"; then
 	t_pass
 else
