@@ -149,7 +149,8 @@ buildstatus(const char *builddir, int all)
 	} else if (errno != ENOENT) {
 		error("cannot read '%s': %s", path.buf, strerror(errno));
 	}
-	qsort(v, n, sizeof(*v), cmpstep);
+	if (n) /* (NULL when there are none: qsort must not be given it) */
+		qsort(v, n, sizeof(*v), cmpstep);
 	if (alive)
 		sbaddf(&out, "ninja: running in %s (pid %ld)\n", builddir, owner);
 	else
