@@ -432,8 +432,7 @@ writerefs(git_repository *repo, const char *mirror)
 		GROW(lines, cap, n + 1);
 		lines[n++] = line;
 	}
-	if (n) /* (NULL when there are none: qsort must not be given it) */
-		qsort(lines, n, sizeof(*lines), cmpline);
+	sortlist(lines, n, sizeof(*lines), cmpline);
 	for (i = 0; i < n; i++)
 		sbaddf(&out, "%s\n", lines[i]);
 	sbaddf(&path, "%s.fetched", mirror);

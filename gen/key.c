@@ -106,8 +106,7 @@ listdir(const char *dir, int top, char ***names, size_t *n)
 		(*names)[(*n)++] = xstrdup(nm);
 	}
 	closedir(d);
-	if (*n) /* (qsort of an empty directory's NULL list is undefined) */
-		qsort(*names, *n, sizeof(**names), cmpstr);
+	sortlist(*names, *n, sizeof(**names), cmpstr);
 	return 0;
 }
 

@@ -539,19 +539,19 @@ jsongroup(struct sb *s, const struct matrix *m, size_t i, size_t hi)
 {
 	static const char *const fields[] = { "cells", "tests", "publishes" };
 	static const char *const prefix[] = { "", "test/", "publish/" };
+	struct sb v[3] = { SB_INIT, SB_INIT, SB_INIT };
 	size_t f, k;
 
+	for (k = i; k < hi; k++) {
+		if (strcmp(cellbuild(&m->cells[k]), cellbuild(&m->cells[i])))
+			continue;
+		for (f = 0; f < 3; f++)
+			sbaddf(&v[f], "%s%s%s", v[f].len ? " " : "", prefix[f], m->cells[k].id);
+	}
 	for (f = 0; f < 3; f++) {
-		struct sb v = SB_INIT;
-
-		for (k = i; k < hi; k++) {
-			if (strcmp(cellbuild(&m->cells[k]), cellbuild(&m->cells[i])))
-				continue;
-			sbaddf(&v, "%s%s%s", v.len ? " " : "", prefix[f], m->cells[k].id);
-		}
 		sbaddf(s, ", \"%s\": ", fields[f]);
-		escjson(s, v.buf);
-		sbfree(&v);
+		escjson(s, v[f].buf);
+		sbfree(&v[f]);
 	}
 }
 

@@ -149,8 +149,7 @@ buildstatus(const char *builddir, int all)
 	} else if (errno != ENOENT) {
 		error("cannot read '%s': %s", path.buf, strerror(errno));
 	}
-	if (n) /* (NULL when there are none: qsort must not be given it) */
-		qsort(v, n, sizeof(*v), cmpstep);
+	sortlist(v, n, sizeof(*v), cmpstep);
 	if (alive)
 		sbaddf(&out, "ninja: running in %s (pid %ld)\n", builddir, owner);
 	else

@@ -723,3 +723,10 @@ writepage(const char *path, const struct sb *s, int fresh)
 {
 	return fresh ? createpage(AT_FDCWD, NULL, path, s) : writeifchanged(path, s->buf, s->len);
 }
+
+void
+sortlist(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n)
+		qsort(base, n, size, cmp);
+}

@@ -100,6 +100,8 @@ int rmtree(const char *path);
  * held exactly these bytes, -1 (message printed) on failure, leaving path as it was.
  */
 int writeifchanged(const char *path, const char *data, size_t len);
+/* qsort that also takes an empty list (GROW leaves it NULL, which qsort must not be given) */
+void sortlist(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 /*
  * Create rel (relative to the directory dirfd, named dir in messages; NULL when rel says it all)
  * in a fresh tree that is renamed into place as a whole afterwards: no comparison, no temporary.
