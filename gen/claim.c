@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "claim.h"
+#include "files.h"
 #include "util.h"
 
 #define MAXUP 64
@@ -121,10 +122,10 @@ drainsteps(const char *builddir, long owner)
 		rc = error("cannot open '%s': %s", run.buf, strerror(errno));
 	} else if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (owner > 0)
-			fprintf(stderr, "wheelgen: waiting for the steps that a stopped ninja (pid %ld) left running in %s to end\n",
+			notice("waiting for the steps that a stopped ninja (pid %ld) left running in %s to end",
 				owner, builddir);
 		else
-			fprintf(stderr, "wheelgen: waiting for the steps of a stopped ninja still running in %s to end\n", builddir);
+			notice("waiting for the steps of a stopped ninja still running in %s to end", builddir);
 		while (flock(fd, LOCK_EX) < 0) {
 			if (errno != EINTR) {
 				rc = error("cannot lock '%s': %s", run.buf, strerror(errno));

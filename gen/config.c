@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "files.h"
 #include "git.h"
 #include "pep.h"
 #include "placeholder.h"

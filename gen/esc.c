@@ -127,3 +127,19 @@ eschref(struct sb *s, const char *name)
 		name = q + 1;
 	}
 }
+
+/* a path in a depfile: space and '#' escaped, '$' doubled; -1 for what a depfile cannot name */
+int
+escdep(struct sb *s, const char *p)
+{
+	if (strpbrk(p, "\\\n\r\t"))
+		return -1;
+	for (; *p; p++) {
+		if (*p == ' ' || *p == '#')
+			sbaddc(s, '\\');
+		if (*p == '$')
+			sbaddc(s, '$');
+		sbaddc(s, *p);
+	}
+	return 0;
+}

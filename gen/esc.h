@@ -12,8 +12,11 @@ int escninjavalue(struct sb *s, const char *v);
 void escshell(struct sb *s, const char *w);
 /* HTML text or attribute value: & < > " ' as entities */
 void eschtml(struct sb *s, const char *t);
-/* a file name in an href: every byte but RFC 3986's unreserved ones as %XX ('+' too) */
+/* a file name in an href or a URL's path: every byte but RFC 3986's unreserved ones as %XX ('+' too) */
 void eschref(struct sb *s, const char *name);
+/* a path in a ninja depfile (gcc's syntax): space and '#' as \\ , '$' as $$; -1 (nothing
+   added) for a backslash, tab or newline */
+int escdep(struct sb *s, const char *p);
 /* a JSON string with its quotes; control characters as \uXXXX */
 void escjson(struct sb *s, const char *t);
 

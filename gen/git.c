@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "git.h"
 
 #define MAXDEPTH 8
@@ -964,7 +965,7 @@ lockprune(const char *builddir, const char *lock, const char *keep)
 			sbreset(&key);
 			sbaddf(&key, "\n%s %s\n", pkg, ver);
 			if (!strstr(keep, key.buf)) {
-				printf("wheelgen: lock: removed '%s %s' from %s: no configured version uses it\n", pkg, ver, lock);
+				report("lock: removed '%s %s' from %s: no configured version uses it", pkg, ver, lock);
 				removed++;
 				continue;
 			}

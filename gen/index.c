@@ -12,10 +12,12 @@
 #include <unistd.h>
 
 #include "esc.h"
+#include "files.h"
 #include "index.h"
 #include "indexplan.h"
 #include "indexprune.h"
 #include "landing.h"
+#include "pages.h"
 #include "pep.h"
 #include "util.h"
 

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "esc.h"
+#include "files.h"
 #include "indexplan.h"
+#include "pages.h"
 #include "pep.h"
 #include "sha256.h"
 #include "util.h"
@@ -251,7 +253,7 @@ readwheels(const char *builddir, char **manifests, size_t n, const struct indexo
 		}
 		/* only tested wheels are indexed */
 		if (!manifesttested(builddir, &w[nw])) {
-			fprintf(stderr, "wheelgen: index: left out %s: %s has not passed its test (no test record of sha256 %.12s)\n",
+			notice("index: left out %s: %s has not passed its test (no test record of sha256 %.12s)",
 				w[nw].cell ? w[nw].cell : manifests[i], w[nw].filename, w[nw].sha256);
 			manifestfree(&w[nw]);
 			continue;
@@ -259,7 +261,7 @@ readwheels(const char *builddir, char **manifests, size_t n, const struct indexo
 		nw++;
 	}
 	if (skipped)
-		fprintf(stderr, "wheelgen: skipped %zu file name%s whose project cannot be told or is not a PEP 508 name (the first: '%s')\n",
+		notice("skipped %zu file name%s whose project cannot be told or is not a PEP 508 name (the first: '%s')",
 			skipped, skipped == 1 ? "" : "s", firstskipped);
 	return nw;
 }

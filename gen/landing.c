@@ -5,6 +5,7 @@
 
 #include "esc.h"
 #include "landing.h"
+#include "pages.h"
 #include "pep.h"
 #include "util.h"
 

@@ -10,6 +10,7 @@
 #include "claim.h"
 #include "config.h"
 #include "esc.h"
+#include "files.h"
 #include "git.h"
 #include "graph.h"
 #include "index.h"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "manifest.h"
 #include "pep.h"
 #include "util.h"

@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "esc.h"
+#include "files.h"
 #include "restore.h"
 #include "sha256.h"
 
@@ -164,22 +166,6 @@ writemanifest(const char *from, const char *to)
 	free(buf);
 	sbfree(&out);
 	return rc;
-}
-
-/* a path in a depfile: space and '#' escaped, '$' doubled; -1 for what a depfile cannot name */
-static int
-escdep(struct sb *s, const char *p)
-{
-	if (strpbrk(p, "\\\n\r\t"))
-		return -1;
-	for (; *p; p++) {
-		if (*p == ' ' || *p == '#')
-			sbaddc(s, '\\');
-		if (*p == '$')
-			sbaddc(s, '$');
-		sbaddc(s, *p);
-	}
-	return 0;
 }
 
 /* BUILDDIR/wheels/<cell>/manifest.d as the build writes it: a path source's files, else none */
@@ -346,7 +332,7 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 		if (rc == 0)
 			rc = writedepfile(cl, builddir, dir.buf);
 		if (rc == 0)
-			printf("wheelgen: restored %s from the store %s (key %.12s)\n", cl->id, storename(s), key);
+			report("restored %s from the store %s (key %.12s)", cl->id, storename(s), key);
 		break;
 	case STOREDOWN:
 	case BADENTRY:
@@ -356,7 +342,7 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 	case NOTSTORED:
 	case UNKNOWNKEY:
 		if (s->kind != STORE_NONE)
-			printf("wheelgen: building %s: %s\n", cl->id, why.buf);
+			report("building %s: %s", cl->id, why.buf);
 		break;
 	}
 out:
@@ -387,8 +373,8 @@ restoretest(const char *builddir, const char *cell)
 		sbaddf(&stamp, "%s/tests/%s.ok", builddir, cell);
 		sbaddf(&text, "%s\ngpu=%s\n", m.v[M_SHA256], *mfget(&m, M_GPU) ? mfget(&m, M_GPU) : "none");
 		if (writeifchanged(stamp.buf, text.buf, text.len) >= 0) {
-			printf("wheelgen: test %s: passed before it was published (restored from the store; "
-			       "WHEELGEN_RETEST=1 tests it again)\n", cell);
+			report("test %s: passed before it was published (restored from the store; "
+			       "WHEELGEN_RETEST=1 tests it again)", cell);
 			rc = 0;
 		}
 	}
@@ -472,7 +458,7 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 		}
 		closedir(d);
 	}
-	printf("wheelgen: store %s: %zu cell%s of the config restored%s, %zu built here, %zu not in the store, %zu built from other inputs\n",
+	report("store %s: %zu cell%s of the config restored%s, %zu built here, %zu not in the store, %zu built from other inputs",
 	       storename(s), nstored, nstored == 1 ? "" : "s", manifestsonly ? " (manifests only: the pages link the store)" : "",
 	       nlocal, nmissing, nother);
 out:
@@ -549,12 +535,12 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 				rc = error("cannot remove %s from the store: %s", files[f], why.buf);
 				break;
 			}
-			printf("wheelgen: removed %s%s\n", storename(s), files[f]);
+			report("removed %s%s", storename(s), files[f]);
 		}
 		mffree(&mf);
 	}
 	unlink(tmp.buf);
-	fprintf(stderr, "wheelgen: %zu store entr%s no cell of the config keys%s\n", n, n == 1 ? "y" : "ies",
+	notice("%zu store entr%s no cell of the config keys%s", n, n == 1 ? "y" : "ies",
 		del ? " (removed)" : "");
 	sbfree(&names);
 	sbfree(&why);

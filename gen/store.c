@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "esc.h"
+#include "files.h"
 #include "store.h"
 
 void
@@ -62,25 +63,6 @@ storename(const struct store *s)
 {
 	return s->where ? s->where : "(no store)";
 }
-
-/* name percent-encoded for a URL path (as publish-http.sh sends it) */
-static void
-urlname(struct sb *u, const char *name)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)name; *p; p++) {
-		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("-._~", *p)) {
-			sbaddc(u, (char)*p);
-		} else {
-			sbaddc(u, '%');
-			sbaddc(u, hex[*p >> 4]);
-			sbaddc(u, hex[*p & 15]);
-		}
-	}
-}
-
 
 /*
  * Run curl with args (already shell-quoted, after the common options) and the token header,
@@ -191,7 +173,7 @@ storeget(const struct store *s, const char *name, const char *dest, struct sb *w
 		long code;
 
 		sbadd(&src, s->where);
-		urlname(&src, name);
+		eschref(&src, name);
 		sbadd(&args, "-o ");
 		escshell(&args, tmp.buf);
 		sbaddc(&args, ' ');
@@ -334,7 +316,7 @@ storedel(const struct store *s, const char *name, struct sb *why)
 		long code;
 
 		sbadd(&path, s->where);
-		urlname(&path, name);
+		eschref(&path, name);
 		sbadd(&args, "-X DELETE -o /dev/null ");
 		escshell(&args, path.buf);
 		if (curl(args.buf, &code, why) == 0) {

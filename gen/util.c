@@ -1,32 +1,28 @@
-/* util: memory, growable strings, an arena, files written atomically (see util.h). */
-#define _XOPEN_SOURCE 700
-#include <dirent.h>
-#include <errno.h>
-#include <signal.h>
-#include <fcntl.h>
-#include <ftw.h>
+/* util: messages, memory, growable strings, an arena and small string helpers (see util.h). */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "util.h"
 
 const char *argv0 = "wheelgen";
 char sb_empty[1];
 
+/* "argv0: [kind: ]msg" on f, one line, even from several threads (the index's page writers) */
 static void
-vmsg(const char *kind, const char *fmt, va_list ap)
+vmsg(FILE *f, const char *kind, const char *fmt, va_list ap)
 {
-	fflush(stdout);
-	flockfile(stderr); /* one line, even from several threads (the index's page writers) */
-	fprintf(stderr, "%s: %s: ", argv0, kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
+	if (f == stderr)
+		fflush(stdout);
+	flockfile(f);
+	fprintf(f, "%s: ", argv0);
+	if (kind)
+		fprintf(f, "%s: ", kind);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	funlockfile(f);
 }
 
 void
@@ -35,7 +31,7 @@ fatal(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("fatal", fmt, ap);
+	vmsg(stderr, "fatal", fmt, ap);
 	va_end(ap);
 	exit(1);
 }
@@ -46,7 +42,7 @@ error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("error", fmt, ap);
+	vmsg(stderr, "error", fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -57,7 +53,27 @@ warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("warning", fmt, ap);
+	vmsg(stderr, "warning", fmt, ap);
+	va_end(ap);
+}
+
+void
+report(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(stdout, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void
+notice(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(stderr, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -298,167 +314,6 @@ afree(struct arena *a)
 	a->head = NULL;
 }
 
-char *
-readfile(const char *path, size_t *lenp)
-{
-	struct sb s = SB_INIT;
-	char tmp[65536];
-	ssize_t n;
-	int fd, e;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		n = read(fd, tmp, sizeof(tmp));
-		if (n == 0)
-			break;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			e = errno;
-			close(fd);
-			sbfree(&s);
-			errno = e;
-			return NULL;
-		}
-		sbaddn(&s, tmp, (size_t)n);
-	}
-	close(fd);
-	if (lenp)
-		*lenp = s.len;
-	return sbdetach(&s);
-}
-
-static int
-rmone(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-int
-rmtree(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	return nftw(path, rmone, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-int
-mkdirs(const char *dir)
-{
-	char *parent, *slash;
-	int rc;
-
-	/* the common case first: only the last component is missing (one syscall) */
-	if (mkdir(dir, 0777) == 0 || errno == EEXIST)
-		return 0;
-	if (errno != ENOENT || !(slash = strrchr(dir, '/')) || slash == dir)
-		return error("cannot create directory '%s': %s", dir, strerror(errno));
-	parent = xstrndup(dir, (size_t)(slash - dir));
-	rc = mkdirs(parent);
-	free(parent);
-	if (rc < 0)
-		return -1;
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		return error("cannot create directory '%s': %s", dir, strerror(errno));
-	return 0;
-}
-
-/* 1 if path holds exactly data, else 0 */
-static int
-samecontent(const char *path, const char *data, size_t len)
-{
-	char buf[65536];
-	struct stat st;
-	size_t off = 0;
-	ssize_t n;
-	int fd, same = 1;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != len) {
-		close(fd);
-		return 0;
-	}
-	while (same) {
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			same = n == 0 && off == len;
-			break;
-		}
-		if ((size_t)n > len - off || memcmp(buf, data + off, (size_t)n) != 0)
-			same = 0;
-		off += (size_t)n;
-	}
-	close(fd);
-	return same;
-}
-
-int
-writeifchanged(const char *path, const char *data, size_t len)
-{
-	struct sb tmp = SB_INIT;
-	const char *slash;
-	size_t off = 0;
-	ssize_t n;
-	int fd, e;
-
-	if (samecontent(path, data, len))
-		return 0;
-	slash = strrchr(path, '/');
-	if (slash && slash != path) {
-		char *dir = xstrndup(path, (size_t)(slash - path));
-		int r = mkdirs(dir);
-
-		free(dir);
-		if (r < 0)
-			return -1;
-	}
-	sbaddf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		error("cannot create '%s': %s", tmp.buf, strerror(errno));
-		sbfree(&tmp);
-		return -1;
-	}
-	while (off < len) {
-		n = write(fd, data + off, len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		off += (size_t)n;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		goto fail;
-	}
-	if (rename(tmp.buf, path) < 0) {
-		fd = -1;
-		goto fail;
-	}
-	sbfree(&tmp);
-	return 1;
-fail:
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp.buf);
-	error("cannot write '%s': %s", path, strerror(e));
-	sbfree(&tmp);
-	return -1;
-}
-
 size_t
 utf8invalid(const char *str, size_t len)
 {
@@ -511,30 +366,6 @@ nextline(char **p)
 		*p = line + strlen(line);
 	}
 	return line;
-}
-
-int
-readkeys(const char *path, const char *const *keys, char **slots)
-{
-	char *buf, *next, *line, *eq;
-	size_t i;
-
-	if (!(buf = readfile(path, NULL)))
-		return -1;
-	next = buf;
-	while ((line = nextline(&next))) {
-		if (!(eq = strchr(line, '=')))
-			continue;
-		*eq = '\0';
-		for (i = 0; keys[i]; i++) {
-			if (!strcmp(line, keys[i])) {
-				free(slots[i]);
-				slots[i] = xstrdup(eq + 1);
-			}
-		}
-	}
-	free(buf);
-	return 0;
 }
 
 int
@@ -595,133 +426,10 @@ editdistance(const char *a, const char *b, size_t limit)
 	return best > limit ? limit + 1 : best;
 }
 
-int
-lockfile(const char *path)
-{
-	struct flock fl;
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-
-	if (fd < 0) {
-		error("cannot open lock '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	memset(&fl, 0, sizeof(fl));
-	fl.l_type = F_WRLCK;
-	fl.l_whence = SEEK_SET;
-	while (fcntl(fd, F_SETLKW, &fl) < 0) {
-		if (errno != EINTR) {
-			error("cannot lock '%s': %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-	}
-	return fd;
-}
-
-int
-plainname(const char *s)
-{
-	const unsigned char *p;
-
-	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
-		return 0;
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '/' || *p == '\\' || *p < 0x20 || *p == 0x7f)
-			return 0;
-	}
-	return 1;
-}
-
-int
-deadpid(const char *name, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	char *end;
-	long pid;
-
-	if (strncmp(name, prefix, n) || !name[n])
-		return 0;
-	pid = strtol(name + n, &end, 10);
-	if (*end || pid <= 0)
-		return 0;
-	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
-}
-
-void
-sweepdead(const char *dir, const char *prefix)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct sb p = SB_INIT;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (deadpid(e->d_name, prefix)) {
-			sbreset(&p);
-			sbaddf(&p, "%s/%s", dir, e->d_name);
-			rmtree(p.buf);
-		}
-	}
-	closedir(d);
-	sbfree(&p);
-}
-
 const char *
 orempty(const char *s)
 {
 	return s ? s : "";
-}
-
-void
-isotime(struct sb *s, long long t, struct timecache *c)
-{
-	if (t != c->last || !c->buf[0]) {
-		time_t tt = (time_t)t;
-		struct tm tm;
-
-		gmtime_r(&tt, &tm);
-		strftime(c->buf, sizeof(c->buf), "%Y-%m-%dT%H:%M:%S.000000Z", &tm);
-		c->last = t;
-	}
-	sbadd(s, c->buf);
-}
-
-/*
- * Create page rel (relative to the directory dirfd, named dir in messages; NULL when rel says
- * it all) in a fresh tree (nothing is there yet, and the whole tree is renamed into place at the
- * end): simply created, no comparison and no temporary. A cold build of a big index is mostly
- * file creation, and this halves its system calls.
- */
-int
-createpage(int dirfd, const char *dir, const char *rel, const struct sb *s)
-{
-	const char *d = dir ? dir : "", *sep = dir ? "/" : "";
-	size_t off = 0;
-	ssize_t n;
-	int fd;
-
-	if ((fd = openat(dirfd, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)
-		return error("cannot create '%s%s%s': %s", d, sep, rel, strerror(errno));
-	while (off < s->len) {
-		if ((n = write(fd, s->buf + off, s->len - off)) < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			return error("cannot write '%s%s%s': %s", d, sep, rel, strerror(errno));
-		}
-		off += (size_t)n;
-	}
-	if (close(fd) < 0)
-		return error("cannot write '%s%s%s': %s", d, sep, rel, strerror(errno));
-	return 1;
-}
-
-/* write the page at path: created in a fresh tree, else through writeifchanged */
-int
-writepage(const char *path, const struct sb *s, int fresh)
-{
-	return fresh ? createpage(AT_FDCWD, NULL, path, s) : writeifchanged(path, s->buf, s->len);
 }
 
 void

@@ -1,4 +1,4 @@
-/* util: memory, growable strings, an arena, files written atomically. */
+/* util: messages, memory, growable strings, an arena and small string helpers: the ground floor. */
 #ifndef WG_UTIL_H
 #define WG_UTIL_H
 
@@ -22,6 +22,10 @@ WG_NORETURN void fatal(const char *fmt, ...) WG_PRINTF(1, 2);
 int error(const char *fmt, ...) WG_PRINTF(1, 2);
 /* print "argv0: warning: msg" */
 void warn(const char *fmt, ...) WG_PRINTF(1, 2);
+/* print "argv0: msg" on standard output: what a command did (restored, removed, ...) */
+void report(const char *fmt, ...) WG_PRINTF(1, 2);
+/* print "argv0: msg" on standard error: progress that is neither a warning nor an error */
+void notice(const char *fmt, ...) WG_PRINTF(1, 2);
 /* a broken invariant: print file:line and abort */
 #define BUG(msg) bug(__FILE__, __LINE__, (msg))
 WG_NORETURN void bug(const char *file, int line, const char *msg);
@@ -85,57 +89,14 @@ char *aprintf(struct arena *a, const char *fmt, ...) WG_PRINTF(2, 3);
 /* free every block */
 void afree(struct arena *a);
 
-/* read a whole file into a malloc'd, NUL-terminated buffer; NULL (errno set) on failure */
-char *readfile(const char *path, size_t *len);
-
-/* create dir and its parents (like mkdir -p); -1 and a message on failure */
-int mkdirs(const char *dir);
-/* rm -rf path; 0 when it is gone (or was never there), -1 with errno */
-int rmtree(const char *path);
-
-/*
- * Write data to path only if its content differs: the bytes go to a temporary
- * in the same directory, are flushed and checked, then renamed over path.
- * Parent directories are created. Returns 1 if written, 0 if the file already
- * held exactly these bytes, -1 (message printed) on failure, leaving path as it was.
- */
-int writeifchanged(const char *path, const char *data, size_t len);
 /* qsort that also takes an empty list (GROW leaves it NULL, which qsort must not be given) */
 void sortlist(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
-/*
- * Create rel (relative to the directory dirfd, named dir in messages; NULL when rel says it all)
- * in a fresh tree that is renamed into place as a whole afterwards: no comparison, no temporary.
- * Returns 1, or -1 with a message.
- */
-int createpage(int dirfd, const char *dir, const char *rel, const struct sb *s);
-/* write s to path: createpage's way when fresh, else writeifchanged's */
-int writepage(const char *path, const struct sb *s, int fresh);
-
-/* 1 if s is a plain file name: not empty, . or .., no '/' or '\\', no control characters (a
-   name from a manifest, a store or a listing that becomes part of a path) */
-int plainname(const char *s);
-
-/* an exclusive lock (fcntl) on path, created if missing, waited for; the fd to close to
-   release it, or -1 with a message */
-int lockfile(const char *path);
-/* is name prefix followed by the pid of a process that no longer runs? */
-int deadpid(const char *name, const char *prefix);
-/* remove the entries of dir named prefix<pid> whose process is gone (temporaries of a writer
-   killed with -9) */
-void sweepdead(const char *dir, const char *prefix);
 
 /*
  * Split a buffer into lines in place: returns the line at *p (its newline
  * replaced by NUL) and moves *p past it; NULL at the end of the buffer.
  */
 char *nextline(char **p);
-
-/*
- * Read a file of "key=value" lines: for each keys[i] (the list ends with NULL) that
- * appears, slots[i] gets a malloc'd copy of its value (the last one wins); others are
- * left as they are. Returns -1 with errno set if the file cannot be read.
- */
-int readkeys(const char *path, const char *const *keys, char **slots);
 
 /*
  * A set of names kept in a string, one per line: add name unless present.
@@ -154,14 +115,5 @@ size_t editdistance(const char *a, const char *b, size_t limit);
 
 /* "" for NULL */
 const char *orempty(const char *s);
-
-/* the last time isotime formatted: the same few times come again and again (one per wheel,
-   in every tree of the index); one per thread, initialized { -1, "" } */
-struct timecache {
-	long long last;
-	char buf[64];
-};
-/* t (seconds since the epoch) as PEP 700's upload-time, 2025-01-31T12:00:00.000000Z */
-void isotime(struct sb *s, long long t, struct timecache *c);
 
 #endif

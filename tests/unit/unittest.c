@@ -17,6 +17,7 @@
 #include "sha256.h"
 #include "util.h"
 #include "ydoc.h"
+#include "files.h"
 
 static int passed, failed;
 
