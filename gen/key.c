@@ -6,23 +6,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "files.h"
 #include "graph.h"
 #include "key.h"
 #include "sha256.h"
-
-/* the steps' scripts: what every build and test runs, and what the container backends add */
-static const char *const hosttemplates[] = {
-	"build-host.sh", "step-lib.sh", "wheel-info.py", "manifest.py", "relabel.py", "test.sh", "test-host.sh", NULL,
-};
-static const char *const containertemplates[] = {
-	"build-container.sh", "test-container.sh", "container-run.sh", NULL,
-};
-
-/* spec lines that say where things are on this host, not what is built */
-static const char *const hostlines[] = {
-	"WG_PYTHON_EXE=", "WG_CUDA_HOME=", "WG_SOURCE_DIR=", "WG_UV=", "WG_CCACHE=",
-	"WG_MAX_JOBS=", "WG_NVCC_THREADS=", "WG_MEMORY_GB=", "wg_patch ", "#", NULL,
-};
+#include "steps.h"
 
 void
 keyctxinit(struct keyctx *k, const struct config *c, const char *builddir, const char *templates, enum keysource from)
@@ -56,25 +44,6 @@ ishex64(const char *s)
 			return 0;
 	}
 	return s[64] == '\0';
-}
-
-/* spec's lines into key, less the host's (and WG_SOURCE= of a path source: its tree is hashed) */
-static void
-addspec(struct sb *key, const char *spec, int pathsource)
-{
-	const char *line = spec, *nl;
-	size_t i;
-
-	for (; *line; line = nl ? nl + 1 : line + strlen(line)) {
-		int host = 0;
-
-		nl = strchr(line, '\n');
-		for (i = 0; hostlines[i] && !host; i++)
-			host = startswith(line, hostlines[i]);
-		if (host || (pathsource && startswith(line, "WG_SOURCE=")))
-			continue;
-		sbaddn(key, line, nl ? (size_t)(nl - line) + 1 : strlen(line));
-	}
 }
 
 static int
@@ -193,29 +162,27 @@ treeof(struct keyctx *k, const struct package *p)
 	return k->treehash[k->ntree++];
 }
 
-/* "template NAME SHA256" lines of the steps' scripts (computed once per kind) */
+/* "template NAME SHA256" lines of the scripts of the keyed steps (steps.c), computed once per backend */
 static const char *
 templatesof(struct keyctx *k, int container)
 {
-	const char *const *lists[2] = { hosttemplates, containertemplates };
 	struct sb path = SB_INIT;
-	size_t l, i;
+	const char *name;
+	size_t i = 0;
 
 	if (k->havetmpl[container])
 		return k->tmpl[container].buf;
-	for (l = 0; l <= (size_t)container; l++) {
-		for (i = 0; lists[l][i]; i++) {
-			char hex[65];
+	while ((name = stepscript(&i, STEPS_KEYED, container))) {
+		char hex[65];
 
-			sbreset(&path);
-			sbaddf(&path, "%s/%s", k->templates, lists[l][i]);
-			if (sha256file(path.buf, hex) < 0) {
-				error("cannot read the template '%s': %s", path.buf, strerror(errno));
-				sbfree(&path);
-				return NULL;
-			}
-			sbaddf(&k->tmpl[container], "template %s %s\n", lists[l][i], hex);
+		sbreset(&path);
+		sbaddf(&path, "%s/%s", k->templates, name);
+		if (sha256file(path.buf, hex) < 0) {
+			error("cannot read the template '%s': %s", path.buf, strerror(errno));
+			sbfree(&path);
+			return NULL;
 		}
+		sbaddf(&k->tmpl[container], "template %s %s\n", name, hex);
 	}
 	sbfree(&path);
 	k->havetmpl[container] = 1;
@@ -281,12 +248,9 @@ cellkey(struct keyctx *k, const struct cell *cl, const char *commit, char out[65
 	int rc = -1;
 
 	sbaddf(&text, "wheelgen cell key, format %d\n[build spec]\n", KEY_FORMAT);
-	cellspec(&spec, cl, "");
-	addspec(&text, spec.buf, p->src == SRC_PATH);
-	sbreset(&spec);
-	celltestspec(&spec, cl);
+	cellspec(&text, cl, "", 1);
 	sbadd(&text, "[test spec]\n");
-	addspec(&text, spec.buf, p->src == SRC_PATH);
+	celltestspec(&text, cl, 1);
 	sbadd(&text, "[source]\n");
 	switch (p->src) {
 	case SRC_GIT:

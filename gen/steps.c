@@ -1,0 +1,43 @@
+/* steps: the scripts each step of a cell runs, one table (see steps.h). */
+#include "steps.h"
+
+enum { HOST = 1, CONTAINER = 2, ANY = HOST | CONTAINER };
+
+/* every script a step runs (or sources, or imports), the steps that run it, and under which
+   backends; in the order the keys have always hashed them */
+static const struct {
+	const char *name;
+	int steps;
+	int backends;
+} scripts[] = {
+	{ "build-host.sh", STEP_BUILD, ANY },  /* in a container too: container-run.sh runs it inside */
+	{ "step-lib.sh", STEP_BUILD | STEP_TEST, ANY },
+	{ "wheel-info.py", STEP_BUILD, ANY },
+	{ "manifest.py", STEP_BUILD | STEP_SHARE | STEP_VARIANT, ANY },
+	{ "relabel.py", STEP_BUILD | STEP_VARIANT, ANY },  /* wheel-info.py imports it to relabel */
+	{ "test.sh", STEP_TEST, ANY },
+	{ "test-host.sh", STEP_TEST, ANY },
+	{ "build-container.sh", STEP_BUILD, CONTAINER },
+	{ "test-container.sh", STEP_TEST, CONTAINER },
+	{ "container-run.sh", STEP_BUILD | STEP_TEST, CONTAINER },
+	{ "abi-share.sh", STEP_SHARE, ANY },
+	{ "variant.py", STEP_VARIANT, ANY },
+	{ "publish.sh", STEP_PUBLISH, ANY },
+	{ "publish-lib.sh", STEP_PUBLISH, ANY },
+	{ "publish-dir.sh", STEP_PUBLISH, ANY },
+	{ "publish-http.sh", STEP_PUBLISH, ANY },
+	{ "publish-github.sh", STEP_PUBLISH, ANY },
+	{ "github-json.py", STEP_PUBLISH, ANY },
+};
+
+const char *
+stepscript(size_t *i, int steps, int container)
+{
+	int backend = container ? CONTAINER : HOST;
+
+	for (; *i < sizeof(scripts) / sizeof(scripts[0]); (*i)++) {
+		if ((scripts[*i].steps & steps) && (scripts[*i].backends & backend))
+			return scripts[(*i)++].name;
+	}
+	return NULL;
+}
