@@ -220,9 +220,13 @@ struct command {
 	const char *name;
 	int (*fn)(const struct command *, int, char **);
 	const char *usage;
-	int flags;            /* CMD_GIT: needs libgit2 set up; CMD_ARGS: takes operands */
+	int flags;            /* CMD_GIT, CMD_ARGS, CMD_HOST */
 };
-enum { CMD_GIT = 1, CMD_ARGS = 2 };
+enum {
+	CMD_GIT = 1,   /* needs libgit2 set up */
+	CMD_ARGS = 2,  /* takes operands */
+	CMD_HOST = 4,  /* reads the host file: --host, else BUILDDIR/host.txt when there is one */
+};
 
 struct opts {
 	const char *config, *builddir, *host, *profile, *manifests, *url, *spec, *templates;
@@ -367,6 +371,14 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 	}
 	if (!o->configset)
 		o->config = configuredconfig(o->builddir);
+	if (!o->host && (cmd->flags & CMD_HOST)) {
+		/* what ./configure found for this build directory: its backend, Pythons, toolkits */
+		static struct sb path = SB_INIT;
+
+		sbaddf(&path, "%s/host.txt", o->builddir);
+		if (access(path.buf, R_OK) == 0)
+			o->host = path.buf;
+	}
 	o->args = argv + optind;
 	o->nargs = argc - optind;
 	if (o->nargs > 0 && !(cmd->flags & CMD_ARGS)) {
@@ -476,12 +488,6 @@ cmdgen(const struct command *cmd, int argc, char **argv)
 	int rc = 1;
 
 	parseopts(argc, argv, &o, cmd);
-	if (!o.host) {
-		char *p = aprintf(&a, "%s/host.txt", o.builddir);
-
-		if (access(p, R_OK) == 0)
-			o.host = p;
-	}
 	c = load(&a, &o, &h, &m);
 	if (c) {
 		go.builddir = o.builddir;
@@ -1157,16 +1163,16 @@ main(int argc, char **argv)
 {
 	static const struct command commands[] = {
 		{ "check", cmdcheck, checkusage, 0 },
-		{ "matrix", cmdmatrix, matrixusage, 0 },
-		{ "gen", cmdgen, genusage, 0 },
+		{ "matrix", cmdmatrix, matrixusage, CMD_HOST },
+		{ "gen", cmdgen, genusage, CMD_HOST },
 		{ "index", cmdindex, indexusage, 0 },
 		{ "lock", cmdlock, lockusage, CMD_GIT },
 		{ "fetch", cmdfetch, fetchusage, CMD_GIT },
 		{ "checkout", cmdcheckout, checkoutusage, CMD_GIT | CMD_ARGS },
 		{ "outdated", cmdoutdated, outdatedusage, CMD_GIT },
-		{ "key", cmdkey, keyusage, CMD_ARGS },
-		{ "restore", cmdrestore, restoreusage, CMD_ARGS },
-		{ "store", cmdstore, storeusage, 0 },
+		{ "key", cmdkey, keyusage, CMD_ARGS | CMD_HOST },
+		{ "restore", cmdrestore, restoreusage, CMD_ARGS | CMD_HOST },
+		{ "store", cmdstore, storeusage, CMD_HOST },
 		{ "status", cmdstatus, statususage, 0 },
 		{ "claim", cmdclaim, claimusage, 0 },
 		{ NULL, NULL, NULL, 0 },

@@ -174,6 +174,30 @@ if [ -n "$pimage" ]; then
 		grep "^wheelgen: memory limit of the cgroup: $want\$" out/logs/wgquickstart-0.1.0-py311.build.log
 	'
 	# shellcheck disable=SC2016
+	t_expect "podman: touching templates/container-run.sh reruns the build and the test edge of the cell; test-container.sh only its test edge" '
+		cd "$psrc"
+		c=wgquickstart-0.1.0-py311
+		explain() { # the edges ninja reruns because of templates/$1, one word each
+			sed -n "s|^ninja explain: .*output \([^ ]*\) older than most recent input templates/$1 .*|\1|p" |
+				sed -e "s|^out/wheels/$c/manifest\$|build|" -e "s|^out/tests/$c.done\$|test|" | sort -u | tr "\n" " "
+		}
+		touch templates/container-run.sh
+		ninja -n -d explain "test/$c" >"$WORK/x1.log" 2>&1
+		got=$(explain container-run.sh <"$WORK/x1.log")
+		[ "$got" = "build " ] || { echo "container-run.sh, first: $got"; exit 1; }
+		# (the test edge is explained by its own inputs once the build has run: restat)
+		ninja "wheel/$c" >"$WORK/x2.log" 2>&1
+		ninja -n -d explain "test/$c" >"$WORK/x3.log" 2>&1
+		got=$(explain container-run.sh <"$WORK/x3.log")
+		[ "$got" = "test " ] || { echo "container-run.sh, then: $got"; exit 1; }
+		ninja "test/$c" >"$WORK/x4.log" 2>&1
+		touch templates/test-container.sh
+		ninja -n -d explain "test/$c" >"$WORK/x5.log" 2>&1
+		got=$(explain test-container.sh <"$WORK/x5.log")
+		[ "$got" = "test " ] || { echo "test-container.sh: $got"; exit 1; }
+		! grep -q "WHEEL $c" "$WORK/x5.log"
+	'
+	# shellcheck disable=SC2016
 	t_expect "podman and the host backend build the same wheel bytes where the toolchain is the same (Debian 12 Python 3.11 and gcc 12), or the difference is the Python build's" '
 		hsrc=$WORK/host
 		t_copytree "$hsrc"
