@@ -9,7 +9,7 @@
 
 #include "config.h"
 #include "files.h"
-#include "git.h"
+#include "checkout.h"
 #include "pep.h"
 #include "placeholder.h"
 

@@ -16,6 +16,12 @@
 char *
 readfile(const char *path, size_t *lenp)
 {
+	return readfilemax(path, lenp, 0);
+}
+
+char *
+readfilemax(const char *path, size_t *lenp, size_t max)
+{
 	struct sb s = SB_INIT;
 	char tmp[65536];
 	ssize_t n;
@@ -38,6 +44,12 @@ readfile(const char *path, size_t *lenp)
 			return NULL;
 		}
 		sbaddn(&s, tmp, (size_t)n);
+		if (max && s.len > max) {
+			close(fd);
+			sbfree(&s);
+			errno = EFBIG;
+			return NULL;
+		}
 	}
 	close(fd);
 	if (lenp)

@@ -7,6 +7,9 @@
 
 /* read a whole file into a malloc'd, NUL-terminated buffer; NULL (errno set) on failure */
 char *readfile(const char *path, size_t *len);
+/* the same, for a file that must hold at most max bytes (0: no limit): a larger one is not read
+   past max + 64 KiB and gives NULL with errno EFBIG (a manifest, a page from the network) */
+char *readfilemax(const char *path, size_t *len, size_t max);
 
 /* create dir and its parents (like mkdir -p); -1 and a message on failure */
 int mkdirs(const char *dir);

@@ -7,9 +7,12 @@
 #include <sys/stat.h>
 
 #include "files.h"
+#include "gitlock.h"
 #include "graph.h"
 #include "key.h"
+#include "layout.h"
 #include "sha256.h"
+#include "sources.h"
 #include "steps.h"
 
 void
@@ -189,51 +192,26 @@ templatesof(struct keyctx *k, int container)
 	return k->tmpl[container].buf;
 }
 
-/* the commit the lock file records for p's version, into hex; 0 if found, 1 if not */
-static int
-lockcommit(const struct config *c, const struct package *p, const char *version, char hex[65])
-{
-	struct sb key = SB_INIT;
-	char *buf, *next, *line;
-	int rc = 1;
-
-	if (!c->lockpath || !(buf = readfile(c->lockpath, NULL)))
-		return 1;
-	sbaddf(&key, "%s %s ", p->name, version);
-	next = buf;
-	while ((line = nextline(&next))) {
-		if (startswith(line, key.buf) && strlen(line + key.len) < 65) {
-			strcpy(hex, line + key.len);
-			rc = 0;
-		}
-	}
-	free(buf);
-	sbfree(&key);
-	return rc;
-}
-
 /* the commit the checkout's stamp records (its first word), into hex; 0 if found, 1 if not */
 static int
 stampcommit(const struct keyctx *k, const struct cell *cl, char hex[65])
 {
-	struct sb path = SB_INIT;
-	char *buf;
-	size_t n;
+	struct sb name = SB_INIT, path = SB_INIT;
+	int rc;
 
-	sbaddf(&path, "%s/src/%s-%s.commit", k->builddir, cl->pkg->norm, cl->version);
-	buf = readfile(path.buf, NULL);
+	srcname(&name, cl->pkg, cl->version);
+	bdpath(&path, k->builddir, BD_STAMP, name.buf);
+	rc = stampread(path.buf, hex);
+	sbfree(&name);
 	sbfree(&path);
-	if (!buf)
-		return 1;
-	n = strcspn(buf, " \n");
-	if (n == 0 || n > 64) {
-		free(buf);
-		return 1;
-	}
-	memcpy(hex, buf, n);
-	hex[n] = '\0';
-	free(buf);
-	return 0;
+	return rc;
+}
+
+/* the commit the lock file records for the cell's version, into hex; 0 if found, 1 if not */
+static int
+lockcommit(const struct keyctx *k, const struct cell *cl, char hex[65])
+{
+	return lockread(k->c->lockpath, cl->pkg->name, cl->version, hex);
 }
 
 int
@@ -256,8 +234,8 @@ cellkey(struct keyctx *k, const struct cell *cl, const char *commit, char out[65
 	case SRC_GIT:
 		if (commit && strlen(commit) < sizeof(hex)) {
 			strcpy(hex, commit);
-		} else if (k->from == KEY_FROM_LOCK ? lockcommit(k->c, p, cl->version, hex) && stampcommit(k, cl, hex)
-						    : stampcommit(k, cl, hex) && lockcommit(k->c, p, cl->version, hex)) {
+		} else if (k->from == KEY_FROM_LOCK ? lockcommit(k, cl, hex) && stampcommit(k, cl, hex)
+						    : stampcommit(k, cl, hex) && lockcommit(k, cl, hex)) {
 			rc = 1;
 			goto out;
 		}

@@ -11,7 +11,10 @@
 #include "config.h"
 #include "esc.h"
 #include "files.h"
-#include "git.h"
+#include "checkout.h"
+#include "gitlock.h"
+#include "layout.h"
+#include "sources.h"
 #include "graph.h"
 #include "index.h"
 #include "matrix.h"
@@ -802,8 +805,14 @@ cmdkey(const struct command *cmd, int argc, char **argv)
 		if (!cl || (r = cellkey(&x.k, cl, NULL, key, &text)) < 0) {
 			rc = 1;
 		} else if (r == 1) {
+			struct sb name = SB_INIT, stamp = SB_INIT;
+
+			srcname(&name, cl->pkg, cl->version);
+			bdpath(&stamp, x.o.builddir, BD_STAMP, name.buf);
 			error("the key of %s is not known yet: its git source has no lock entry and no checkout "
-			      "(ninja %s/src/%s-%s.commit, or wheelgen lock)", cl->id, x.o.builddir, cl->pkg->norm, cl->version);
+			      "(ninja %s, or wheelgen lock)", cl->id, stamp.buf);
+			sbfree(&name);
+			sbfree(&stamp);
 			rc = 1;
 		} else if (x.o.explain) {
 			fputs(text.buf, stdout);
@@ -932,14 +941,9 @@ eachgit(const struct opts *o, int (*fn)(const struct opts *, struct srcspec *, v
 		if (p->src != SRC_GIT)
 			continue;
 		for (k = 0; k < p->versions.n; k++) {
-			struct srcspec s = { 0 };
+			struct srcspec s;
 
-			s.package = (char *)p->name;
-			s.version = (char *)p->versions.v[k];
-			s.url = (char *)p->git;
-			s.ref = (char *)gitref(&a, p, p->versions.v[k]);
-			s.lock = (char *)c->lockpath;
-			s.updatelock = o->update;
+			sourcespec(&a, c, p, p->versions.v[k], o->builddir, o->update, &s);
 			if (fn(o, &s, arg) < 0)
 				rc = -1;
 		}

@@ -126,48 +126,81 @@ manifestbad(const struct wheelinfo *w)
 	return NULL;
 }
 
-int
-manifestread(const char *path, struct wheelinfo *w)
+/* the manifest's keys: strings go into their field (size and upload_time are numbers) */
+static const struct {
+	const char *key;
+	size_t off;
+} fields[] = {
+	{ "cell", offsetof(struct wheelinfo, cell) },
+	{ "package", offsetof(struct wheelinfo, package) },
+	{ "version", offsetof(struct wheelinfo, version) },
+	{ "filename", offsetof(struct wheelinfo, filename) },
+	{ "sha256", offsetof(struct wheelinfo, sha256) },
+	{ "tags", offsetof(struct wheelinfo, tags) },
+	{ "cuda", offsetof(struct wheelinfo, cuda) },
+	{ "torch", offsetof(struct wheelinfo, torch) },
+	{ "metadata_sha256", offsetof(struct wheelinfo, metasha) },
+	{ "requires_python", offsetof(struct wheelinfo, requirespy) },
+	{ "python", offsetof(struct wheelinfo, python) },
+	{ "tested", offsetof(struct wheelinfo, tested) },
+	{ "variant_label", offsetof(struct wheelinfo, vlabel) },
+	{ "variant_properties", offsetof(struct wheelinfo, vprops) },
+	{ "key", offsetof(struct wheelinfo, key) },
+	{ "commit", offsetof(struct wheelinfo, commit) },
+	{ "gpu", offsetof(struct wheelinfo, gpu) },
+	{ "origin", offsetof(struct wheelinfo, origin) },
+};
+enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
+
+/* the field of w that key names, or NULL */
+static char **
+fieldof(struct wheelinfo *w, const char *key)
 {
-	/* the manifest's keys: strings go into their field; the last two are numbers */
-	static const struct {
-		const char *key;
-		size_t off;
-	} fields[] = {
-		{ "cell", offsetof(struct wheelinfo, cell) },
-		{ "package", offsetof(struct wheelinfo, package) },
-		{ "version", offsetof(struct wheelinfo, version) },
-		{ "filename", offsetof(struct wheelinfo, filename) },
-		{ "sha256", offsetof(struct wheelinfo, sha256) },
-		{ "tags", offsetof(struct wheelinfo, tags) },
-		{ "cuda", offsetof(struct wheelinfo, cuda) },
-		{ "torch", offsetof(struct wheelinfo, torch) },
-		{ "metadata_sha256", offsetof(struct wheelinfo, metasha) },
-		{ "requires_python", offsetof(struct wheelinfo, requirespy) },
-		{ "python", offsetof(struct wheelinfo, python) },
-		{ "tested", offsetof(struct wheelinfo, tested) },
-		{ "variant_label", offsetof(struct wheelinfo, vlabel) },
-		{ "variant_properties", offsetof(struct wheelinfo, vprops) },
-	};
-	enum { NF = sizeof(fields) / sizeof(fields[0]) };
-	const char *keys[NF + 3], *why, *slash;
-	char *v[NF + 3] = { NULL };
 	size_t i;
 
+	for (i = 0; i < NFIELDS; i++) {
+		if (!strcmp(fields[i].key, key))
+			return (char **)((char *)w + fields[i].off);
+	}
+	return NULL;
+}
+
+int
+manifestparse(const char *path, struct wheelinfo *w, struct sb *why)
+{
+	char *buf, *next, *line, *eq, **f;
+	const char *bad, *slash;
+	size_t len;
+
 	memset(w, 0, sizeof(*w));
-	for (i = 0; i < NF; i++)
-		keys[i] = fields[i].key;
-	keys[NF] = "size";
-	keys[NF + 1] = "upload_time"; /* restoring from the store keeps it: the pages come out the same */
-	keys[NF + 2] = NULL;
-	if (readkeys(path, keys, v) < 0)
-		return error("cannot read manifest '%s': %s", path, strerror(errno));
-	for (i = 0; i < NF; i++)
-		*(char **)((char *)w + fields[i].off) = v[i];
-	w->size = v[NF] ? strtoll(v[NF], NULL, 10) : 0;
-	w->mtime = v[NF + 1] ? strtoll(v[NF + 1], NULL, 10) : 0;
-	free(v[NF]);
-	free(v[NF + 1]);
+	if (!(buf = readfilemax(path, &len, MANIFEST_MAX))) {
+		if (errno == EFBIG)
+			sbaddf(why, "manifest '%s' is larger than %d bytes: not a manifest", path, MANIFEST_MAX);
+		else
+			sbaddf(why, "cannot read manifest '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (utf8invalid(buf, len) != len) {
+		free(buf);
+		sbaddf(why, "manifest '%s' is not text (a NUL or a byte that is not UTF-8)", path);
+		return -1;
+	}
+	next = buf;
+	while ((line = nextline(&next))) {
+		if (!(eq = strchr(line, '=')))
+			continue;
+		*eq++ = '\0';
+		if ((f = fieldof(w, line))) {
+			free(*f);
+			*f = xstrdup(eq);
+		} else if (!strcmp(line, "size")) {
+			w->size = strtoll(eq, NULL, 10);
+		} else if (!strcmp(line, "upload_time")) {
+			/* restoring from the store keeps it: the pages come out the same */
+			w->mtime = strtoll(eq, NULL, 10);
+		}
+	}
+	free(buf);
 	slash = strrchr(path, '/');
 	w->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
 	if (w->cuda && *w->cuda) {
@@ -185,14 +218,49 @@ manifestread(const char *path, struct wheelinfo *w)
 	}
 	if (!w->package || !w->filename || !w->sha256) {
 		manifestfree(w);
-		return error("manifest '%s' lacks package, filename or sha256", path);
+		sbaddf(why, "manifest '%s' lacks package, filename or sha256", path);
+		return -1;
 	}
-	if ((why = manifestbad(w))) {
-		error("manifest '%s': %s", path, why);
+	if ((bad = manifestbad(w))) {
+		sbaddf(why, "manifest '%s': %s", path, bad);
 		manifestfree(w);
 		return -1;
 	}
 	return 0;
+}
+
+int
+manifestread(const char *path, struct wheelinfo *w)
+{
+	struct sb why = SB_INIT;
+	int rc = manifestparse(path, w, &why);
+
+	if (rc < 0)
+		error("%s", why.buf);
+	sbfree(&why);
+	return rc;
+}
+
+int
+manifestcopy(const char *from, const char *to, const char *origin)
+{
+	struct sb out = SB_INIT;
+	char *buf, *next, *line;
+	size_t len;
+	int rc;
+
+	if (!(buf = readfilemax(from, &len, MANIFEST_MAX)))
+		return error("cannot read '%s': %s", from, strerror(errno));
+	next = buf;
+	while ((line = nextline(&next))) {
+		if (!startswith(line, "origin="))
+			sbaddf(&out, "%s\n", line);
+	}
+	sbaddf(&out, "origin=%s\n", origin);
+	rc = writeifchanged(to, out.buf, out.len) < 0 ? -1 : 0;
+	free(buf);
+	sbfree(&out);
+	return rc;
 }
 
 void
@@ -213,8 +281,23 @@ manifestfree(struct wheelinfo *w)
 	free(w->python);
 	free(w->variant);
 	free(w->tested);
+	free(w->key);
+	free(w->commit);
+	free(w->gpu);
+	free(w->origin);
 	free(w->dir);
 	memset(w, 0, sizeof(*w));
+}
+
+void
+indexspecwrite(struct sb *s, const struct indexopts *o)
+{
+	size_t i;
+
+	sbadd(s, "# index parameters, generated by wheelgen from the config; do not edit\n");
+	sbaddf(s, "base_url=%s\ntitle=%s\nvariants=%d\n", orempty(o->baseurl), orempty(o->title), o->variants);
+	for (i = 0; i < o->nyanked; i++)
+		sbaddf(s, "yanked=%s\n", o->yanked[i]);
 }
 
 int

@@ -1,5 +1,6 @@
 /* manifest: a built wheel's manifest (key=value lines, written beside the wheel by its build
-   step) and the index spec (builddir/index.spec, written by gen), as the index reads them. */
+   step, read here alone: by the index, restore and the store) and the index spec
+   (builddir/index.spec, written and read here). */
 #ifndef WG_MANIFEST_H
 #define WG_MANIFEST_H
 
@@ -18,13 +19,29 @@ struct wheelinfo {
 	char *tested;   /* tested=: the sha256 of the wheel whose test passed (a store entry's), or NULL */
 	char *vlabel;   /* a PEP 825 variant wheel's label (cu130), or NULL for an ordinary wheel */
 	char *vprops;   /* its properties: "nvidia::cuda_version_lower_bound::13.0[;...]" */
+	char *key;      /* the cell's key (the store is looked up by it), or NULL */
+	char *commit;   /* a git source's commit, or NULL */
+	char *gpu;      /* a store entry's GPU test record (passed, skipped, cpu, none), or NULL */
+	char *origin;   /* build (built here) or store (restored), or NULL */
 	int vjson;      /* not a wheel: the {name}-{version}-variants.json of the index's variant wheels */
 	long long size;
 	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
 };
 
-/* read a manifest; -1 with a message if unreadable or incomplete */
+/* the most a manifest may hold (about 1 KB in practice): anything larger is not one */
+#define MANIFEST_MAX 65536
+
+/*
+ * Read a manifest (written by templates/manifest.py; it may come from another job's artifact or
+ * a store: untrusted) and check the fields that become paths and URLs. -1 with why (nothing
+ * printed) when it cannot be read, is larger than MANIFEST_MAX, is not UTF-8 text, lacks
+ * package, filename or sha256, or has a field that is not what its name says.
+ */
+int manifestparse(const char *path, struct wheelinfo *w, struct sb *why);
+/* the same, the problem printed as an error */
 int manifestread(const char *path, struct wheelinfo *w);
+/* copy the manifest from to to (written if changed) with origin=ORIGIN; -1 with a message */
+int manifestcopy(const char *from, const char *to, const char *origin);
 /* free a manifest's strings */
 void manifestfree(struct wheelinfo *w);
 
@@ -38,7 +55,9 @@ struct indexopts {
 	int variants;      /* variants=1: the variants/simple/ tree (PEP 825 variant wheels) */
 };
 
-/* read an index spec (key=value lines: base_url, title, yanked); -1 with a message */
+/* the text of an index spec (key=value lines: base_url, title, variants, yanked), into s */
+void indexspecwrite(struct sb *s, const struct indexopts *o);
+/* read an index spec; -1 with a message */
 int indexspecread(const char *path, struct indexopts *o);
 void indexoptsfree(struct indexopts *o);
 

@@ -12,41 +12,10 @@
 
 #include "esc.h"
 #include "files.h"
+#include "layout.h"
+#include "manifest.h"
 #include "restore.h"
 #include "sha256.h"
-
-/* the manifest fields restoring reads */
-enum { M_CELL, M_KEY, M_FILENAME, M_SHA256, M_SIZE, M_METASHA, M_UPLOAD, M_COMMIT, M_TESTED, M_GPU, M_ORIGIN, M_N };
-static const char *const mkeys[] = {
-	"cell", "key", "filename", "sha256", "size", "metadata_sha256", "upload_time", "commit", "tested", "gpu", "origin", NULL,
-};
-
-struct mf {
-	char *v[M_N];
-};
-
-static int
-mfread(const char *path, struct mf *m)
-{
-	memset(m, 0, sizeof(*m));
-	return readkeys(path, mkeys, m->v);
-}
-
-static void
-mffree(struct mf *m)
-{
-	size_t i;
-
-	for (i = 0; i < M_N; i++)
-		free(m->v[i]);
-	memset(m, 0, sizeof(*m));
-}
-
-static const char *
-mfget(const struct mf *m, int i)
-{
-	return m->v[i] ? m->v[i] : "";
-}
 
 /* a wheel's file name as the store may hold it: a plain file name, not hidden, ending in .whl */
 static int
@@ -63,7 +32,7 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 {
 	struct sb name = SB_INIT, err = SB_INIT;
 	enum storestate st;
-	struct mf m;
+	struct wheelinfo m;
 	int r;
 
 	key[0] = '\0';
@@ -87,31 +56,31 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 	} else if (r == 1) {
 		sbaddf(why, "the store has no %s", name.buf);
 		st = NOTSTORED;
-	} else if (mfread(tmpfile, &m) < 0) {
-		sbaddf(why, "cannot read %s: %s", tmpfile, strerror(errno));
-		st = STOREDOWN;
+	} else if (manifestparse(tmpfile, &m, &err) < 0) {
+		sbaddf(why, "store entry %s%s is not a manifest wheelgen can use (%s)", storename(s), name.buf, err.buf);
+		st = BADENTRY;
 	} else {
 		char other[65];
 
-		if (!m.v[M_KEY] || !ishex64(m.v[M_KEY])) {
+		if (!m.key || !ishex64(m.key)) {
 			sbaddf(why, "store entry %s%s has no key (published before cells had keys)", storename(s), name.buf);
 			st = BADENTRY;
-		} else if (!key[0] && cl->pkg->src == SRC_GIT && m.v[M_COMMIT] &&
-			   cellkey(k, cl, m.v[M_COMMIT], other, NULL) == 0 && !strcmp(other, m.v[M_KEY])) {
+		} else if (!key[0] && cl->pkg->src == SRC_GIT && m.commit &&
+			   cellkey(k, cl, m.commit, other, NULL) == 0 && !strcmp(other, m.key)) {
 			/* no lock entry: the stored build of this config at the commit its tag had then */
 			strcpy(key, other);
 			st = STORED;
 		} else if (!key[0]) {
 			sbadd(why, "its source commit is unknown (no lock entry, no checkout)");
 			st = UNKNOWNKEY;
-		} else if (strcmp(key, m.v[M_KEY])) {
+		} else if (strcmp(key, m.key)) {
 			sbaddf(why, "%s%s was built from other inputs (key %.12s, this cell's is %.12s)", storename(s),
-			       name.buf, m.v[M_KEY], key);
+			       name.buf, m.key, key);
 			st = OTHERKEY;
 		} else {
 			st = STORED;
 		}
-		mffree(&m);
+		manifestfree(&m);
 	}
 	sbfree(&name);
 	sbfree(&err);
@@ -121,7 +90,7 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 /* fetch the store's name into dest and check its sha256 (and size, when size is not NULL); 0, or
    1 with why (nothing left at dest) */
 static int
-fetchchecked(const struct store *s, const char *name, const char *dest, const char *sha, const char *size,
+fetchchecked(const struct store *s, const char *name, const char *dest, const char *sha, long long size,
 	     struct sb *why)
 {
 	char got[65];
@@ -138,34 +107,12 @@ fetchchecked(const struct store *s, const char *name, const char *dest, const ch
 		unlink(dest);
 		return 1;
 	}
-	if (size && *size && (stat(dest, &st) < 0 || st.st_size != strtoll(size, NULL, 10))) {
-		sbaddf(why, "%s%s has another size than its manifest says (%s)", storename(s), name, size);
+	if (size > 0 && (stat(dest, &st) < 0 || st.st_size != size)) {
+		sbaddf(why, "%s%s has another size than its manifest says (%lld)", storename(s), name, size);
 		unlink(dest);
 		return 1;
 	}
 	return 0;
-}
-
-/* the stored manifest's text with origin=store */
-static int
-writemanifest(const char *from, const char *to)
-{
-	struct sb out = SB_INIT;
-	char *buf = readfile(from, NULL), *next, *line;
-	int rc;
-
-	if (!buf)
-		return error("cannot read '%s': %s", from, strerror(errno));
-	next = buf;
-	while ((line = nextline(&next))) {
-		if (!startswith(line, "origin="))
-			sbaddf(&out, "%s\n", line);
-	}
-	sbadd(&out, "origin=store\n");
-	rc = writeifchanged(to, out.buf, out.len) < 0 ? -1 : 0;
-	free(buf);
-	sbfree(&out);
-	return rc;
 }
 
 /* BUILDDIR/wheels/<cell>/manifest.d as the build writes it: a path source's files, else none */
@@ -242,16 +189,17 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 {
 	struct sb why = SB_INIT, wtmp = SB_INIT, mtmp = SB_INIT, wdst = SB_INIT, mdst = SB_INIT, meta = SB_INIT, man = SB_INIT;
 	const char *fn;
-	struct mf m;
+	struct wheelinfo m;
 	int rc = 1;
 
-	if (mfread(tmpman, &m) < 0) {
+	if (manifestparse(tmpman, &m, &why) < 0) {
+		warn("store entry %s%s.manifest: %s", storename(s), cl->id, why.buf);
 		sbfree(&why);
-		return error("cannot read '%s': %s", tmpman, strerror(errno));
+		return 1;
 	}
-	fn = mfget(&m, M_FILENAME);
-	if (!goodwheel(fn) || !m.v[M_SHA256] || !ishex64(m.v[M_SHA256]) || strcmp(mfget(&m, M_CELL), cl->id)) {
-		warn("store entry %s%s.manifest is not a manifest of cell %s (filename '%s'); building it", storename(s),
+	fn = m.filename;
+	if (!goodwheel(fn) || strcmp(orempty(m.cell), cl->id)) {
+		warn("store entry %s%s.manifest is not a manifest of cell %s (filename '%s')", storename(s),
 		     cl->id, cl->id, fn);
 		goto out;
 	}
@@ -261,24 +209,24 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 	sbaddf(&mtmp, "%s/.%s.metadata.store", dir, fn);
 	sbaddf(&mdst, "%s/%s.metadata", dir, fn);
 	if (!manifestsonly) {
-		if (fetchchecked(s, fn, wtmp.buf, m.v[M_SHA256], mfget(&m, M_SIZE), &why)) {
+		if (fetchchecked(s, fn, wtmp.buf, m.sha256, m.size, &why)) {
 			warn("store entry of %s: %s; building it", cl->id, why.buf);
 			goto out;
 		}
-		if (m.v[M_METASHA] && *m.v[M_METASHA] && fetchchecked(s, meta.buf, mtmp.buf, m.v[M_METASHA], NULL, &why)) {
+		if (m.metasha && *m.metasha && fetchchecked(s, meta.buf, mtmp.buf, m.metasha, 0, &why)) {
 			warn("store entry of %s: %s; building it", cl->id, why.buf);
 			unlink(wtmp.buf);
 			goto out;
 		}
-		if (m.v[M_UPLOAD] && *m.v[M_UPLOAD]) {
+		if (m.mtime > 0) {
 			/* the upload time is the wheel's mtime, so that the index's pages come out the same */
 			struct timespec ts[2];
 
-			ts[0].tv_sec = ts[1].tv_sec = (time_t)strtoll(m.v[M_UPLOAD], NULL, 10);
+			ts[0].tv_sec = ts[1].tv_sec = (time_t)m.mtime;
 			ts[0].tv_nsec = ts[1].tv_nsec = 0;
 			utimensat(AT_FDCWD, wtmp.buf, ts, 0);
 		}
-		if (rename(wtmp.buf, wdst.buf) < 0 || (m.v[M_METASHA] && *m.v[M_METASHA] && rename(mtmp.buf, mdst.buf) < 0)) {
+		if (rename(wtmp.buf, wdst.buf) < 0 || (m.metasha && *m.metasha && rename(mtmp.buf, mdst.buf) < 0)) {
 			rc = error("cannot move the wheel into '%s': %s", dir, strerror(errno));
 			unlink(wtmp.buf);
 			unlink(mtmp.buf);
@@ -287,9 +235,9 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 		dropothers(dir, fn);
 	}
 	sbaddf(&man, "%s/manifest", dir);
-	rc = writemanifest(tmpman, man.buf) < 0 ? -1 : 0;
+	rc = manifestcopy(tmpman, man.buf, "store");
 out:
-	mffree(&m);
+	manifestfree(&m);
 	sbfree(&why);
 	sbfree(&wtmp);
 	sbfree(&mtmp);
@@ -360,25 +308,25 @@ restoretest(const char *builddir, const char *cell)
 {
 	struct sb path = SB_INIT, stamp = SB_INIT, text = SB_INIT;
 	const char *retest = getenv("WHEELGEN_RETEST");
-	struct mf m;
+	struct wheelinfo m;
 	int rc = 1;
 
-	sbaddf(&path, "%s/wheels/%s/manifest", builddir, cell);
-	if (mfread(path.buf, &m) < 0) {
+	bdpath(&path, builddir, BD_MANIFEST, cell);
+	if (manifestparse(path.buf, &m, &stamp) < 0) {
 		sbfree(&path);
+		sbfree(&stamp);
 		return 1;
 	}
-	if (!strcmp(mfget(&m, M_ORIGIN), "store") && m.v[M_SHA256] && *m.v[M_SHA256] &&
-	    !strcmp(mfget(&m, M_TESTED), m.v[M_SHA256]) && !(retest && !strcmp(retest, "1"))) {
-		sbaddf(&stamp, "%s/tests/%s.ok", builddir, cell);
-		sbaddf(&text, "%s\ngpu=%s\n", m.v[M_SHA256], *mfget(&m, M_GPU) ? mfget(&m, M_GPU) : "none");
+	if (!strcmp(orempty(m.origin), "store") && !strcmp(orempty(m.tested), m.sha256) && !(retest && !strcmp(retest, "1"))) {
+		bdpath(&stamp, builddir, BD_TESTOK, cell);
+		sbaddf(&text, "%s\ngpu=%s\n", m.sha256, m.gpu && *m.gpu ? m.gpu : "none");
 		if (writeifchanged(stamp.buf, text.buf, text.len) >= 0) {
 			report("test %s: passed before it was published (restored from the store; "
 			       "WHEELGEN_RETEST=1 tests it again)", cell);
 			rc = 0;
 		}
 	}
-	mffree(&m);
+	manifestfree(&m);
 	sbfree(&path);
 	sbfree(&stamp);
 	sbfree(&text);
@@ -484,7 +432,7 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 	/* the entries the config keys, and the files they name */
 	for (i = 0; i < m->n; i++) {
 		char key[65];
-		struct mf mf;
+		struct wheelinfo mf;
 
 		sbreset(&why);
 		if (storelookup(k, s, &m->cells[i], tmp.buf, key, &why) != STORED)
@@ -492,19 +440,21 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 		sbreset(&meta);
 		sbaddf(&meta, "%s.manifest", m->cells[i].id);
 		setadd(&used, meta.buf);
-		if (mfread(tmp.buf, &mf) == 0 && mf.v[M_FILENAME]) {
-			setadd(&used, mf.v[M_FILENAME]);
+		sbreset(&why);
+		if (manifestparse(tmp.buf, &mf, &why) == 0) {
+			setadd(&used, mf.filename);
 			sbreset(&meta);
-			sbaddf(&meta, "%s.metadata", mf.v[M_FILENAME]);
+			sbaddf(&meta, "%s.metadata", mf.filename);
 			setadd(&used, meta.buf);
+			manifestfree(&mf);
 		}
-		mffree(&mf);
 	}
 	next = names.buf;
 	while (names.len && (name = nextline(&next))) {
-		struct mf mf;
+		struct wheelinfo mf;
 		const char *files[3];
 		size_t f;
+		int bad = 1;
 
 		if (!setadd(&used, name))
 			continue; /* a used entry (setadd added nothing) */
@@ -512,14 +462,14 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 		memset(&mf, 0, sizeof(mf));
 		sbreset(&why);
 		if (storeget(s, name, tmp.buf, &why) == 0)
-			mfread(tmp.buf, &mf);
-		printf("%s\t%s\n", name, mf.v[M_KEY] ? "no cell of the config has its key" : "no key");
+			bad = manifestparse(tmp.buf, &mf, &why) < 0;
+		printf("%s\t%s\n", name, bad ? "not a manifest wheelgen can use" : mf.key ? "no cell of the config has its key" : "no key");
 		if (!del) {
-			mffree(&mf);
+			manifestfree(&mf);
 			continue;
 		}
 		files[0] = name;
-		files[1] = goodwheel(mfget(&mf, M_FILENAME)) ? mf.v[M_FILENAME] : NULL;
+		files[1] = !bad && goodwheel(mf.filename) ? mf.filename : NULL;
 		sbreset(&meta);
 		if (files[1])
 			sbaddf(&meta, "%s.metadata", files[1]);
@@ -537,7 +487,7 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 			}
 			report("removed %s%s", storename(s), files[f]);
 		}
-		mffree(&mf);
+		manifestfree(&mf);
 	}
 	unlink(tmp.buf);
 	notice("%zu store entr%s no cell of the config keys%s", n, n == 1 ? "y" : "ies",

@@ -1,0 +1,37 @@
+/* layout: the build directory's paths, each spelled once (see layout.h). */
+#include "layout.h"
+
+static const struct {
+	const char *dir, *suffix;
+} places[] = {
+	[BD_CHECKOUT] = { "src/", "" },
+	[BD_STAMP] = { "src/", ".commit" },
+	[BD_SRCSPEC] = { "src/", ".spec" },
+	[BD_SPEC] = { "cells/", "/spec" },
+	[BD_TESTSPEC] = { "cells/", "/test" },
+	[BD_KEY] = { "cells/", "/key" },
+	[BD_WHEELDIR] = { "wheels/", "" },
+	[BD_MANIFEST] = { "wheels/", "/manifest" },
+	[BD_DEPFILE] = { "wheels/", "/manifest.d" },
+	[BD_TESTDONE] = { "tests/", ".done" },
+	[BD_TESTOK] = { "tests/", ".ok" },
+	[BD_PUBLISHED] = { "publish/", ".done" },
+	[BD_VARIANT] = { "variants/", "/manifest" },
+	[BD_STOREDIR] = { "store/", "" },
+	[BD_HOSTFILE] = { "host.txt", NULL },
+};
+
+void
+bdrel(struct sb *s, enum bdplace place, const char *name)
+{
+	sbadd(s, places[place].dir);
+	if (places[place].suffix)
+		sbaddf(s, "%s%s", name, places[place].suffix);
+}
+
+void
+bdpath(struct sb *s, const char *builddir, enum bdplace place, const char *name)
+{
+	sbaddf(s, "%s/", builddir);
+	bdrel(s, place, name);
+}
