@@ -3,16 +3,9 @@
 #define WG_CONFIG_H
 
 #include "diag.h"
-#include "ydoc.h"
+#include "schema.h"
 #include "util.h"
-
-/* a list of strings and the nodes they were written at */
-struct strlist {
-	const char **v;      /* the strings */
-	struct node **at;    /* where each was written (NULL for built-in defaults) */
-	size_t n;
-	struct node *node;   /* the list itself, NULL when not given */
-};
+#include "ydoc.h"
 
 /* one row of the torch support table: what a torch minor ships for */
 struct torchrow {
@@ -33,11 +26,6 @@ struct match {
 /* a yanked version (PEP 592) and why; reason is "" when none was given */
 struct yank {
 	const char *version, *reason;
-};
-
-/* one environment variable for the build step */
-struct envvar {
-	const char *name, *value;
 };
 
 enum srckind {

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,10 @@
 #include "graph.h"
 #include "index.h"
 #include "matrix.h"
+#include "matrixout.h"
+#include "outdated.h"
 #include "pep.h"
+#include "plan.h"
 #include "restore.h"
 #include "status.h"
 #include "store.h"
@@ -212,6 +216,24 @@ static const char outdatedusage[] =
 	"cloned: the tags are listed from the remote. Pre-releases only with --pre.\n"
 	"  --json   a JSON list: package, url, configured, newer (newest first)\n";
 
+/* a command given what it cannot take: the error, then its usage; exit status 2 */
+WG_NORETURN static void usagefail(const char *text, const char *fmt, ...) WG_PRINTF(2, 3);
+
+static void
+usagefail(const char *text, const char *fmt, ...)
+{
+	struct sb msg = SB_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbvaddf(&msg, fmt, ap);
+	va_end(ap);
+	error("%s", msg.buf);
+	fputs(text, stderr);
+	sbfree(&msg);
+	exit(2);
+}
+
 enum {
 	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
@@ -233,7 +255,8 @@ enum {
 
 struct opts {
 	const char *config, *builddir, *host, *profile, *manifests, *url, *spec, *templates;
-	int verbose, format, update, configset, pre, fromlist, missing, test, pull, unused, del, explain;
+	enum matrixformat format;
+	int verbose, update, configset, pre, fromlist, missing, test, pull, unused, del, explain;
 	char **args;   /* what remains after the options */
 	int nargs;
 	long shard, nshards;
@@ -333,7 +356,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_FD:
 			o->fd = (int)strtol(optarg, &end, 10);
 			if (*end || o->fd < 3 || o->fd > 255) {
-				fprintf(stderr, "%s: error: --fd wants a descriptor from 3 to 255, not '%s'\n", argv0, optarg);
+				error("--fd wants a descriptor from 3 to 255, not '%s'", optarg);
 				exit(2);
 			}
 			break;
@@ -348,28 +371,27 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 			o->shard = strtol(optarg, &end, 10);
 			if (*end != '/' || (o->nshards = strtol(end + 1, &end, 10)) < 1 || *end || o->shard < 1 ||
 			    o->shard > o->nshards) {
-				fprintf(stderr, "%s: error: --shard wants I/N with 1 <= I <= N, not '%s'\n", argv0, optarg);
+				error("--shard wants I/N with 1 <= I <= N, not '%s'", optarg);
 				exit(2);
 			}
 			break;
-		case OPT_JSON: case OPT_GITHUB: case OPT_TSV: case OPT_TABLE:
-			if (o->format && o->format != c) {
-				fprintf(stderr, "%s: error: choose one of --json, --github, --tsv, --table\n", argv0);
+		case OPT_JSON: case OPT_GITHUB: case OPT_TSV: case OPT_TABLE: {
+			enum matrixformat f = c == OPT_JSON ? FMT_JSON : c == OPT_GITHUB ? FMT_GITHUB : c == OPT_TSV ? FMT_TSV : FMT_TABLE;
+
+			if (o->format && o->format != f) {
+				error("choose one of --json, --github, --tsv, --table");
 				exit(2);
 			}
-			o->format = c;
+			o->format = f;
 			break;
+		}
 		case 'h':
 			fputs(help, stdout);
 			exit(0);
 		default:
 			if (optopt)
-				fprintf(stderr, "%s: error: option '-%c' %s\n%s", argv0, optopt,
-					strchr("cbHpsm", optopt) ? "needs a value" : "is unknown", help);
-			else
-				fprintf(stderr, "%s: error: unknown or incomplete option '%s'\n%s", argv0,
-					argv[optind - 1], help);
-			exit(2);
+				usagefail(help, "option '-%c' %s", optopt, strchr("cbHpsm", optopt) ? "needs a value" : "is unknown");
+			usagefail(help, "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
 	if (!o->configset)
@@ -385,7 +407,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 	o->args = argv + optind;
 	o->nargs = argc - optind;
 	if (o->nargs > 0 && !(cmd->flags & CMD_ARGS)) {
-		fprintf(stderr, "%s: error: unexpected argument '%s'\n%s", argv0, argv[optind], help);
+		usagefail(help, "unexpected argument '%s'", argv[optind]);
 		exit(2);
 	}
 }
@@ -405,25 +427,17 @@ load(struct arena *a, const struct opts *o, struct host *h, struct matrix *m)
 	c = configload(a, o->config, &d);
 	if (c && d.errors == 0)
 		matrixexpand(a, c, h, m, &d);
-	if (c && d.errors == 0) {
-		for (i = 0; i < c->nprofiles; i++) {
-			size_t k, hits = 0;
-
-			for (k = 0; k < m->n; k++)
-				hits += profilehas(&c->profiles[i], &m->cells[k]);
-			if (!hits)
-				nodeerr(&d, c->profiles[i].at, "profile '%s' selects no cell", c->profiles[i].name);
-		}
-	}
+	if (c && d.errors == 0)
+		profilescheck(c, m, &d);
 	if (diagprint(&d, stderr) || !c)
 		c = NULL;
 	diagfree(&d);
 	if (c && o->verbose) {
 		for (i = 0; i < m->ndropped; i++)
-			fprintf(stderr, "%s: dropped %s: %s\n", argv0, m->dropped[i].id, m->dropped[i].why);
+			notice("dropped %s: %s", m->dropped[i].id, m->dropped[i].why);
 		for (i = 0; i < m->n; i++) {
 			if (m->cells[i].whynot)
-				fprintf(stderr, "%s: cannot build %s here: %s\n", argv0, m->cells[i].id, m->cells[i].whynot);
+				notice("cannot build %s here: %s", m->cells[i].id, m->cells[i].whynot);
 		}
 	}
 	free(m->dropped);
@@ -450,34 +464,6 @@ cmdcheck(const struct command *cmd, int argc, char **argv)
 	return c ? 0 : 1;
 }
 
-/* when the graph changed and some cells cannot be built here: how many, and why (grouped) */
-static void
-whynotsummary(const struct matrix *m, size_t n, const char *builddir)
-{
-	const char **why = xcalloc(m->n, sizeof(*why));
-	size_t *count = xcalloc(m->n, sizeof(*count));
-	size_t i, j, nwhy = 0;
-
-	for (i = 0; i < m->n; i++) {
-		if (!m->cells[i].whynot)
-			continue;
-		for (j = 0; j < nwhy && strcmp(why[j], m->cells[i].whynot); j++)
-			;
-		if (j == nwhy)
-			why[nwhy++] = m->cells[i].whynot;
-		count[j]++;
-	}
-	fprintf(stderr, "%s: %zu of %zu cells cannot be built on this host (left out of the default target):\n",
-		argv0, n, m->n);
-	for (j = 0; j < nwhy && j < 5; j++)
-		fprintf(stderr, "  %zu cell%s: %s\n", count[j], count[j] == 1 ? "" : "s", why[j]);
-	if (nwhy > 5)
-		fprintf(stderr, "  ... and %zu more reasons\n", nwhy - 5);
-	fprintf(stderr, "  (wheelgen matrix --table --host %s/host.txt lists them)\n", builddir);
-	free(why);
-	free(count);
-}
-
 static int
 cmdgen(const struct command *cmd, int argc, char **argv)
 {
@@ -501,139 +487,13 @@ cmdgen(const struct command *cmd, int argc, char **argv)
 			if (st.graphwritten && st.buildable < st.cells)
 				whynotsummary(&m, st.cells - st.buildable, o.builddir);
 			if (o.verbose)
-				fprintf(stderr, "%s: %zu cells, %zu buildable here; %zu spec files written; graph.ninja %s\n",
-					argv0, st.cells, st.buildable, st.written, st.graphwritten ? "written" : "unchanged");
+				notice("%zu cells, %zu buildable here; %zu spec files written; graph.ninja %s",
+					st.cells, st.buildable, st.written, st.graphwritten ? "written" : "unchanged");
 		}
 	}
 	free(m.cells);
 	afree(&a);
 	return rc;
-}
-
-/* the cell that builds cl's wheel: itself, or the cell it shares one with (abi3, torch_abi) */
-static const char *
-cellbuild(const struct cell *cl)
-{
-	return cl->builtby ? cl->builtby : cl->id;
-}
-
-/* the fields of cl's row of --json and --github, without the closing brace */
-static void
-jsoncell(struct sb *s, const struct cell *cl, const char *key)
-{
-	sbadd(s, "{\"cell\": ");
-	escjson(s, cl->id);
-	sbadd(s, ", \"package\": ");
-	escjson(s, cl->pkg->norm);
-	sbadd(s, ", \"version\": ");
-	escjson(s, cl->version);
-	sbadd(s, ", \"python\": ");
-	escjson(s, cl->python);
-	sbadd(s, ", \"cuda\": ");
-	escjson(s, cl->cuda ? cl->cuda : "");
-	sbadd(s, ", \"torch\": ");
-	escjson(s, cl->torch ? cl->torch : "");
-	sbadd(s, ", \"key\": ");
-	escjson(s, key);
-	/* the cell whose wheel it tests: itself, or (abi3) the lowest Python's */
-	sbadd(s, ", \"build\": ");
-	escjson(s, cellbuild(cl));
-}
-
-/*
- * --by-build: the fields of the row of one wheel to build, after the first selected cell's
- * (cells[i]): every selected cell of [lo, hi) that tests it, and their ninja targets
- */
-static void
-jsongroup(struct sb *s, const struct matrix *m, size_t i, size_t hi)
-{
-	static const char *const fields[] = { "cells", "tests", "publishes" };
-	static const char *const prefix[] = { "", "test/", "publish/" };
-	struct sb v[3] = { SB_INIT, SB_INIT, SB_INIT };
-	size_t f, k;
-
-	for (k = i; k < hi; k++) {
-		if (strcmp(cellbuild(&m->cells[k]), cellbuild(&m->cells[i])))
-			continue;
-		for (f = 0; f < 3; f++)
-			sbaddf(&v[f], "%s%s%s", v[f].len ? " " : "", prefix[f], m->cells[k].id);
-	}
-	for (f = 0; f < 3; f++) {
-		sbaddf(s, ", \"%s\": ", fields[f]);
-		escjson(s, v[f].buf);
-		sbfree(&v[f]);
-	}
-}
-
-/* --by-build: is cells[i] the first selected cell of [lo, i] to test its wheel? */
-static int
-firstofbuild(const struct matrix *m, size_t lo, size_t i)
-{
-	size_t k;
-
-	for (k = lo; k < i; k++) {
-		if (!strcmp(cellbuild(&m->cells[k]), cellbuild(&m->cells[i])))
-			return 0;
-	}
-	return 1;
-}
-
-/* the first n cells of m (the selected ones) in o's format, sharded, into s */
-static void
-printcells(struct sb *s, const struct opts *o, const struct matrix *m, size_t n, char (*keys)[65])
-{
-	size_t i, j, lo, hi, w = 4;
-
-	lo = 0;
-	hi = n;
-	if (o->nshards) {
-		lo = (size_t)(o->shard - 1) * n / (size_t)o->nshards;
-		hi = (size_t)o->shard * n / (size_t)o->nshards;
-	}
-	if (o->format == OPT_GITHUB)
-		sbadd(s, "{\"include\": [");
-	else if (o->format == OPT_JSON)
-		sbadd(s, "[");
-	else if (o->format == OPT_TSV)
-		sbadd(s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\n");
-	for (i = lo; i < hi; i++)
-		w = strlen(m->cells[i].id) > w ? strlen(m->cells[i].id) : w;
-	if (o->format == OPT_TABLE)
-		sbaddf(s, "%-*s  %s\n", (int)w, "CELL", "BUILDS HERE");
-	for (i = lo, j = 0; i < hi; i++) {
-		const struct cell *cl = &m->cells[i];
-
-		if (o->bybuild && !firstofbuild(m, lo, i))
-			continue; /* its wheel's row came with the first cell that tests it */
-		switch (o->format) {
-		case OPT_GITHUB: /* one line: what a step writes to $GITHUB_OUTPUT */
-		case OPT_JSON:
-			sbadd(s, o->format == OPT_GITHUB ? (j ? ", " : "") : (j ? ",\n  " : "\n  "));
-			jsoncell(s, cl, keys[i]);
-			if (o->bybuild)
-				jsongroup(s, m, i, hi);
-			sbaddc(s, '}');
-			break;
-		case OPT_TSV:
-			sbaddf(s, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
-			       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "", keys[i], cl->builtby ? cl->builtby : cl->id);
-			break;
-		case OPT_TABLE:
-			sbaddf(s, "%-*s  %s%s", (int)w, cl->id, !o->host ? "unknown (no --host)" : cl->whynot ? "no: " : "yes",
-			       o->host && cl->whynot ? cl->whynot : "");
-			if (cl->builtby && !cl->whynot)
-				sbaddf(s, " (built by %s)", cl->builtby);
-			sbaddc(s, '\n');
-			break;
-		default:
-			sbaddf(s, "%s\n", cl->id);
-		}
-		j++;
-	}
-	if (o->format == OPT_GITHUB)
-		sbadd(s, "]}\n");
-	else if (o->format == OPT_JSON)
-		sbadd(s, j ? "\n]\n" : "]\n");
 }
 
 static int
@@ -647,17 +507,19 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	struct matrix m;
 	struct config *c;
 	size_t i, n = 0;
-	int rc = 1, down = 0;
+	int rc = 1;
 	char (*keys)[65] = NULL;
 	struct keyctx k;
 	struct store st;
+	struct matrixout mo;
+	struct planopts po;
 	struct sb tmp = SB_INIT;
 
 	memset(&k, 0, sizeof(k));
 	memset(&st, 0, sizeof(st));
 	parseopts(argc, argv, &o, cmd);
-	if (o.bybuild && o.format != OPT_JSON && o.format != OPT_GITHUB) {
-		fprintf(stderr, "%s: error: --by-build goes with --json or --github\n", argv0);
+	if (o.bybuild && o.format != FMT_JSON && o.format != FMT_GITHUB) {
+		error("--by-build goes with --json or --github");
 		return 2;
 	}
 	c = load(&a, &o, &h, &m);
@@ -680,47 +542,24 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_LOCK);
 	storeopen(c, &st);
 	if (o.missing && st.kind == STORE_NONE)
-		fprintf(stderr, "%s: warning: --missing: no store (the config has no publish: destination and "
-				"WHEELGEN_STORE is not set): every cell is missing\n", argv0);
+		warn("--missing: no store (the config has no publish: destination and "
+				"WHEELGEN_STORE is not set): every cell is missing");
 	sbaddf(&tmp, "%s/.matrix-manifest.%ld", o.builddir, (long)getpid());
-	for (i = 0; i < m.n; i++) {
-		struct sb why = SB_INIT;
-		enum storestate ss = NOTSTORED;
-
-		if (prof && !profilehas(prof, &m.cells[i]))
-			continue;
-		if (o.missing && st.kind != STORE_NONE && !down) {
-			if (mkdirs(o.builddir) < 0)
-				goto out;
-			ss = storelookup(&k, &st, &m.cells[i], tmp.buf, keys[n], &why);
-			if (ss == STOREDOWN) {
-				fprintf(stderr, "%s: warning: %s: every cell counts as missing\n", argv0, why.buf);
-				down = 1;
-			}
-			if (ss == UNKNOWNKEY && !strcmp(why.buf, "its key could not be computed")) {
-				sbfree(&why);
-				goto out;
-			}
-		} else if (o.missing || (o.format && o.format != OPT_TABLE)) {
-			int r = cellkey(&k, &m.cells[i], NULL, keys[n], NULL);
-
-			if (r < 0) {
-				sbfree(&why);
-				goto out;
-			}
-			if (r == 1)
-				keys[n][0] = '\0';
-		}
-		sbfree(&why);
-		if (ss == STORED)
-			continue;
-		m.cells[n++] = m.cells[i];
-	}
-	unlink(tmp.buf);
-	printcells(&s, &o, &m, n, keys);
+	po.prof = prof;
+	po.missing = o.missing;
+	po.needkeys = o.format && o.format != FMT_TABLE;
+	po.tmp = tmp.buf;
+	if ((o.missing && st.kind != STORE_NONE && mkdirs(o.builddir) < 0) || plancells(&k, &st, &m, &po, keys, &n) < 0)
+		goto out;
+	mo.format = o.format;
+	mo.bybuild = o.bybuild;
+	mo.shard = o.shard;
+	mo.nshards = o.nshards;
+	mo.hostknown = o.host != NULL;
+	printcells(&s, &mo, &m, n, keys);
 	fwrite(s.buf, 1, s.len, stdout);
 	if (o.missing)
-		fprintf(stderr, "%s: %zu cell%s missing from the store %s\n", argv0, n, n == 1 ? "" : "s", storename(&st));
+		notice("%zu cell%s missing from the store %s", n, n == 1 ? "" : "s", storename(&st));
 	rc = 0;
 out:
 	if (tmp.len)
@@ -791,8 +630,7 @@ cmdkey(const struct command *cmd, int argc, char **argv)
 
 	parseopts(argc, argv, &x.o, cmd);
 	if (x.o.nargs < 1) {
-		fprintf(stderr, "%s: error: key needs at least one CELL\n%s", argv0, cmd->usage);
-		return 2;
+		usagefail(cmd->usage, "key needs at least one CELL");
 	}
 	if (loadkeyed(&x, KEY_FROM_CHECKOUT) == 0)
 		rc = 0;
@@ -834,8 +672,7 @@ cmdrestore(const struct command *cmd, int argc, char **argv)
 
 	parseopts(argc, argv, &x.o, cmd);
 	if (x.o.nargs != 1) {
-		fprintf(stderr, "%s: error: restore needs one CELL\n%s", argv0, cmd->usage);
-		return 2;
+		usagefail(cmd->usage, "restore needs one CELL");
 	}
 	if (x.o.test)
 		return restoretest(x.o.builddir, x.o.args[0]);
@@ -871,8 +708,7 @@ cmdstore(const struct command *cmd, int argc, char **argv)
 
 	parseopts(argc, argv, &x.o, cmd);
 	if (x.o.pull == x.o.unused || (x.o.del && !x.o.unused)) {
-		fprintf(stderr, "%s: error: store needs --pull or --unused [--delete]\n%s", argv0, cmd->usage);
-		return 2;
+		usagefail(cmd->usage, "store needs --pull or --unused [--delete]");
 	}
 	if (loadkeyed(&x, KEY_FROM_LOCK) < 0)
 		;
@@ -898,8 +734,7 @@ cmdindex(const struct command *cmd, int argc, char **argv)
 
 	parseopts(argc, argv, &o, cmd);
 	if (!o.manifests) {
-		fprintf(stderr, "%s: error: index needs --manifests FILE or --from-list FILE\n%s", argv0, cmd->usage);
-		return 2;
+		usagefail(cmd->usage, "index needs --manifests FILE or --from-list FILE");
 	}
 	list = readfile(o.manifests, &len);
 	if (!list) {
@@ -1038,8 +873,7 @@ cmdcheckout(const struct command *cmd, int argc, char **argv)
 
 	parseopts(argc, argv, &o, cmd);
 	if (o.nargs != 1) {
-		fprintf(stderr, "%s: error: checkout needs one source spec\n%s", argv0, cmd->usage);
-		return 2;
+		usagefail(cmd->usage, "checkout needs one source spec");
 	}
 	if (srcspecread(o.args[0], &s) < 0)
 		return 1;
@@ -1052,35 +886,6 @@ cmdcheckout(const struct command *cmd, int argc, char **argv)
 	return rc < 0;
 }
 
-/* the version a tag names under pattern (e.g. "v{version}"), or NULL */
-static char *
-tagversion(const char *pattern, const char *tag)
-{
-	const char *at = strstr(pattern, "{version}");
-	size_t pre, post, len = strlen(tag);
-	char *v;
-	int local;
-
-	if (!at)
-		return NULL;
-	pre = (size_t)(at - pattern);
-	post = strlen(at + 9);
-	if (len <= pre + post || strncmp(tag, pattern, pre) || strcmp(tag + len - post, at + 9))
-		return NULL;
-	v = xstrndup(tag + pre, len - pre - post);
-	if (!pepversion(v, &local) || local) {
-		free(v);
-		return NULL;
-	}
-	return v;
-}
-
-static int
-cmpdesc(const void *a, const void *b)
-{
-	return pepcmp(*(char *const *)b, *(char *const *)a);
-}
-
 static int
 cmdoutdated(const struct command *cmd, int argc, char **argv)
 {
@@ -1090,72 +895,13 @@ cmdoutdated(const struct command *cmd, int argc, char **argv)
 	struct host h;
 	struct matrix m;
 	struct config *c;
-	size_t i, k, ntags, nnew, shown = 0;
-	char **tags, **newer;
-	int rc = 0;
+	int rc = 1;
 
 	parseopts(argc, argv, &o, cmd);
-	if (!(c = load(&a, &o, &h, &m))) {
-		free(m.cells);
-		afree(&a);
-		return 1;
+	if ((c = load(&a, &o, &h, &m))) {
+		rc = outdated(c, o.format == FMT_JSON, o.pre, &out) < 0;
+		fwrite(out.buf, 1, out.len, stdout);
 	}
-	if (o.format == OPT_JSON)
-		sbadd(&out, "[");
-	else
-		sbaddf(&out, "%-24s %-14s %s\n", "PACKAGE", "CONFIGURED", "NEWER UPSTREAM");
-	for (i = 0; i < c->npkgs; i++) {
-		const struct package *p = &c->pkgs[i];
-		const char *newest = NULL;
-
-		if (p->src != SRC_GIT)
-			continue;
-		for (k = 0; k < p->versions.n; k++) {
-			if (!newest || pepcmp(p->versions.v[k], newest) > 0)
-				newest = p->versions.v[k];
-		}
-		if (gitlstags(p->git, &tags, &ntags) < 0) {
-			rc = 1;
-			continue;
-		}
-		newer = xcalloc(ntags + 1, sizeof(*newer));
-		for (k = nnew = 0; k < ntags; k++) {
-			char *v = tagversion(p->tag, tags[k]);
-
-			if (v && pepcmp(v, newest) > 0 && (o.pre || !peppre(v)))
-				newer[nnew++] = v;
-			else
-				free(v);
-			free(tags[k]);
-		}
-		free(tags);
-		qsort(newer, nnew, sizeof(*newer), cmpdesc);
-		if (o.format == OPT_JSON) {
-			sbadd(&out, shown++ ? ",\n  {\"package\": " : "\n  {\"package\": ");
-			escjson(&out, p->name);
-			sbadd(&out, ", \"url\": ");
-			escjson(&out, p->git);
-			sbadd(&out, ", \"configured\": ");
-			escjson(&out, newest);
-			sbadd(&out, ", \"newer\": [");
-			for (k = 0; k < nnew; k++) {
-				sbadd(&out, k ? ", " : "");
-				escjson(&out, newer[k]);
-			}
-			sbadd(&out, "]}");
-		} else {
-			sbaddf(&out, "%-24s %-14s ", p->name, newest);
-			for (k = 0; k < nnew; k++)
-				sbaddf(&out, "%s%s", k ? ", " : "", newer[k]);
-			sbadd(&out, nnew ? "\n" : "(up to date)\n");
-		}
-		for (k = 0; k < nnew; k++)
-			free(newer[k]);
-		free(newer);
-	}
-	if (o.format == OPT_JSON)
-		sbadd(&out, shown ? "\n]\n" : "]\n");
-	fwrite(out.buf, 1, out.len, stdout);
 	sbfree(&out);
 	free(m.cells);
 	afree(&a);
@@ -1199,8 +945,7 @@ main(int argc, char **argv)
 	for (c = commands; c->name && strcmp(c->name, argv[1]); c++)
 		;
 	if (!c->name) {
-		fprintf(stderr, "%s: error: unknown command '%s'\n\n%s", argv0, argv[1], usage);
-		return 2;
+		usagefail(usage, "unknown command '%s'", argv[1]);
 	}
 	if (c->flags & CMD_GIT)
 		gitinit();

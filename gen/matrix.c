@@ -404,18 +404,10 @@ abisets(struct arena *a, const struct package *p, struct matrix *m, size_t first
 	}
 }
 
-const struct cell *
-cellbuilder(const struct matrix *m, const struct cell *cl)
+const char *
+cellbuild(const struct cell *cl)
 {
-	size_t i;
-
-	if (!cl->builtby)
-		return cl;
-	for (i = 0; i < m->n; i++) {
-		if (!strcmp(m->cells[i].id, cl->builtby))
-			return &m->cells[i];
-	}
-	return NULL;
+	return cl->builtby ? cl->builtby : cl->id;
 }
 
 void
@@ -487,4 +479,17 @@ profilehas(const struct profile *p, const struct cell *cl)
 	return axis(&p->packages, cl->pkg->norm) && axis(&p->versions, cl->version) &&
 	       axis(&p->python, cl->python) && (!cl->cuda || axis(&p->cuda, cl->cuda)) &&
 	       (!cl->torch || axis(&p->torch, cl->torch));
+}
+
+void
+profilescheck(const struct config *c, const struct matrix *m, struct diags *d)
+{
+	size_t i, k, hits;
+
+	for (i = 0; i < c->nprofiles; i++) {
+		for (k = hits = 0; k < m->n; k++)
+			hits += profilehas(&c->profiles[i], &m->cells[k]);
+		if (!hits)
+			nodeerr(d, c->profiles[i].at, "profile '%s' selects no cell", c->profiles[i].name);
+	}
 }

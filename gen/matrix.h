@@ -66,8 +66,12 @@ int hostload(struct arena *a, const char *path, struct host *h);
  */
 void matrixexpand(struct arena *a, const struct config *c, const struct host *h, struct matrix *m, struct diags *d);
 
-/* the cell that builds cl's wheel: cl itself, or its builtby (NULL if that is not in m) */
-const struct cell *cellbuilder(const struct matrix *m, const struct cell *cl);
+/* the id of the cell that builds cl's wheel: its own, or the one it shares a wheel with (abi3,
+   torch_abi: stable) */
+const char *cellbuild(const struct cell *cl);
+
+/* a profile that selects no cell of m is an error at its name */
+void profilescheck(const struct config *c, const struct matrix *m, struct diags *d);
 
 /* 1 if cell belongs to profile p */
 int profilehas(const struct profile *p, const struct cell *cell);

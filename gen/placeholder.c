@@ -14,11 +14,11 @@ static const struct {
 	int where;
 } table[] = {
 	{ "version", V_VERSION, PH_ENV | PH_TAG },
-	{ "python", V_PYTHON, PH_ENV | PH_LABEL },
-	{ "cuda", V_CUDA, PH_ENV | PH_LABEL },
-	{ "cuda_version", V_CUDAVERSION, PH_ENV | PH_LABEL },
-	{ "cuda_major", V_CUDAMAJOR, PH_ENV | PH_LABEL },
-	{ "torch", V_TORCH, PH_ENV | PH_LABEL | PH_TORCHREQ },
+	{ "python", V_PYTHON, PH_ENV | PH_LABEL | PH_IMAGE },
+	{ "cuda", V_CUDA, PH_ENV | PH_LABEL | PH_IMAGE | PH_INDEX },
+	{ "cuda_version", V_CUDAVERSION, PH_ENV | PH_LABEL | PH_IMAGE },
+	{ "cuda_major", V_CUDAMAJOR, PH_ENV | PH_LABEL | PH_IMAGE | PH_INDEX },
+	{ "torch", V_TORCH, PH_ENV | PH_LABEL | PH_TORCHREQ | PH_IMAGE },
 	{ "cuda_archs", V_ARCHS, PH_ENV },
 	{ "cuda_archs_nodot", V_ARCHSNODOT, PH_ENV },
 };

@@ -2,7 +2,7 @@
 #ifndef WG_PLACEHOLDER_H
 #define WG_PLACEHOLDER_H
 
-#include "config.h"
+#include "schema.h"
 #include "util.h"
 
 /* where a placeholder may stand */
@@ -11,6 +11,8 @@ enum phwhere {
 	PH_LABEL = 2,     /* local_version */
 	PH_TAG = 4,       /* source.tag */
 	PH_TORCHREQ = 8,  /* torch_requirement */
+	PH_IMAGE = 16,    /* container.image, container.cpu_image */
+	PH_INDEX = 32,    /* torch_index */
 };
 
 /* what placeholders stand for in one cell; NULL: the cell has no such axis */

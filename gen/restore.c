@@ -40,7 +40,7 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 	if (r < 0) {
 		sbadd(why, "its key could not be computed");
 		key[0] = '\0';
-		return UNKNOWNKEY;
+		return KEYERROR;
 	}
 	if (r == 1)
 		key[0] = '\0';
@@ -289,6 +289,7 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 	case OTHERKEY:
 	case NOTSTORED:
 	case UNKNOWNKEY:
+	case KEYERROR:
 		if (s->kind != STORE_NONE)
 			report("building %s: %s", cl->id, why.buf);
 		break;

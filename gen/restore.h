@@ -18,6 +18,7 @@ enum storestate {
 	OTHERKEY,       /* a manifest for other inputs */
 	BADENTRY,       /* a manifest without a key (warned) */
 	UNKNOWNKEY,     /* the cell's key is unknown (a git source with no lock entry or checkout) */
+	KEYERROR,       /* the cell's key could not be computed (a source or template unreadable: an error printed) */
 	STOREDOWN,      /* the store could not be read (warned) */
 };
 

@@ -34,12 +34,13 @@ celledgescripts() {
 for backend in host podman; do
 	for cfg in examples/quickstart/packages.yml examples/cuda/packages.yml examples/torch/packages.yml; do
 		t_case "$backend backend, $cfg: each cell's key hashes exactly the scripts its build and test edges depend on"
+		# shellcheck disable=SC2086
 		if ! PATH=$WORK/bin:$PATH ./configure ${WG_CONFARGS:-} --backend "$backend" --config "$cfg" >"$WORK/configure.log" 2>&1 ||
 			! PATH=$WORK/bin:$PATH ninja build.ninja >"$WORK/regen.log" 2>&1; then
 			t_fail "$(cat "$WORK/configure.log" "$WORK/regen.log")"
 			continue
 		fi
-		bad= n=0
+		bad='' n=0
 		# (the cells this host can build: the others have no build edge, only the reason)
 		for cell in $(out/wheelgen matrix --table --config "$cfg" | awk '$2 == "yes" { print $1 }'); do
 			keyscripts "$cell" >"$WORK/key.list"
@@ -59,6 +60,7 @@ for backend in host podman; do
 done
 
 # --- touching each script reruns exactly the edges that run it (the host backend, built) -------
+# shellcheck disable=SC2086
 ./configure ${WG_CONFARGS:-} --config examples/quickstart/packages.yml >"$WORK/configure.log" 2>&1
 py=$(t_pythons 1)
 cell=wgquickstart-0.1.0-py$(echo "$py" | tr -d .)
@@ -87,7 +89,7 @@ for s in templates/*; do
 	case $s in
 	build-host.sh | wheel-info.py | manifest.py | relabel.py) want=wheel ;;
 	step-lib.sh) want="test wheel" ;;
-	test.sh | test-host.sh) want=test ;;
+	test.sh | test-host.sh) want='test' ;;
 	*) want= ;; # the container's, the shared wheels', the variants' and the publishers': no edge of this cell's
 	esac
 	t_case "touch templates/$s: ninja reruns ${want:-nothing} of a host cell"

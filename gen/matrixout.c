@@ -1,0 +1,152 @@
+/* matrixout: the cells of a matrix as people and CI read them (see matrixout.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "esc.h"
+#include "matrixout.h"
+
+void
+whynotsummary(const struct matrix *m, size_t n, const char *builddir)
+{
+	const char **why = xcalloc(m->n, sizeof(*why));
+	size_t *count = xcalloc(m->n, sizeof(*count));
+	size_t i, j, nwhy = 0;
+
+	for (i = 0; i < m->n; i++) {
+		if (!m->cells[i].whynot)
+			continue;
+		for (j = 0; j < nwhy && strcmp(why[j], m->cells[i].whynot); j++)
+			;
+		if (j == nwhy)
+			why[nwhy++] = m->cells[i].whynot;
+		count[j]++;
+	}
+	notice("%zu of %zu cells cannot be built on this host (left out of the default target):", n, m->n);
+	for (j = 0; j < nwhy && j < 5; j++)
+		fprintf(stderr, "  %zu cell%s: %s\n", count[j], count[j] == 1 ? "" : "s", why[j]);
+	if (nwhy > 5)
+		fprintf(stderr, "  ... and %zu more reasons\n", nwhy - 5);
+	fprintf(stderr, "  (wheelgen matrix --table --host %s/host.txt lists them)\n", builddir);
+	free(why);
+	free(count);
+}
+
+/* the fields of cl's row of --json and --github, without the closing brace */
+static void
+jsoncell(struct sb *s, const struct cell *cl, const char *key)
+{
+	sbadd(s, "{\"cell\": ");
+	escjson(s, cl->id);
+	sbadd(s, ", \"package\": ");
+	escjson(s, cl->pkg->norm);
+	sbadd(s, ", \"version\": ");
+	escjson(s, cl->version);
+	sbadd(s, ", \"python\": ");
+	escjson(s, cl->python);
+	sbadd(s, ", \"cuda\": ");
+	escjson(s, cl->cuda ? cl->cuda : "");
+	sbadd(s, ", \"torch\": ");
+	escjson(s, cl->torch ? cl->torch : "");
+	sbadd(s, ", \"key\": ");
+	escjson(s, key);
+	/* the cell whose wheel it tests: itself, or (abi3) the lowest Python's */
+	sbadd(s, ", \"build\": ");
+	escjson(s, cellbuild(cl));
+}
+
+/*
+ * --by-build: the fields of the row of one wheel to build, after the first selected cell's
+ * (cells[i]): every selected cell of [lo, hi) that tests it, and their ninja targets
+ */
+static void
+jsongroup(struct sb *s, const struct matrix *m, size_t i, size_t hi)
+{
+	static const char *const fields[] = { "cells", "tests", "publishes" };
+	static const char *const prefix[] = { "", "test/", "publish/" };
+	struct sb v[3] = { SB_INIT, SB_INIT, SB_INIT };
+	size_t f, k;
+
+	for (k = i; k < hi; k++) {
+		if (strcmp(cellbuild(&m->cells[k]), cellbuild(&m->cells[i])))
+			continue;
+		for (f = 0; f < 3; f++)
+			sbaddf(&v[f], "%s%s%s", v[f].len ? " " : "", prefix[f], m->cells[k].id);
+	}
+	for (f = 0; f < 3; f++) {
+		sbaddf(s, ", \"%s\": ", fields[f]);
+		escjson(s, v[f].buf);
+		sbfree(&v[f]);
+	}
+}
+
+/* --by-build: is cells[i] the first selected cell of [lo, i] to test its wheel? */
+static int
+firstofbuild(const struct matrix *m, size_t lo, size_t i)
+{
+	size_t k;
+
+	for (k = lo; k < i; k++) {
+		if (!strcmp(cellbuild(&m->cells[k]), cellbuild(&m->cells[i])))
+			return 0;
+	}
+	return 1;
+}
+
+void
+printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t n, char (*keys)[65])
+{
+	size_t i, j, lo, hi, w = 4;
+
+	lo = 0;
+	hi = n;
+	if (o->nshards) {
+		lo = (size_t)(o->shard - 1) * n / (size_t)o->nshards;
+		hi = (size_t)o->shard * n / (size_t)o->nshards;
+	}
+	if (o->format == FMT_GITHUB)
+		sbadd(s, "{\"include\": [");
+	else if (o->format == FMT_JSON)
+		sbadd(s, "[");
+	else if (o->format == FMT_TSV)
+		sbadd(s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\n");
+	for (i = lo; i < hi; i++)
+		w = strlen(m->cells[i].id) > w ? strlen(m->cells[i].id) : w;
+	if (o->format == FMT_TABLE)
+		sbaddf(s, "%-*s  %s\n", (int)w, "CELL", "BUILDS HERE");
+	for (i = lo, j = 0; i < hi; i++) {
+		const struct cell *cl = &m->cells[i];
+
+		if (o->bybuild && !firstofbuild(m, lo, i))
+			continue; /* its wheel's row came with the first cell that tests it */
+		switch (o->format) {
+		case FMT_GITHUB: /* one line: what a step writes to $GITHUB_OUTPUT */
+		case FMT_JSON:
+			sbadd(s, o->format == FMT_GITHUB ? (j ? ", " : "") : (j ? ",\n  " : "\n  "));
+			jsoncell(s, cl, keys[i]);
+			if (o->bybuild)
+				jsongroup(s, m, i, hi);
+			sbaddc(s, '}');
+			break;
+		case FMT_TSV:
+			sbaddf(s, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
+			       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "", keys[i], cellbuild(cl));
+			break;
+		case FMT_TABLE:
+			sbaddf(s, "%-*s  %s%s", (int)w, cl->id, !o->hostknown ? "unknown (no --host)" : cl->whynot ? "no: " : "yes",
+			       o->hostknown && cl->whynot ? cl->whynot : "");
+			if (cl->builtby && !cl->whynot)
+				sbaddf(s, " (built by %s)", cl->builtby);
+			sbaddc(s, '\n');
+			break;
+		default:
+			sbaddf(s, "%s\n", cl->id);
+		}
+		j++;
+	}
+	if (o->format == FMT_GITHUB)
+		sbadd(s, "]}\n");
+	else if (o->format == FMT_JSON)
+		sbadd(s, j ? "\n]\n" : "]\n");
+}

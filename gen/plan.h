@@ -1,0 +1,29 @@
+/*
+ * plan: the cells a run builds: those of a profile (every cell without one) and, asked for the
+ * missing ones, only those whose key the store does not hold. What a CI plan job prints
+ * (wheelgen matrix --missing). A store that cannot be read errs toward building: every cell
+ * counts as missing, with a warning.
+ */
+#ifndef WG_PLAN_H
+#define WG_PLAN_H
+
+#include "key.h"
+#include "restore.h"
+
+/* what to plan */
+struct planopts {
+	const struct profile *prof;   /* only this profile's cells; NULL: every cell */
+	int missing;                  /* only the cells the store lacks */
+	int needkeys;                 /* compute every selected cell's key (it is printed) */
+	const char *tmp;              /* a scratch file for the store's manifests */
+};
+
+/*
+ * Move the planned cells of m to its front (in order) and their keys into keys[0..*n) ("" when
+ * a git cell's commit is unknown); *n gets their number. 0, or -1 when a key could not be
+ * computed (a message printed).
+ */
+int plancells(struct keyctx *k, const struct store *st, struct matrix *m, const struct planopts *o, char (*keys)[65],
+	      size_t *n);
+
+#endif
