@@ -32,7 +32,9 @@ static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
 static const char *const matchkeys[] = { "version", "python", "cuda", "torch", NULL };
 static const char *const profilekeys[] = { "packages", "versions", "python", "cuda", "torch", NULL };
-static const char *const publishkeys[] = { "dir", "http", "github", "retries", "index_dir", "index_http", NULL };
+static const char *const publishkeys[] = {
+	"dir", "http", "github", "retries", "timeout", "stall_timeout", "index_dir", "index_http", NULL,
+};
 static const char *const githubkeys[] = { "repo", "tag", "replace", NULL };
 static const char *const indexkeys[] = { "base_url", "title", "variants", NULL };
 static const char *const containerkeys[] = { "image", "cpu_image", NULL };
@@ -883,6 +885,8 @@ loadsmall(struct ctx *x, struct node *root)
 	const char *s;
 
 	x->c->retries = 3;
+	x->c->timeout = STORE_TIMEOUT;
+	x->c->stall = STORE_STALL;
 	if ((n = mapget(root, "publish")) && wantmap(x, n, "'publish'")) {
 		checkmapkeys(x, n, publishkeys, "'publish'");
 		if ((v = mapget(n, "dir")) && (s = getstr(x, v, "publish.dir")))
@@ -894,6 +898,8 @@ loadsmall(struct ctx *x, struct node *root)
 		if ((v = mapget(n, "index_http")))
 			x->c->indexhttp = geturl(x, v, "publish.index_http");
 		x->c->retries = (long)getnumber(x, mapget(n, "retries"), "publish.retries", 3, 1, 100, 1);
+		x->c->timeout = (long)getnumber(x, mapget(n, "timeout"), "publish.timeout", STORE_TIMEOUT, 1, 86400, 1);
+		x->c->stall = (long)getnumber(x, mapget(n, "stall_timeout"), "publish.stall_timeout", STORE_STALL, 1, 3600, 1);
 		if ((v = mapget(n, "github")) && wantmap(x, v, "'publish.github'")) {
 			struct node *r = mapget(v, "repo"), *t = mapget(v, "tag"), *rp = mapget(v, "replace");
 

@@ -7,6 +7,12 @@
 #include "util.h"
 #include "ydoc.h"
 
+/* the time limits of every transfer to or from a store (curl --max-time, and --speed-limit 1024
+   --speed-time): sized for a wheel of several hundred MB on a slow link, and a store that
+   accepts connections but never answers */
+#define STORE_TIMEOUT 1800
+#define STORE_STALL 60
+
 /* one row of the torch support table: what a torch minor ships for */
 struct torchrow {
 	const char *version;     /* "2.8" */
@@ -94,6 +100,8 @@ struct config {
 	const char *ghrepo, *ghtag; /* publish.github: {repo, tag}: a GitHub release; NULL if none */
 	int ghreplace;             /* publish.github.replace: replace an asset whose sha256 differs */
 	long retries;              /* publish.retries: tries per upload (default 3) */
+	long timeout;              /* publish.timeout: seconds one transfer to or from the store may take */
+	long stall;                /* publish.stall_timeout: seconds a transfer may move under 1 KiB/s */
 	const char *indexdir;      /* publish.index_dir: publish-index copies the index here (absolute) */
 	const char *indexhttp;     /* publish.index_http: publish-index PUTs the index under this URL */
 	const char *baseurl;       /* index: {base_url: ...}; NULL if none */

@@ -143,3 +143,22 @@ escdep(struct sb *s, const char *p)
 	}
 	return 0;
 }
+
+void
+escurlpath(struct sb *s, const char *path)
+{
+	const char *q;
+
+	for (;;) {
+		struct sb seg = SB_INIT;
+
+		q = strchr(path, '/');
+		sbaddn(&seg, path, q ? (size_t)(q - path) : strlen(path));
+		eschref(s, seg.buf);
+		sbfree(&seg);
+		if (!q)
+			return;
+		sbaddc(s, '/');
+		path = q + 1;
+	}
+}

@@ -14,6 +14,8 @@ void escshell(struct sb *s, const char *w);
 void eschtml(struct sb *s, const char *t);
 /* a file name in an href or a URL's path: every byte but RFC 3986's unreserved ones as %XX ('+' too) */
 void eschref(struct sb *s, const char *name);
+/* a relative path in a URL: each '/'-separated segment as eschref writes it, the '/' kept */
+void escurlpath(struct sb *s, const char *path);
 /* a path in a ninja depfile (gcc's syntax): space and '#' as \\ , '$' as $$; -1 (nothing
    added) for a backslash, tab or newline */
 int escdep(struct sb *s, const char *p);

@@ -262,6 +262,10 @@ publishspec(struct sb *s, const struct config *c)
 	shvar(s, "WG_PUBLISH_GITHUB_REPLACE", c->ghreplace ? "1" : "0");
 	snprintf(n, sizeof(n), "%ld", c->retries);
 	shvar(s, "WG_PUBLISH_RETRIES", n);
+	snprintf(n, sizeof(n), "%ld", c->timeout);
+	shvar(s, "WG_PUBLISH_TIMEOUT", n);
+	snprintf(n, sizeof(n), "%ld", c->stall);
+	shvar(s, "WG_PUBLISH_STALL", n);
 	shvar(s, "WG_PUBLISH_INDEX_DIR", c->indexdir);
 	shvar(s, "WG_PUBLISH_INDEX_HTTP", c->indexhttp);
 }

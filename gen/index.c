@@ -133,7 +133,7 @@ htmlfile(struct sb *page, const struct wheelinfo *x, const char *files, const ch
 
 	/* HTML (PEP 503, 592, 658/714) */
 	sbaddf(page, "<a href=\"%s", files);
-	eschref(page, x->filename);
+	escurlpath(page, x->stored ? x->stored : x->filename);
 	if (x->sha256) {
 		sbadd(page, "#sha256=");
 		eschtml(page, x->sha256);
@@ -172,7 +172,7 @@ jsonfile(struct sb *json, const struct wheelinfo *x, const char *files, const ch
 	escjson(json, x->filename);
 	sbadd(json, ", \"url\": \"");
 	sbadd(json, files);
-	eschref(json, x->filename);
+	escurlpath(json, x->stored ? x->stored : x->filename);
 	sbadd(json, "\", \"hashes\": {");
 	if (x->sha256) {
 		sbadd(json, "\"sha256\": ");

@@ -251,6 +251,12 @@ readwheels(const char *builddir, char **manifests, size_t n, const struct indexo
 			*rc = -1;
 			continue;
 		}
+		/* where the pages link a stored wheel: the store's blob under base_url; without one, the
+		   index's own files/<filename> */
+		if (!o->baseurl) {
+			free(w[nw].stored);
+			w[nw].stored = NULL;
+		}
 		/* only tested wheels are indexed */
 		if (!manifesttested(builddir, &w[nw])) {
 			notice("index: left out %s: %s has not passed its test (no test record of sha256 %.12s)",

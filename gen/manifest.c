@@ -116,6 +116,14 @@ manifestbad(const struct wheelinfo *w)
 		return "filename is not a plain file name (no '/', no control characters)";
 	if (strlen(w->sha256) != 64 || strspn(w->sha256, "0123456789abcdef") != 64)
 		return "sha256 is not 64 hex digits";
+	if (w->stored) {
+		/* a wheel stored by its content: blobs/<its sha256>/<its file name> */
+		size_t n = strlen(w->filename);
+
+		if (strlen(w->stored) != 6 + 64 + 1 + n || strncmp(w->stored, "blobs/", 6) ||
+		    strncmp(w->stored + 6, w->sha256, 64) || w->stored[70] != '/' || strcmp(w->stored + 71, w->filename))
+			return "stored is not blobs/<sha256>/<filename> of this wheel";
+	}
 	if (!w->vlabel != !w->vprops)
 		return "variant_label and variant_properties come together";
 	if (w->vlabel && (!*w->vlabel || strlen(w->vlabel) > 16 || w->vlabel[strspn(w->vlabel, VARIANTCHARS)] ||
@@ -149,6 +157,8 @@ static const struct {
 	{ "commit", offsetof(struct wheelinfo, commit) },
 	{ "gpu", offsetof(struct wheelinfo, gpu) },
 	{ "origin", offsetof(struct wheelinfo, origin) },
+	{ "stored", offsetof(struct wheelinfo, stored) },
+	{ "wheel_version", offsetof(struct wheelinfo, wheelversion) },
 };
 enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
 
@@ -285,6 +295,8 @@ manifestfree(struct wheelinfo *w)
 	free(w->commit);
 	free(w->gpu);
 	free(w->origin);
+	free(w->stored);
+	free(w->wheelversion);
 	free(w->dir);
 	memset(w, 0, sizeof(*w));
 }

@@ -19,10 +19,13 @@ plancells(struct keyctx *k, const struct store *st, struct matrix *m, const stru
 		if (o->prof && !profilehas(o->prof, &m->cells[i]))
 			continue;
 		if (o->missing && st->kind != STORE_NONE && !down) {
-			ss = storelookup(k, st, &m->cells[i], o->tmp, keys[*n], &why);
+			ss = storelookup(k, st, &m->cells[i], o->tmp, 1, keys[*n], &why);
 			if (ss == STOREDOWN) {
 				warn("%s: every cell counts as missing", why.buf);
 				down = 1;
+			} else if (ss == WHEELBAD || ss == BADENTRY) {
+				/* the store heals: the cell is built and published again */
+				notice("planned %s: %s", m->cells[i].id, why.buf);
 			}
 			if (ss == KEYERROR)
 				rc = -1;

@@ -15,6 +15,7 @@
 #include "layout.h"
 #include "manifest.h"
 #include "restore.h"
+#include "wheelfile.h"
 #include "sha256.h"
 
 /* a wheel's file name as the store may hold it: a plain file name, not hidden, ending in .whl */
@@ -26,9 +27,46 @@ goodwheel(const char *f)
 	return plainname(f) && f[0] != '.' && n > 4 && !strcmp(f + n - 4, ".whl");
 }
 
+/* the name of the stored wheel of manifest m: its blob, or (published flat) its file name */
+static const char *
+wheelfile(const struct wheelinfo *m)
+{
+	return m->stored ? m->stored : m->filename;
+}
+
+/*
+ * Does the store hold the wheel m names, as m says: there, of its size, and of its sha256 where
+ * the store can tell without a download (a directory store hashes it)? 0, 1 with why (it does
+ * not), -1 with why (the store could not be read)
+ */
+static int
+checkstored(const struct store *s, const struct wheelinfo *m, struct sb *why)
+{
+	const char *name = wheelfile(m);
+	long long size;
+	char hex[65];
+	int r = storestat(s, name, &size, why);
+
+	if (r < 0)
+		return -1;
+	if (r == 1) {
+		sbaddf(why, "its wheel %s%s is missing", storename(s), name);
+		return 1;
+	}
+	if (m->size > 0 && size >= 0 && size != m->size) {
+		sbaddf(why, "its wheel %s%s has %lld bytes, its manifest says %lld", storename(s), name, size, m->size);
+		return 1;
+	}
+	if (storehash(s, name, hex) == 0 && strcmp(hex, m->sha256)) {
+		sbaddf(why, "its wheel %s%s has sha256 %.12s..., its manifest says %.12s...", storename(s), name, hex, m->sha256);
+		return 1;
+	}
+	return 0;
+}
+
 enum storestate
-storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, const char *tmpfile, char key[65],
-	    struct sb *why)
+storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, const char *tmpfile, int check,
+	    char key[65], struct sb *why)
 {
 	struct sb name = SB_INIT, err = SB_INIT;
 	enum storestate st;
@@ -49,7 +87,7 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 		return NOTSTORED;
 	}
 	sbaddf(&name, "%s.manifest", cl->id);
-	r = storeget(s, name.buf, tmpfile, &err);
+	r = storeget(s, name.buf, tmpfile, MANIFEST_MAX, &err);
 	if (r < 0) {
 		sbaddf(why, "the store could not be read: %s", err.buf);
 		st = STOREDOWN;
@@ -57,7 +95,7 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 		sbaddf(why, "the store has no %s", name.buf);
 		st = NOTSTORED;
 	} else if (manifestparse(tmpfile, &m, &err) < 0) {
-		sbaddf(why, "store entry %s%s is not a manifest wheelgen can use (%s)", storename(s), name.buf, err.buf);
+		sbaddf(why, "store entry %s%s is no manifest wheelgen can use (%s)", storename(s), name.buf, err.buf);
 		st = BADENTRY;
 	} else {
 		char other[65];
@@ -80,6 +118,17 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 		} else {
 			st = STORED;
 		}
+		if (st == STORED && check) {
+			sbreset(&err);
+			r = checkstored(s, &m, &err);
+			if (r < 0) {
+				sbaddf(why, "the store could not be read: %s", err.buf);
+				st = STOREDOWN;
+			} else if (r > 0) {
+				sbaddf(why, "store entry %s%s: %s", storename(s), name.buf, err.buf);
+				st = WHEELBAD;
+			}
+		}
 		manifestfree(&m);
 	}
 	sbfree(&name);
@@ -95,7 +144,7 @@ fetchchecked(const struct store *s, const char *name, const char *dest, const ch
 {
 	char got[65];
 	struct stat st;
-	int r = storeget(s, name, dest, why);
+	int r = storeget(s, name, dest, 0, why);
 
 	if (r != 0) {
 		if (r == 1)
@@ -181,40 +230,58 @@ dropothers(const char *dir, const char *keep)
 
 /*
  * Copy cl's stored entry (its manifest already at tmpman) into dir: the wheel and .metadata
- * (unless manifestsonly), then the manifest with origin=store. 0, or 1 with a warning
- * printed (the cell is built), or -1 on a local error.
+ * (unless manifestsonly), each checked against the manifest's sha256 and size, the wheel
+ * against the cell (its name, tags, .dist-info and modules: wheelfile.c), then the manifest with
+ * origin=store. 0; 1 with why (the entry is not what it says: nothing copied); -1 on a local
+ * error (a message printed).
  */
 static int
-copyentry(const struct store *s, const struct cell *cl, const char *tmpman, const char *dir, int manifestsonly)
+copyentry(const struct store *s, const struct cell *cl, const char *tmpman, const char *dir, int manifestsonly,
+	  struct sb *why)
 {
-	struct sb why = SB_INIT, wtmp = SB_INIT, mtmp = SB_INIT, wdst = SB_INIT, mdst = SB_INIT, meta = SB_INIT, man = SB_INIT;
-	const char *fn;
+	struct sb wtmp = SB_INIT, mtmp = SB_INIT, wdst = SB_INIT, mdst = SB_INIT, meta = SB_INIT, man = SB_INIT;
 	struct wheelinfo m;
+	struct wheelwant want;
 	int rc = 1;
 
-	if (manifestparse(tmpman, &m, &why) < 0) {
-		warn("store entry %s%s.manifest: %s", storename(s), cl->id, why.buf);
-		sbfree(&why);
+	if (manifestparse(tmpman, &m, why) < 0)
 		return 1;
-	}
-	fn = m.filename;
-	if (!goodwheel(fn) || strcmp(orempty(m.cell), cl->id)) {
-		warn("store entry %s%s.manifest is not a manifest of cell %s (filename '%s')", storename(s),
-		     cl->id, cl->id, fn);
+	if (!goodwheel(m.filename) || strcmp(orempty(m.cell), cl->id)) {
+		sbaddf(why, "%s%s.manifest is not a manifest of cell %s (cell '%s', filename '%s')", storename(s), cl->id,
+		       cl->id, orempty(m.cell), m.filename);
 		goto out;
 	}
-	sbaddf(&wtmp, "%s/.%s.store", dir, fn);
-	sbaddf(&wdst, "%s/%s", dir, fn);
-	sbaddf(&meta, "%s.metadata", fn);
-	sbaddf(&mtmp, "%s/.%s.metadata.store", dir, fn);
-	sbaddf(&mdst, "%s/%s.metadata", dir, fn);
-	if (!manifestsonly) {
-		if (fetchchecked(s, fn, wtmp.buf, m.sha256, m.size, &why)) {
-			warn("store entry of %s: %s; building it", cl->id, why.buf);
+	sbaddf(&wtmp, "%s/.%s.store", dir, m.filename);
+	sbaddf(&wdst, "%s/%s", dir, m.filename);
+	sbaddf(&meta, "%s.metadata", wheelfile(&m));
+	sbaddf(&mtmp, "%s/.%s.metadata.store", dir, m.filename);
+	sbaddf(&mdst, "%s/%s.metadata", dir, m.filename);
+	if (manifestsonly) {
+		int r = checkstored(s, &m, why);
+
+		if (r != 0) {
+			rc = r < 0 ? 1 : r;
 			goto out;
 		}
-		if (m.metasha && *m.metasha && fetchchecked(s, meta.buf, mtmp.buf, m.metasha, 0, &why)) {
-			warn("store entry of %s: %s; building it", cl->id, why.buf);
+	} else {
+		if (fetchchecked(s, wheelfile(&m), wtmp.buf, m.sha256, m.size, why))
+			goto out;
+		want.package = cl->pkg->norm;
+		want.version = m.wheelversion;
+		want.python = cl->python;
+		want.machine = "x86_64";
+		want.tags = m.tags;
+		if (wheelcheck(wtmp.buf, m.filename, &want, why) < 0) {
+			struct sb w = SB_INIT;
+
+			sbaddf(&w, "%s%s is not a wheel of %s: %s", storename(s), wheelfile(&m), cl->id, why->buf);
+			sbreset(why);
+			sbadd(why, w.buf);
+			sbfree(&w);
+			unlink(wtmp.buf);
+			goto out;
+		}
+		if (m.metasha && *m.metasha && fetchchecked(s, meta.buf, mtmp.buf, m.metasha, 0, why)) {
 			unlink(wtmp.buf);
 			goto out;
 		}
@@ -232,13 +299,12 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 			unlink(mtmp.buf);
 			goto out;
 		}
-		dropothers(dir, fn);
+		dropothers(dir, m.filename);
 	}
 	sbaddf(&man, "%s/manifest", dir);
 	rc = manifestcopy(tmpman, man.buf, "store");
 out:
 	manifestfree(&m);
-	sbfree(&why);
 	sbfree(&wtmp);
 	sbfree(&mtmp);
 	sbfree(&wdst);
@@ -256,14 +322,15 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 	char key[65];
 	int rc = 1;
 
-	sbaddf(&dir, "%s/wheels/%s", builddir, cl->id);
+	bdpath(&dir, builddir, BD_WHEELDIR, cl->id);
 	sbaddf(&tmp, "%s/.store-manifest", dir.buf);
-	sbaddf(&keyfile, "%s/cells/%s/key", builddir, cl->id);
+	bdpath(&keyfile, builddir, BD_KEY, cl->id);
 	if (mkdirs(dir.buf) < 0) {
 		rc = -1;
 		goto out;
 	}
-	st = storelookup(k, s, cl, tmp.buf, key, &why);
+	/* (the wheel is checked as it is copied: no separate look at it first) */
+	st = storelookup(k, s, cl, tmp.buf, 0, key, &why);
 	/* the key the build writes into its manifest (none when unknown) */
 	if (key[0]) {
 		sbaddf(&line, "%s\n", key);
@@ -276,7 +343,9 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 	}
 	switch (st) {
 	case STORED:
-		rc = copyentry(s, cl, tmp.buf, dir.buf, 0);
+		rc = copyentry(s, cl, tmp.buf, dir.buf, 0, &why);
+		if (rc == 1)
+			warn("store entry of %s: %s; building it", cl->id, why.buf);
 		if (rc == 0)
 			rc = writedepfile(cl, builddir, dir.buf);
 		if (rc == 0)
@@ -284,6 +353,7 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 		break;
 	case STOREDOWN:
 	case BADENTRY:
+	case WHEELBAD:
 		warn("%s; building %s", why.buf, cl->id);
 		break;
 	case OTHERKEY:
@@ -338,12 +408,12 @@ int
 pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int manifestsonly)
 {
 	struct sb top = SB_INIT, dir = SB_INIT, tmp = SB_INIT, why = SB_INIT, keep = SB_INIT;
-	size_t i, nstored = 0, nlocal = 0, nmissing = 0, nother = 0;
+	size_t i, nstored = 0, nlocal = 0, nmissing = 0, nother = 0, nbad = 0;
 	int rc = 0, down = 0;
 	DIR *d;
 	struct dirent *e;
 
-	sbaddf(&top, "%s/store", builddir);
+	bdpath(&top, builddir, BD_STOREDIR, "");
 	if (mkdirs(top.buf) < 0) {
 		rc = -1;
 		goto out;
@@ -355,7 +425,7 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 		char key[65];
 
 		sbreset(&dir);
-		sbaddf(&dir, "%s/wheels/%s/manifest", builddir, cl->id);
+		bdpath(&dir, builddir, BD_MANIFEST, cl->id);
 		if (stat(dir.buf, &st) == 0) {
 			nlocal++;
 			continue;
@@ -365,21 +435,24 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 			continue;
 		}
 		sbreset(&why);
-		switch (storelookup(k, s, cl, tmp.buf, key, &why)) {
+		/* (copyentry checks the wheel, downloading it or not) */
+		switch (storelookup(k, s, cl, tmp.buf, 0, key, &why)) {
 		case STORED:
 			sbreset(&dir);
-			sbaddf(&dir, "%s/%s", top.buf, cl->id);
+			bdpath(&dir, builddir, BD_STOREDIR, cl->id);
 			if (mkdirs(dir.buf) < 0) {
 				rc = -1;
 				break;
 			}
-			rc = copyentry(s, cl, tmp.buf, dir.buf, manifestsonly);
+			sbreset(&why);
+			rc = copyentry(s, cl, tmp.buf, dir.buf, manifestsonly, &why);
 			if (rc == 0) {
 				nstored++;
 				setadd(&keep, cl->id);
 			} else if (rc == 1) {
 				rc = 0;
-				nother++;
+				nbad++;
+				notice("merge-index: left out %s: %s", cl->id, why.buf);
 			}
 			break;
 		case STOREDOWN:
@@ -387,8 +460,12 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 			down = 1;
 			nmissing++;
 			break;
-		case OTHERKEY:
 		case BADENTRY:
+		case WHEELBAD:
+			nbad++;
+			notice("merge-index: left out %s: %s", cl->id, why.buf);
+			break;
+		case OTHERKEY:
 			nother++;
 			break;
 		default:
@@ -407,9 +484,10 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 		}
 		closedir(d);
 	}
-	report("store %s: %zu cell%s of the config restored%s, %zu built here, %zu not in the store, %zu built from other inputs",
+	report("store %s: %zu cell%s of the config restored%s, %zu built here, %zu not in the store, %zu built from "
+	       "other inputs (an earlier config), %zu left out: a damaged entry (listed above; a plan builds them again)",
 	       storename(s), nstored, nstored == 1 ? "" : "s", manifestsonly ? " (manifests only: the pages link the store)" : "",
-	       nlocal, nmissing, nother);
+	       nlocal, nmissing, nother, nbad);
 out:
 	sbfree(&top);
 	sbfree(&dir);
@@ -436,16 +514,16 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 		struct wheelinfo mf;
 
 		sbreset(&why);
-		if (storelookup(k, s, &m->cells[i], tmp.buf, key, &why) != STORED)
+		if (storelookup(k, s, &m->cells[i], tmp.buf, 0, key, &why) != STORED)
 			continue;
 		sbreset(&meta);
 		sbaddf(&meta, "%s.manifest", m->cells[i].id);
 		setadd(&used, meta.buf);
 		sbreset(&why);
 		if (manifestparse(tmp.buf, &mf, &why) == 0) {
-			setadd(&used, mf.filename);
+			setadd(&used, wheelfile(&mf));
 			sbreset(&meta);
-			sbaddf(&meta, "%s.metadata", mf.filename);
+			sbaddf(&meta, "%s.metadata", wheelfile(&mf));
 			setadd(&used, meta.buf);
 			manifestfree(&mf);
 		}
@@ -462,7 +540,7 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 		n++;
 		memset(&mf, 0, sizeof(mf));
 		sbreset(&why);
-		if (storeget(s, name, tmp.buf, &why) == 0)
+		if (storeget(s, name, tmp.buf, MANIFEST_MAX, &why) == 0)
 			bad = manifestparse(tmp.buf, &mf, &why) < 0;
 		printf("%s\t%s\n", name, bad ? "not a manifest wheelgen can use" : mf.key ? "no cell of the config has its key" : "no key");
 		if (!del) {
@@ -470,7 +548,7 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 			continue;
 		}
 		files[0] = name;
-		files[1] = !bad && goodwheel(mf.filename) ? mf.filename : NULL;
+		files[1] = !bad && goodwheel(mf.filename) ? wheelfile(&mf) : NULL;
 		sbreset(&meta);
 		if (files[1])
 			sbaddf(&meta, "%s.metadata", files[1]);

@@ -13,7 +13,8 @@
 
 /* what the store says of one cell */
 enum storestate {
-	STORED,         /* its manifest carries the cell's key */
+	STORED,         /* its manifest carries the cell's key (and, checked, its wheel is as it says) */
+	WHEELBAD,       /* its manifest carries the key, but its wheel is missing, short or other than it says */
 	NOTSTORED,      /* no manifest for the cell */
 	OTHERKEY,       /* a manifest for other inputs */
 	BADENTRY,       /* a manifest without a key (warned) */
@@ -24,11 +25,13 @@ enum storestate {
 
 /*
  * Look cl up in the store: fetch <cell>.manifest into tmpfile and compare its key with the
- * cell's (a git cell of unknown commit is keyed with the stored manifest's commit). The
- * cell's key into key ("" if unknown). Warnings are printed; why gets a short reason.
+ * cell's (a git cell of unknown commit is keyed with the stored manifest's commit); with check,
+ * a stored cell's wheel too, without downloading it: there, of its size, and of its sha256
+ * where the store can tell (a directory store hashes it), else WHEELBAD. The cell's key into
+ * key ("" if unknown). Nothing printed; why gets the reason.
  */
 enum storestate storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, const char *tmpfile,
-			    char key[65], struct sb *why);
+			    int check, char key[65], struct sb *why);
 
 /*
  * ninja's wheel/<cell>, before building: write BUILDDIR/cells/<cell>/key (the build puts it

@@ -11,6 +11,8 @@
 
 #include "esc.h"
 #include "files.h"
+#include "key.h"
+#include "sha256.h"
 #include "store.h"
 
 void
@@ -19,6 +21,8 @@ storeopen(const struct config *c, struct store *s)
 	const char *env = getenv("WHEELGEN_STORE");
 
 	memset(s, 0, sizeof(*s));
+	s->timeout = c->timeout > 0 ? c->timeout : STORE_TIMEOUT;
+	s->stall = c->stall > 0 ? c->stall : STORE_STALL;
 	if (env && *env) {
 		if (!strcmp(env, "none"))
 			return;
@@ -64,23 +68,60 @@ storename(const struct store *s)
 	return s->where ? s->where : "(no store)";
 }
 
+int
+storefile(const char *name)
+{
+	const char *slash;
+
+	if (plainname(name))
+		return 1;
+	/* blobs/<sha256>/<file name>: a wheel and its .metadata stored by their content */
+	if (strncmp(name, "blobs/", 6) || strlen(name) < 6 + 64 + 2 || name[6 + 64] != '/')
+		return 0;
+	slash = name + 6 + 64;
+	{
+		char hex[65];
+
+		memcpy(hex, name + 6, 64);
+		hex[64] = '\0';
+		if (!ishex64(hex))
+			return 0;
+	}
+	return plainname(slash + 1) && slash[1] != '.';
+}
+
+/* the URL of the store's file name */
+static void
+fileurl(struct sb *u, const struct store *s, const char *name)
+{
+	sbadd(u, s->where);
+	escurlpath(u, name);
+}
+
 /*
- * Run curl with args (already shell-quoted, after the common options) and the token header,
- * when WG_HTTP_TOKEN is set, from a private file. The HTTP status into *code (0: none), what
- * curl printed on errors into why. -1 when curl could not be run.
+ * Run curl for method on url with args (already shell-quoted, before the URL), under the store's
+ * time limits, with the token header, when WG_HTTP_TOKEN is set, from a private file. The HTTP
+ * status into *code (0: none), the Content-Length of the (last) answer into *len (-1: none);
+ * what went wrong into why, naming the method and the URL. -1 when no answer came (curl could
+ * not be run, the connection failed or timed out), else 0.
  */
 static int
-curl(const char *args, long *code, struct sb *why)
+curl(const struct store *s, const char *method, const char *url, const char *args, long *code, long long *len,
+     struct sb *why)
 {
 	struct sb cmd = SB_INIT, out = SB_INIT;
 	char hdr[] = "/tmp/wgstore.XXXXXX", buf[4096], *last;
 	const char *tok = getenv("WG_HTTP_TOKEN");
 	FILE *f;
 	size_t n;
-	int fd = -1, st;
+	int fd = -1, st, rc = 0;
 
 	*code = 0;
-	sbadd(&cmd, "curl -sS -L --netrc-optional --connect-timeout 10 --retry 2 -w '\\n%{http_code}'");
+	*len = -1;
+	/* (--speed-limit/--speed-time: a store that accepts the connection and never answers, or
+	   stops in the middle, is given up after the stall limit, not after hours) */
+	sbaddf(&cmd, "curl -sS -L --netrc-optional --connect-timeout 10 --max-time %ld --speed-limit 1024 --speed-time %ld"
+		     " -w '\\n%%{http_code} %%header{content-length}'", s->timeout, s->stall);
 	if (tok && *tok) {
 		if ((fd = mkstemp(hdr)) < 0 || dprintf(fd, "Authorization: Bearer %s\n", tok) < 0) {
 			sbaddf(why, "cannot write a private header file: %s", strerror(errno));
@@ -93,49 +134,61 @@ curl(const char *args, long *code, struct sb *why)
 		sbadd(&cmd, " -H @");
 		escshell(&cmd, hdr);
 	}
-	sbaddf(&cmd, " %s 2>&1", args);
+	sbaddf(&cmd, " %s ", args);
+	escshell(&cmd, url);
+	sbadd(&cmd, " 2>&1");
 	fflush(NULL);
 	if (!(f = popen(cmd.buf, "r"))) {
 		sbaddf(why, "cannot run curl: %s", strerror(errno));
-		st = -1;
-	} else {
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			sbaddn(&out, buf, n);
-		st = pclose(f);
-		while (out.len && out.buf[out.len - 1] == '\n')
-			out.buf[--out.len] = '\0';
-		last = strrchr(out.buf, '\n');
-		*code = strtol(last ? last + 1 : out.buf, NULL, 10);
-		if (last) {
-			*last = '\0';
-			out.len = (size_t)(last - out.buf);
-			while (out.len && out.buf[out.len - 1] == '\n')
-				out.buf[--out.len] = '\0';
-		} else {
-			sbreset(&out);
-		}
-		if (*code == 0 && st != 0) {
-			/* curl's own message: "curl: (7) Failed to connect to ..." */
-			sbadd(why, out.len ? out.buf : "curl failed");
-			if (st == -1 || (WIFEXITED(st) && WEXITSTATUS(st) == 127))
-				sbadd(why, " (is curl installed?)");
-		}
-		st = 0;
+		rc = -1;
+		goto out;
 	}
+	/* (bounded: -w's line and curl's own messages; the body goes to a file or nowhere) */
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (out.len < 65536)
+			sbaddn(&out, buf, n);
+	}
+	st = pclose(f);
+	while (out.len && out.buf[out.len - 1] == '\n')
+		out.buf[--out.len] = '\0';
+	last = strrchr(out.buf, '\n');
+	if (sscanf(last ? last + 1 : out.buf, "%ld %lld", code, len) < 2)
+		*len = -1;
+	if (last) {
+		*last = '\0';
+		out.len = (size_t)(last - out.buf);
+		while (out.len && (out.buf[out.len - 1] == '\n' || out.buf[out.len - 1] == '\r'))
+			out.buf[--out.len] = '\0';
+	} else {
+		sbreset(&out);
+	}
+	if (*code == 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 28)) {
+		/* curl's own message: "curl: (7) Failed to connect to ...", "(28) Operation timed
+		   out after 60001 milliseconds ..." */
+		sbaddf(why, "%s %s: %s", method, url, out.len ? out.buf : "curl failed");
+		if (st == -1 || (WIFEXITED(st) && WEXITSTATUS(st) == 127))
+			sbadd(why, " (is curl installed?)");
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 28)
+			sbaddf(why, " (the store's limits: publish.timeout %ld s, publish.stall_timeout %ld s)", s->timeout,
+			       s->stall);
+		rc = -1;
+		*code = 0;
+	}
+out:
 	if (fd >= 0)
 		unlink(hdr);
 	sbfree(&cmd);
 	sbfree(&out);
-	return st;
+	return rc;
 }
 
 int
-storeget(const struct store *s, const char *name, const char *dest, struct sb *why)
+storeget(const struct store *s, const char *name, const char *dest, size_t max, struct sb *why)
 {
 	struct sb src = SB_INIT, tmp = SB_INIT, args = SB_INIT;
 	int rc = -1;
 
-	if (!plainname(name)) {
+	if (!storefile(name)) {
 		sbaddf(why, "'%s' is not a file name", name);
 		return -1;
 	}
@@ -146,7 +199,7 @@ storeget(const struct store *s, const char *name, const char *dest, struct sb *w
 		FILE *f;
 
 		sbaddf(&src, "%s%s", s->where, name);
-		if (!(data = readfile(src.buf, &len))) {
+		if (!(data = readfilemax(src.buf, &len, max))) {
 			if (errno == ENOENT) {
 				struct stat st;
 
@@ -155,6 +208,8 @@ storeget(const struct store *s, const char *name, const char *dest, struct sb *w
 					sbaddf(why, "the store directory '%s' is missing", s->where);
 					rc = -1;
 				}
+			} else if (errno == EFBIG) {
+				sbaddf(why, "'%s' is larger than %zu bytes", src.buf, max);
 			} else {
 				sbaddf(why, "cannot read '%s': %s", src.buf, strerror(errno));
 			}
@@ -171,14 +226,17 @@ storeget(const struct store *s, const char *name, const char *dest, struct sb *w
 		free(data);
 	} else if (s->kind == STORE_HTTP) {
 		long code;
+		long long len;
+		struct stat st;
 
-		sbadd(&src, s->where);
-		eschref(&src, name);
+		fileurl(&src, s, name);
 		sbadd(&args, "-o ");
 		escshell(&args, tmp.buf);
-		sbaddc(&args, ' ');
-		escshell(&args, src.buf);
-		if (curl(args.buf, &code, why) < 0) {
+		if (max)
+			sbaddf(&args, " --max-filesize %zu", max);
+		if (curl(s, "GET", src.buf, args.buf, &code, &len, why) < 0) {
+		} else if (code == 200 && max && (stat(tmp.buf, &st) < 0 || (size_t)st.st_size > max)) {
+			sbaddf(why, "GET %s: larger than %zu bytes", src.buf, max);
 		} else if (code == 200) {
 			if (rename(tmp.buf, dest) < 0)
 				sbaddf(why, "cannot write '%s': %s", dest, strerror(errno));
@@ -186,16 +244,8 @@ storeget(const struct store *s, const char *name, const char *dest, struct sb *w
 				rc = 0;
 		} else if (code == 404 || code == 410) {
 			rc = 1;
-		} else if (code) {
-			sbaddf(why, "GET %s: HTTP status %ld", src.buf, code);
 		} else {
-			/* why has curl's message; say which URL */
-			struct sb w = SB_INIT;
-
-			sbaddf(&w, "GET %s: %s", src.buf, why->buf);
-			sbreset(why);
-			sbadd(why, w.buf);
-			sbfree(&w);
+			sbaddf(why, "GET %s: HTTP status %ld", src.buf, code);
 		}
 		if (rc != 0)
 			unlink(tmp.buf);
@@ -206,6 +256,63 @@ out:
 	sbfree(&src);
 	sbfree(&tmp);
 	sbfree(&args);
+	return rc;
+}
+
+int
+storestat(const struct store *s, const char *name, long long *size, struct sb *why)
+{
+	struct sb src = SB_INIT;
+	int rc = -1;
+
+	*size = -1;
+	if (!storefile(name)) {
+		sbaddf(why, "'%s' is not a file name", name);
+		return -1;
+	}
+	if (s->kind == STORE_DIR) {
+		struct stat st;
+
+		sbaddf(&src, "%s%s", s->where, name);
+		if (stat(src.buf, &st) == 0) {
+			rc = S_ISREG(st.st_mode) ? 0 : 1;
+			*size = (long long)st.st_size;
+		} else if (errno == ENOENT || errno == ENOTDIR) {
+			rc = 1;
+		} else {
+			sbaddf(why, "cannot read '%s': %s", src.buf, strerror(errno));
+		}
+	} else if (s->kind == STORE_HTTP) {
+		long code;
+
+		fileurl(&src, s, name);
+		if (curl(s, "HEAD", src.buf, "-I -o /dev/null", &code, size, why) < 0) {
+		} else if (code == 200) {
+			rc = 0;
+		} else if (code == 404 || code == 410) {
+			rc = 1;
+		} else {
+			sbaddf(why, "HEAD %s: HTTP status %ld", src.buf, code);
+		}
+	} else {
+		sbadd(why, "no store");
+	}
+	sbfree(&src);
+	return rc;
+}
+
+int
+storehash(const struct store *s, const char *name, char hex[65])
+{
+	struct sb path = SB_INIT;
+	int rc = 1;
+
+	hex[0] = '\0';
+	if (s->kind == STORE_DIR && storefile(name)) {
+		sbaddf(&path, "%s%s", s->where, name);
+		rc = sha256file(path.buf, hex) < 0 ? 1 : 0;
+	}
+	sbfree(&path);
 	return rc;
 }
 
@@ -266,6 +373,7 @@ storelist(const struct store *s, const char *suffix, struct sb *names, struct sb
 		char tmp[] = "/tmp/wglist.XXXXXX";
 		struct sb args = SB_INIT;
 		long code;
+		long long len;
 		char *page;
 		int fd = mkstemp(tmp), rc = -1;
 
@@ -276,16 +384,16 @@ storelist(const struct store *s, const char *suffix, struct sb *names, struct sb
 		close(fd);
 		sbadd(&args, "-o ");
 		escshell(&args, tmp);
-		sbaddc(&args, ' ');
-		escshell(&args, s->where);
-		if (curl(args.buf, &code, why) == 0) {
+		sbaddf(&args, " --max-filesize %d", STORE_LISTING_MAX);
+		if (curl(s, "GET", s->where, args.buf, &code, &len, why) == 0) {
 			if (code != 200) {
-				if (!why->len)
-					sbaddf(why, "GET %s: HTTP status %ld (the store's listing: a directory index, e.g. nginx autoindex)", s->where, code);
-			} else if ((page = readfile(tmp, NULL))) {
+				sbaddf(why, "GET %s: HTTP status %ld (the store's listing: a directory index, e.g. nginx autoindex)", s->where, code);
+			} else if ((page = readfilemax(tmp, NULL, STORE_LISTING_MAX))) {
 				hrefs(page, suffix, names);
 				free(page);
 				rc = 0;
+			} else {
+				sbaddf(why, "GET %s: the listing is larger than %d bytes", s->where, STORE_LISTING_MAX);
 			}
 		}
 		unlink(tmp);
@@ -299,34 +407,37 @@ storelist(const struct store *s, const char *suffix, struct sb *names, struct sb
 int
 storedel(const struct store *s, const char *name, struct sb *why)
 {
-	struct sb path = SB_INIT, args = SB_INIT;
+	struct sb path = SB_INIT;
 	int rc = -1;
 
-	if (!plainname(name)) {
+	if (!storefile(name)) {
 		sbaddf(why, "'%s' is not a file name", name);
 		return -1;
 	}
 	if (s->kind == STORE_DIR) {
 		sbaddf(&path, "%s%s", s->where, name);
-		if (unlink(path.buf) == 0 || errno == ENOENT)
+		if (unlink(path.buf) == 0 || errno == ENOENT) {
 			rc = 0;
-		else
+			/* an emptied blobs/<sha256>/ goes too */
+			if (strchr(name, '/')) {
+				*strrchr(path.buf, '/') = '\0';
+				rmdir(path.buf);
+			}
+		} else {
 			sbaddf(why, "cannot remove '%s': %s", path.buf, strerror(errno));
+		}
 	} else if (s->kind == STORE_HTTP) {
 		long code;
+		long long len;
 
-		sbadd(&path, s->where);
-		eschref(&path, name);
-		sbadd(&args, "-X DELETE -o /dev/null ");
-		escshell(&args, path.buf);
-		if (curl(args.buf, &code, why) == 0) {
-			if (code >= 200 && code < 300)
+		fileurl(&path, s, name);
+		if (curl(s, "DELETE", path.buf, "-X DELETE -o /dev/null", &code, &len, why) == 0) {
+			if ((code >= 200 && code < 300) || code == 404)
 				rc = 0;
-			else if (!why->len)
+			else
 				sbaddf(why, "DELETE %s: HTTP status %ld", path.buf, code);
 		}
 	}
 	sbfree(&path);
-	sbfree(&args);
 	return rc;
 }

@@ -18,7 +18,12 @@ struct store {
 	enum storekind kind;
 	char *where;       /* the directory or the base URL, ending in '/': a file is where + name */
 	const char *from;  /* what named it: "WHEELGEN_STORE", "publish.dir", "publish.http", "publish.github" */
+	long timeout;      /* seconds one transfer may take (publish.timeout) */
+	long stall;        /* seconds a transfer may move under 1 KiB/s (publish.stall_timeout) */
 };
+
+/* the most a store's directory listing may hold */
+#define STORE_LISTING_MAX (16 << 20)
 
 /*
  * The store to read: $WHEELGEN_STORE (a directory, an http:// or https:// URL, or "none"),
@@ -29,11 +34,27 @@ void storeopen(const struct config *c, struct store *s);
 void storefree(struct store *s);
 
 /*
- * Copy the store's file name into dest (through dest.tmp.<pid> and a rename). Returns 0, 1
- * when the store has no such file, or -1 when the store could not be read (why says how,
- * naming the file or URL; nothing printed).
+ * 1 if name can name a file of the store: a plain file name (<cell>.manifest, a wheel published
+ * flat), or blobs/<sha256>/<plain file name> (a wheel and its .metadata stored by content: a
+ * name that never holds other bytes, so that no manifest ever names bytes the store lacks)
  */
-int storeget(const struct store *s, const char *name, const char *dest, struct sb *why);
+int storefile(const char *name);
+
+/*
+ * Copy the store's file name into dest (through dest.tmp.<pid> and a rename); max: the most it
+ * may hold (0: no limit). Returns 0, 1 when the store has no such file, or -1 when the store
+ * could not be read, timed out, or sent more than max (why says how, naming the file or URL;
+ * nothing printed).
+ */
+int storeget(const struct store *s, const char *name, const char *dest, size_t max, struct sb *why);
+
+/* whether the store holds name, and its size (-1 when an HTTP store does not say), without
+   reading it (a directory: stat; HTTP: HEAD). 0, 1 when it has no such file, -1 with why */
+int storestat(const struct store *s, const char *name, long long *size, struct sb *why);
+
+/* the sha256 of the store's file name where the store can tell without a download (a directory
+   store hashes it locally): 0 with hex, 1 when it cannot (hex "") */
+int storehash(const struct store *s, const char *name, char hex[65]);
 
 /* the store's file names ending in suffix, one per line into names (an HTTP store: the links
    of its directory listing); 0 or -1 with why */

@@ -2,9 +2,12 @@
 # wheelgen publisher: copy files into a directory (the config's publish.dir, or publish.index_dir
 # for the index).
 #
-#   sh templates/publish-dir.sh [--dry-run] DEST FILE...     each FILE as DEST/<its name>
+#   sh templates/publish-dir.sh [--dry-run] [--prefix REL] DEST FILE...
+#                                   each FILE as DEST/[REL/]<its name>
 #   sh templates/publish-dir.sh [--dry-run] --tree DIR DEST  DIR's files at the same paths
 #                                                            under DEST
+# (--retries, --timeout and --stall are accepted, as publish-http.sh takes them, and mean
+# nothing here)
 #
 # Each file goes through a temporary beside its destination and a rename, so a reader never
 # sees half a file; a file whose destination already has the same bytes is not touched. With
@@ -15,17 +18,21 @@
 set -eu
 
 usage() {
-    printf 'usage: sh templates/publish-dir.sh [--dry-run] DEST FILE...\n       sh templates/publish-dir.sh [--dry-run] --tree DIR DEST\n' >&2
+    printf 'usage: sh templates/publish-dir.sh [--dry-run] [--prefix REL] DEST FILE...\n       sh templates/publish-dir.sh [--dry-run] --tree DIR DEST\n' >&2
     exit 2
 }
 dry=0
 tree=
+prefix=
 while [ "$#" -gt 0 ]; do
     case $1 in
         --dry-run) dry=1 ;;
-        --tree)
+        --tree | --prefix | --retries | --timeout | --stall)
             [ "$#" -ge 2 ] || usage
-            tree=$2
+            case $1 in
+                --tree) tree=$2 ;;
+                --prefix) prefix=${2%/}/ ;;
+            esac
             shift
             ;;
         -h | --help) usage ;;
@@ -61,7 +68,7 @@ put() {
 }
 
 if [ -z "$tree" ]; then
-    wg_pub_files publish "$@"
+    wg_pub_files publish "$prefix" "$@"
     exit 0
 fi
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # wheelgen publisher: assets of a GitHub release, through the REST API, with curl.
 #
-#   sh templates/publish-github.sh [--dry-run] [--replace] [--retries N] OWNER/REPO TAG FILE...
+#   sh templates/publish-github.sh [--dry-run] [--replace] [--retries N] [--timeout S] [--stall S] OWNER/REPO TAG FILE...
 #        each FILE as an asset <its name> of the release TAG of OWNER/REPO
 #
 # The release is created when missing (GitHub then makes the tag from the default branch). An
@@ -10,7 +10,12 @@
 # the file. All the files are checked before anything is uploaded, so a refused replacement
 # uploads nothing. An upload whose returned digest is not the file's sha256 is an error.
 # Each request is tried up to N times in all (default 3) on connection errors, 5xx and 429,
-# 2 s, 4 s, ... apart (WG_RETRY_SLEEP sets the first pause).
+# 2 s, 4 s, ... apart (WG_RETRY_SLEEP sets the first pause), and gives up after --timeout
+# seconds in all (default 1800) or --stall seconds under 1 KiB/s (default 60).
+# A release has no rename that replaces an asset in one step: when a cell's wheel is replaced
+# (--replace) and the last FILE is that cell's <cell>.manifest, the manifest asset is deleted
+# first, so that a publish killed in between leaves the cell missing (a plan builds it again),
+# never a manifest that names other bytes than the release holds.
 #
 # The API is $GITHUB_API_URL (as GitHub Actions sets it), else https://api.github.com.
 # Credentials: GH_TOKEN, else GITHUB_TOKEN (needs contents: write). The token is handed to
@@ -24,7 +29,7 @@
 set -eu
 
 usage() {
-    printf 'usage: sh templates/publish-github.sh [--dry-run] [--replace] [--retries N] OWNER/REPO TAG FILE...\n'
+    printf 'usage: sh templates/publish-github.sh [--dry-run] [--replace] [--retries N] [--timeout S] [--stall S] OWNER/REPO TAG FILE...\n'
 }
 bad() {
     [ "$#" -eq 0 ] || printf 'wheelgen: github: %s\n' "$*" >&2
@@ -38,13 +43,19 @@ die() {
 dry=0
 replace=0
 tries=3
+timeout=1800
+stall=60
 while [ "$#" -gt 0 ]; do
     case $1 in
         --dry-run) dry=1 ;;
         --replace) replace=1 ;;
-        --retries)
-            [ "$#" -ge 2 ] || bad "--retries needs a number"
-            tries=$2
+        --retries | --timeout | --stall)
+            [ "$#" -ge 2 ] || bad "$1 needs a number"
+            case $1 in
+                --retries) tries=$2 ;;
+                --timeout) timeout=$2 ;;
+                --stall) stall=$2 ;;
+            esac
             shift
             ;;
         -h | --help)
@@ -59,6 +70,9 @@ while [ "$#" -gt 0 ]; do
 done
 case $tries in
     '' | *[!0-9]* | 0*) bad "--retries takes a whole number of tries, 1 or more, not '$tries'" ;;
+esac
+case $timeout$stall in
+    '' | *[!0-9]*) bad "--timeout and --stall take whole numbers of seconds" ;;
 esac
 [ "$#" -ge 3 ] || bad
 repo=$1
@@ -122,7 +136,7 @@ req() {
     while :; do
         : >"$wg_out"
         wg_rc=0
-        code=$(curl -sS --connect-timeout 30 -H @"$tmp/auth" \
+        code=$(curl -sS --connect-timeout 30 --max-time "$timeout" --speed-limit 1024 --speed-time "$stall" -H @"$tmp/auth" \
             -H 'Accept: application/vnd.github+json' -H 'X-GitHub-Api-Version: 2022-11-28' \
             -X "$wg_method" -o "$wg_out" -w '%{http_code}' "$@" "$wg_url" 2>"$tmp/err") || wg_rc=$?
         if [ "$wg_rc" != 0 ]; then
@@ -256,6 +270,31 @@ done
 [ "$refused" = 0 ] || exit 1
 
 # --- and doing it ---------------------------------------------------------------------
+
+# a cell's wheel replaced: its manifest (the last file) goes first, never to name other bytes
+last=
+for f in "$@"; do last=$f; done
+case ${last##*/} in
+    *.manifest)
+        if grep -q '^replace ' "$plan"; then
+            massets=$(py asset "$release" "${last##*/}") || exit 1
+            if [ -n "$massets" ]; then
+                mid=${massets%% *}
+                if [ "$dry" = 1 ]; then
+                    say "DELETE $api/repos/$repo/releases/assets/$mid (the manifest, before its wheel is replaced)"
+                else
+                    req DELETE "$api/repos/$repo/releases/assets/$mid" "$tmp/delete.json"
+                    case $code in
+                        204 | 404) ;;
+                        *) fail DELETE "$api/repos/$repo/releases/assets/$mid" "$tmp/delete.json" ;;
+                    esac
+                fi
+                # (it is uploaded last, as a new asset)
+                sed -i '$ s/^[a-z]* \([^ ]*\) .*/upload \1 - -/' "$plan"
+            fi
+        fi
+        ;;
+esac
 
 i=0
 for f in "$@"; do

@@ -1,20 +1,26 @@
 #!/bin/sh
 # wheelgen publisher: HTTP PUT (WebDAV, S3-compatible gateways, artifact stores), with curl.
 #
-#   sh templates/publish-http.sh [--dry-run] [--retries N] URL FILE...
-#        each FILE to URL/<its name>
-#   sh templates/publish-http.sh [--dry-run] [--retries N] [--state FILE] --tree DIR URL
+#   sh templates/publish-http.sh [options] [--prefix REL] URL FILE...
+#        each FILE to URL/[REL/]<its name>
+#   sh templates/publish-http.sh [options] [--state FILE] --tree DIR URL
 #        DIR's files to URL/<path under DIR>: files/ first, then the pages deepest first, so
 #        that no page names a file that is not there yet
-#   sh templates/publish-http.sh --verify NAME SHA256 URL
-#        exit 0 when URL/NAME has that sha256, 1 otherwise (publish.sh: did another
-#        publisher of the same cell replace the wheel meanwhile?)
+#   sh templates/publish-http.sh [--timeout S] [--stall S] --cat NAME URL
+#        print URL/NAME (nothing, status 0, when the store has no such file)
+# options: [--dry-run] [--retries N] [--timeout SECONDS] [--stall SECONDS]
 #
-# Every upload is read back (GET) and its sha256 compared with the file's: a server that
-# stored something else is an error, not a success. A failed PUT, GET or comparison is tried
+# Each file is PUT under a temporary name beside its destination (NAME.tmp.<pid>), read back
+# (GET) and its sha256 compared with the file's, then moved into place with WebDAV's MOVE: a
+# reader never sees half a file, and a publish killed at any moment leaves the old file or the
+# new one. A server without MOVE (an S3 gateway, whose PUT replaces an object whole) gets the
+# file PUT at its name and read back there. A failed PUT, GET, MOVE or comparison is tried
 # again, up to N times in all (default 3), 2 s, 4 s, ... apart (WG_RETRY_SLEEP sets the
-# first pause). --state FILE remembers what was sent (path and sha256) and sends only what
-# changed since; an entry is recorded only after its read-back matched.
+# first pause). Every request gives up after --timeout seconds in all (default 1800) or
+# --stall seconds under 1 KiB/s (default 60): a server that accepts the connection and never
+# answers fails the publish, naming the URL. --state FILE remembers what was sent (path and
+# sha256) and sends only what changed since; an entry is recorded only after its read-back
+# matched.
 #
 # Content-Type by name: .html text/html, index.json application/vnd.pypi.simple.v1+json
 # (PEP 691), .metadata text/plain, anything else application/octet-stream. Names are
@@ -26,29 +32,30 @@
 set -eu
 
 usage() {
-    printf 'usage: sh templates/publish-http.sh [--dry-run] [--retries N] URL FILE...\n       sh templates/publish-http.sh [--dry-run] [--retries N] [--state FILE] --tree DIR URL\n' >&2
+    printf 'usage: sh templates/publish-http.sh [--dry-run] [--retries N] [--timeout S] [--stall S] [--prefix REL] URL FILE...\n       sh templates/publish-http.sh [--dry-run] [--retries N] [--timeout S] [--stall S] [--state FILE] --tree DIR URL\n       sh templates/publish-http.sh [--timeout S] [--stall S] --cat NAME URL\n' >&2
     exit 2
 }
 dry=0
 tries=3
 tree=
 state=
-verify=
+cat=
+prefix=
+timeout=1800
+stall=60
 while [ "$#" -gt 0 ]; do
     case $1 in
         --dry-run) dry=1 ;;
-        --verify)
-            [ "$#" -ge 3 ] || usage
-            verify=$2
-            verifysha=$3
-            shift 2
-            ;;
-        --retries | --tree | --state)
+        --retries | --tree | --state | --cat | --prefix | --timeout | --stall)
             [ "$#" -ge 2 ] || usage
             case $1 in
                 --retries) tries=$2 ;;
                 --tree) tree=$2 ;;
                 --state) state=$2 ;;
+                --cat) cat=$2 ;;
+                --prefix) prefix=${2%/}/ ;;
+                --timeout) timeout=$2 ;;
+                --stall) stall=$2 ;;
             esac
             shift
             ;;
@@ -57,9 +64,11 @@ while [ "$#" -gt 0 ]; do
     esac
     shift
 done
-case $tries in
-    '' | *[!0-9]* | 0) usage ;;
-esac
+for n in "$tries" "$timeout" "$stall"; do
+    case $n in
+        '' | *[!0-9]* | 0) usage ;;
+    esac
+done
 [ "$#" -ge 1 ] || usage
 url=$1
 shift
@@ -73,7 +82,7 @@ case $url in
 esac
 # shellcheck source=templates/publish-lib.sh
 . "$(dirname "$0")/publish-lib.sh"
-[ -n "$verify" ] || wg_pub_operands http "$tree" "$#"
+[ -n "$cat" ] || wg_pub_operands http "$tree" "$#"
 command -v curl >/dev/null 2>&1 || { printf 'wheelgen: http: curl is needed (apt-get install curl)\n' >&2; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpubhttp.XXXXXX")
@@ -109,10 +118,21 @@ ctype() {
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
-if [ -n "$verify" ]; then
-    curl -sS -f --netrc-optional -H @"$tmp/headers" -o "$tmp/back" "$url$(enc "$verify")" 2>/dev/null &&
-        [ "$(sha "$tmp/back")" = "$verifysha" ]
-    exit
+# hcurl ARGS...: curl with the credentials and the time limits
+hcurl() {
+    curl -sS --netrc-optional -H @"$tmp/headers" --connect-timeout 10 --max-time "$timeout" \
+        --speed-limit 1024 --speed-time "$stall" "$@"
+}
+
+if [ -n "$cat" ]; then
+    wg_code=$(hcurl -o "$tmp/cat" -w '%{http_code}' "$url$(enc "$cat")" 2>"$tmp/err") ||
+        { printf 'wheelgen: http: GET %s: %s\n' "$url$(enc "$cat")" "$(tail -n 1 "$tmp/err")" >&2; exit 1; }
+    case $wg_code in
+        200) cat "$tmp/cat" ;;
+        404 | 410) ;;
+        *) printf 'wheelgen: http: GET %s: HTTP status %s\n' "$url$(enc "$cat")" "$wg_code" >&2; exit 1 ;;
+    esac
+    exit 0
 fi
 
 # sent REL SHA: did an earlier run send this very file? (the state's last entry for REL)
@@ -137,13 +157,30 @@ put() {
     wg_sleep=${WG_RETRY_SLEEP:-2}
     while :; do
         wg_why=
-        if ! curl -sS -f --netrc-optional -H @"$tmp/headers" -H "Content-Type: $wg_ct" \
-            -T "$1" -o /dev/null "$wg_to" 2>"$tmp/err"; then
+        # through a temporary name (NAME.tmp.<pid>), moved into place (WebDAV MOVE)
+        wg_tmpto=$url$(enc "$2.tmp.$$")
+        wg_at=$wg_tmpto
+        [ "$nomove" = 0 ] || wg_at=$wg_to
+        if ! hcurl -f -H "Content-Type: $wg_ct" -T "$1" -o /dev/null "$wg_at" 2>"$tmp/err"; then
             wg_why="PUT failed: $(tail -n 1 "$tmp/err")"
-        elif ! curl -sS -f --netrc-optional -H @"$tmp/headers" -o "$tmp/back" "$wg_to" 2>"$tmp/err"; then
+        elif ! hcurl -f -o "$tmp/back" "$wg_at" 2>"$tmp/err"; then
             wg_why="reading it back failed: $(tail -n 1 "$tmp/err")"
         elif [ "$(sha "$tmp/back")" != "$wg_sha" ]; then
             wg_why="read back sha256 $(sha "$tmp/back"), sent $wg_sha"
+        elif [ "$nomove" = 0 ]; then
+            wg_mv=$(hcurl -X MOVE -H "Destination: $wg_to" -H 'Overwrite: T' -o /dev/null -w '%{http_code}' \
+                "$wg_tmpto" 2>"$tmp/err") || wg_mv=000
+            case $wg_mv in
+                2??) ;;
+                405 | 501 | 400)
+                    # no MOVE here: PUT at the name itself (its PUT replaces the file whole)
+                    printf 'wheelgen: http: %s does not move files (MOVE: HTTP %s): PUT at the name\n' "$url" "$wg_mv" >&2
+                    hcurl -X DELETE -o /dev/null "$wg_tmpto" 2>/dev/null || true
+                    nomove=1
+                    continue
+                    ;;
+                *) wg_why="MOVE to $wg_to failed: HTTP $wg_mv $(tail -n 1 "$tmp/err")" ;;
+            esac
         fi
         if [ -z "$wg_why" ]; then
             printf 'wheelgen: http: %s\n' "$wg_to"
@@ -163,8 +200,9 @@ put() {
     done
 }
 
+nomove=0
 if [ -z "$tree" ]; then
-    wg_pub_files http "$@"
+    wg_pub_files http "$prefix" "$@"
     exit 0
 fi
 wg_pub_tree "$tree" "$tmp/list"

@@ -19,13 +19,18 @@ wg_pub_order() {
         awk -F/ '{ print ($1 == "files" ? 1000 : NF) "\t" $0 }' | sort -k1,1nr -k2 | cut -f2-)
 }
 
-# wg_pub_files WHO FILE...: put (the caller's function: put SRC NAME) each FILE under its name
+# wg_pub_files WHO PREFIX FILE...: put (the caller's function: put SRC NAME) each FILE under
+# PREFIX (empty, or ending in /) and its name
 wg_pub_files() {
     wg_who=$1
-    shift
+    wg_prefix=$2
+    shift 2
+    case $wg_prefix in
+        /* | *..* | *[!A-Za-z0-9._/-]*) printf 'wheelgen: %s: bad --prefix: %s\n' "$wg_who" "$wg_prefix" >&2; exit 2 ;;
+    esac
     for wg_f in "$@"; do
         [ -f "$wg_f" ] || { printf 'wheelgen: %s: no such file: %s\n' "$wg_who" "$wg_f" >&2; exit 1; }
-        put "$wg_f" "${wg_f##*/}"
+        put "$wg_f" "$wg_prefix${wg_f##*/}"
     done
 }
 

@@ -10,8 +10,10 @@
 #   publish.dir     a directory                 (templates/publish-dir.sh)
 #   publish.http    HTTP PUT under a URL        (templates/publish-http.sh)
 #   publish.github  a GitHub release's assets   (templates/publish-github.sh)
-# The manifest goes last: a reader that finds it finds the wheel (the store, wheelgen restore).
-# and then BUILDDIR/publish/<cell>.done records the wheel's sha256. The mark is removed
+# The manifest goes last: a reader that finds it finds the wheel (the store, wheelgen restore);
+# a directory or HTTP store keeps the wheel and its .metadata at blobs/<sha256>/ (the manifest's
+# stored=). Then BUILDDIR/publish/<cell>.done records the wheel's sha256. Every transfer has
+# the time limits publish.timeout and publish.stall_timeout. The mark is removed
 # first and written last, so an interrupted or failed upload never leaves the cell marked
 # published. The index (BUILDDIR/index) goes to publish.index_dir and/or publish.index_http;
 # over HTTP only the files that changed since the last publish-index are sent
@@ -51,8 +53,8 @@ if [ "$index" = 1 ]; then
         sh "$here/publish-dir.sh" $dry --tree "$builddir/index" "$WG_PUBLISH_INDEX_DIR"
     fi
     if [ -n "$WG_PUBLISH_INDEX_HTTP" ]; then
-        sh "$here/publish-http.sh" $dry --retries "$WG_PUBLISH_RETRIES" \
-            --state "$builddir/publish-index.state" --tree "$builddir/index" "$WG_PUBLISH_INDEX_HTTP"
+        sh "$here/publish-http.sh" $dry --retries "$WG_PUBLISH_RETRIES" --timeout "$WG_PUBLISH_TIMEOUT" \
+            --stall "$WG_PUBLISH_STALL" --state "$builddir/publish-index.state" --tree "$builddir/index" "$WG_PUBLISH_INDEX_HTTP"
     fi
     exit 0
 fi
@@ -86,43 +88,56 @@ trap 'rm -rf "$tmp"' EXIT
 tested=$builddir/tests/$cell.ok
 [ "$(sed -n 1p "$tested" 2>/dev/null)" = "$sha" ] ||
     { printf 'wheelgen: publish %s: %s does not record a passed test of this wheel (ninja test/%s)\n' "$cell" "$tested" "$cell" >&2; exit 1; }
+blob=blobs/$sha
+mkdir -p "$tmp/flat" "$tmp/blob"
 {
-    grep -v '^\(origin\|tested\|gpu\)=' "$manifest"
+    grep -v '^\(origin\|tested\|gpu\|stored\)=' "$manifest"
     printf 'origin=build\ntested=%s\n' "$sha"
     sed -n 's/^gpu=/gpu=/p' "$tested"
-} >"$tmp/$cell.manifest"
+} >"$tmp/flat/$cell.manifest"
+# (a directory or HTTP store keeps the wheel at blobs/<sha256>/<file>: a name that never holds
+# other bytes)
+{
+    cat "$tmp/flat/$cell.manifest"
+    printf 'stored=%s/%s\n' "$blob" "$filename"
+} >"$tmp/blob/$cell.manifest"
+limits="--retries $WG_PUBLISH_RETRIES --timeout $WG_PUBLISH_TIMEOUT --stall $WG_PUBLISH_STALL"
 
-# The wheel and .metadata first, the manifest last, each through a temporary name. Another
-# runner publishing the same cell at once may still replace the wheel between ours and our
-# manifest: afterwards each store must hold the wheel our manifest names, or both are sent
-# again (wheelgen restore checks the hash all the same, and builds on a mismatch).
-stored() { # stored: does each directory and HTTP destination hold our wheel?
-    if [ -n "$WG_PUBLISH_DIR" ] && [ "$(sha256sum <"$WG_PUBLISH_DIR/$filename" 2>/dev/null | cut -d' ' -f1)" != "$sha" ]; then
-        return 1
-    fi
-    if [ -n "$WG_PUBLISH_HTTP" ] && ! sh "$here/publish-http.sh" --verify "$filename" "$sha" "$WG_PUBLISH_HTTP"; then
-        return 1
-    fi
+# A directory or an HTTP store: the wheel and its .metadata under blobs/<their sha256>/, then
+# the manifest, each through a temporary moved into place (rename; WebDAV MOVE): a manifest
+# only ever names bytes the store holds, whenever a publish is killed, and publishers of one
+# cell never overwrite each other's wheel. Two identical builds leave one entry; of two
+# differing builds the last manifest moved into place wins, and the other publisher says so.
+# whose DEST: the sha256 that the store's manifest of the cell names now
+whose() {
+    case $1 in
+        http://* | https://*) sh "$here/publish-http.sh" --timeout "$WG_PUBLISH_TIMEOUT" --stall "$WG_PUBLISH_STALL" --cat "$cell.manifest" "$1" ;;
+        *) cat "$1/$cell.manifest" 2>/dev/null ;;
+    esac | sed -n 's/^sha256=//p'
 }
-round=1
-while :; do
-    if [ -n "$WG_PUBLISH_DIR" ]; then
-        sh "$here/publish-dir.sh" $dry "$WG_PUBLISH_DIR" "$@" "$tmp/$cell.manifest"
+for dest in "$WG_PUBLISH_DIR" "$WG_PUBLISH_HTTP"; do
+    [ -n "$dest" ] || continue
+    case $dest in
+        http://* | https://*) pub=publish-http.sh ;;
+        *) pub=publish-dir.sh ;;
+    esac
+    # shellcheck disable=SC2086
+    sh "$here/$pub" $dry $limits --prefix "$blob" "$dest" "$@"
+    # shellcheck disable=SC2086
+    sh "$here/$pub" $dry $limits "$dest" "$tmp/blob/$cell.manifest"
+    [ -z "$dry" ] || continue
+    now=$(whose "$dest")
+    if [ "$now" != "$sha" ]; then
+        printf 'wheelgen: publish %s: another publisher'"'"'s build of the cell (sha256 %s) is the entry of %s now; this one (sha256 %s) stays there unreferenced\n' \
+            "$cell" "${now:-none}" "$dest" "$sha" >&2
     fi
-    if [ -n "$WG_PUBLISH_HTTP" ]; then
-        sh "$here/publish-http.sh" $dry --retries "$WG_PUBLISH_RETRIES" "$WG_PUBLISH_HTTP" "$@" "$tmp/$cell.manifest"
-    fi
-    [ -z "$dry" ] || break
-    stored && break
-    [ "$round" -lt 3 ] || { printf 'wheelgen: publish %s: another publisher keeps replacing %s in the store\n' "$cell" "$filename" >&2; exit 1; }
-    printf 'wheelgen: publish %s: another publisher replaced %s in the store meanwhile; sending it and the manifest again\n' "$cell" "$filename" >&2
-    round=$((round + 1))
 done
 if [ -n "$WG_PUBLISH_GITHUB_REPO" ]; then
     replace=
     [ "$WG_PUBLISH_GITHUB_REPLACE" != 1 ] || replace=--replace
-    sh "$here/publish-github.sh" $dry $replace --retries "$WG_PUBLISH_RETRIES" \
-        "$WG_PUBLISH_GITHUB_REPO" "$WG_PUBLISH_GITHUB_TAG" "$@" "$tmp/$cell.manifest"
+    # shellcheck disable=SC2086
+    sh "$here/publish-github.sh" $dry $replace $limits \
+        "$WG_PUBLISH_GITHUB_REPO" "$WG_PUBLISH_GITHUB_TAG" "$@" "$tmp/flat/$cell.manifest"
 fi
 [ -z "$dry" ] || exit 0
 printf '%s\n' "$sha" >"$stamp.tmp.$$"

@@ -215,7 +215,7 @@ t_nginx_dav() {
     root $td/root;
     client_max_body_size 0;
     location / {
-      dav_methods PUT DELETE;
+      dav_methods PUT DELETE MOVE;
       create_full_put_path on;
 NGINX
 		for tdir in "$@"; do printf '      %s\n' "$tdir"; done

@@ -207,7 +207,7 @@ index: {base_url: \"https://wheels.example.org/store/\"}"
 	ninja merge-index >"$WORK/e.merge.log" 2>&1
 	grep -q "6 cells of the config restored (manifests only: the pages link the store)" "$WORK/e.merge.log"
 	[ -z "$(find out/store -name "*.whl")" ] && [ ! -d out/index/files ]
-	grep -q "href=\"https://wheels.example.org/store/alpha-1.0-" out/index/simple/alpha/index.html
+	grep -q "href=\"https://wheels.example.org/store/blobs/[0-9a-f]\{64\}/alpha-1.0-" out/index/simple/alpha/index.html
 '
 
 t_expect "WHEELGEN_RETEST=1 tests a restored cell again" '
@@ -221,7 +221,7 @@ t_expect "WHEELGEN_RETEST=1 tests a restored cell again" '
 t_expect "a store entry whose wheel has a wrong hash: a warning names it, the cell builds, the store keeps its other entries" '
 	clone d "$pys" two "$gamma"
 	cd "$WORK/d"
-	f=$(sed -n "s/^filename=//p" "$store/$b1.manifest")
+	f=$(sed -n "s/^stored=//p" "$store/$b1.manifest")
 	cp "$store/$f" "$WORK/good.whl"
 	printf x >>"$store/$f"
 	ninja "wheel/$b1" >"$WORK/d.log" 2>&1
@@ -257,14 +257,14 @@ t_expect "store --unused lists the entries no cell keys (a dropped package, a ch
 	writeconfig . "$pys" three
 	out/wheelgen store --unused --config fixture/packages.yml --host out/host.txt >"$WORK/unused" 2>"$WORK/unused.err"
 	[ "$(cut -f1 "$WORK/unused" | sort)" = "$(lines "$a1.manifest" "$a2.manifest" "$a3.manifest" "$b3.manifest" "$g1.manifest" "$g2.manifest")" ]
-	fa=$(sed -n "s/^filename=//p" "$store/$a1.manifest")
+	fa=$(sed -n "s/^stored=//p" "$store/$a1.manifest")
 	out/wheelgen store --unused --delete --config fixture/packages.yml --host out/host.txt >"$WORK/deleted" 2>&1
 	[ ! -e "$store/$a1.manifest" ] && [ ! -e "$store/$fa" ] && [ ! -e "$store/$fa.metadata" ]
-	[ -e "$store/$b1.manifest" ] && [ -e "$store/$(sed -n "s/^filename=//p" "$store/$b1.manifest")" ]
+	[ -e "$store/$b1.manifest" ] && [ -e "$store/$(sed -n "s/^stored=//p" "$store/$b1.manifest")" ]
 	[ -z "$(out/wheelgen store --unused --config fixture/packages.yml --host out/host.txt 2>/dev/null)" ]
 '
 
-t_expect "two publishers of one key at once leave one consistent entry (manifest last, each file through a temporary)" '
+t_expect "two publishers of one key at once leave one consistent entry (the wheel under blobs/<sha256>/, the manifest last, each file through a temporary)" '
 	rm -rf "$store"
 	cd "$WORK/a" && writeconfig . "$pys" one && rm -rf out/wheels out/tests out/publish && ninja "test/$b1" >/dev/null 2>&1
 	cd "$WORK/b" && writeconfig . "$pys" one && rm -rf out/wheels out/tests out/publish && ninja "test/$b1" >/dev/null 2>&1
@@ -273,8 +273,8 @@ t_expect "two publishers of one key at once leave one consistent entry (manifest
 		(cd "$WORK/b" && sh templates/publish.sh out "$b1") >/dev/null 2>&1
 		wait
 	done
-	[ -z "$(ls "$store" | grep "\.tmp\.")" ]
-	f=$(sed -n "s/^filename=//p" "$store/$b1.manifest")
+	[ -z "$(find "$store" -name "*.tmp.*")" ]
+	f=$(sed -n "s/^stored=//p" "$store/$b1.manifest")
 	[ "$(sed -n "s/^sha256=//p" "$store/$b1.manifest")" = "$(sha256sum "$store/$f" | cut -d" " -f1)" ]
 	cd "$WORK/c" && writeconfig . "$pys" one && rm -rf out/wheels && ninja "wheel/$b1" >/dev/null 2>&1
 	grep -q "^origin=store$" "out/wheels/$b1/manifest"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# the fuzz targets (tests/fuzz/): the config loader with the matrix and the cell specs, the
-# manifest reader, and the PEP 440/503/508 parsers, each built with libFuzzer, ASan and UBSan
+# the fuzz targets (tests/fuzz/fuzz-*.c): the config loader with the matrix and the cell specs,
+# the manifest reader, the PEP 440/503/508 parsers and a stored wheel's zip, each built with libFuzzer, ASan and UBSan
 # and run for WG_FUZZ_SECONDS (default 10; tests/run.sh --fuzz N sets it) from a corpus seeded
 # with the configs of tests/configs, examples/ and config/: no crash, no leak, no input that
 # takes over a second
@@ -9,16 +9,17 @@
 
 secs=${WG_FUZZ_SECONDS:-10}
 cc=$(command -v clang || true)
-t_case "clang with libFuzzer builds the three targets"
+targets=$(find "$top/tests/fuzz" -name 'fuzz-*.c' | sed 's|.*/fuzz-||; s/\.c$//' | sort | tr '\n' ' ')
+t_case "clang with libFuzzer builds the targets: $targets"
 if [ -z "$cc" ]; then
 	t_fail "clang not found (tests/run.sh --install-deps installs clang and libclang-rt-14-dev)"
 	exit 0
 fi
-flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/gen $(pkg-config --cflags yaml-0.1 libgit2 libpcre2-8)"
-libs="$(pkg-config --libs yaml-0.1 libgit2 libpcre2-8) -pthread"
+flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/gen $(pkg-config --cflags yaml-0.1 libgit2 libpcre2-8 zlib)"
+libs="$(pkg-config --libs yaml-0.1 libgit2 libpcre2-8 zlib) -pthread"
 srcs=$(find "$top/gen" -name '*.c' ! -name main.c | sort)
 ok=1
-# gen/ compiled once for the three targets
+# gen/ compiled once for every target
 mkdir -p "$WORK/obj"
 objs=
 for c in $srcs; do
@@ -27,14 +28,14 @@ for c in $srcs; do
 	$cc $flags -c -o "$o" "$c" >>"$WORK/build-obj.log" 2>&1 || ok=0
 	objs="$objs $o"
 done
-for t in config manifest pep; do
+for t in $targets; do
 	# shellcheck disable=SC2086
 	$cc $flags -o "$WORK/fuzz-$t" "$top/tests/fuzz/fuzz-$t.c" $objs $libs >"$WORK/build-$t.log" 2>&1 || ok=0
 done
 if [ "$ok" = 1 ]; then t_pass; else t_fail "$(cat "$WORK"/build-*.log | tail -n 20)"; exit 0; fi
 
 # the seeds
-mkdir -p "$WORK/corpus-config" "$WORK/corpus-manifest" "$WORK/corpus-pep"
+for t in $targets; do mkdir -p "$WORK/corpus-$t"; done
 i=0
 for f in "$top"/tests/configs/good/*.yml "$top"/tests/configs/bad/*.yml "$top"/config/packages.yml "$top"/examples/*/packages.yml; do
 	i=$((i + 1))
@@ -44,9 +45,22 @@ printf 'cell=x-1.0-py312-cu130-torch2.9\npackage=x\nversion=1.0\nfilename=x-1.0+
 printf 'package=../x\nfilename=a/b.whl\nsha256=z\n' >"$WORK/corpus-manifest/b"
 printf 'package=x\nfilename=x-1.0-cp312-cp312-linux_x86_64-cu130.whl\nsha256=%064d\ncuda=13.0\nvariant_label=cu130\nvariant_properties=nvidia::cuda_version_lower_bound::13.0;nvidia::sm_arch::90_real\n' 0 >"$WORK/corpus-manifest/c"
 printf '1.0\n2.0rc1\n1.0.post1.dev2\n1!2.0+local.7\nFoo.Bar_baz\n0.1.linux-x86_64\n' >"$WORK/corpus-pep/a"
+# small wheels: deflated and stored members, a compiled module's ELF head, a WHEEL with tags
+python3 - "$WORK/corpus-wheel" <<'PY'
+import sys, zipfile
+d = sys.argv[1]
+elf = b"\x7fELF\x02\x01\x01" + b"\0" * 9 + b"\x03\x00\x3e\x00" + b"\0" * 44
+for i, method in enumerate((zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED)):
+    with zipfile.ZipFile("%s/w%d" % (d, i), "w", method) as z:
+        z.writestr("x/__init__.py", "")
+        z.writestr("x/_c.cpython-312-x86_64-linux-gnu.so", elf)
+        z.writestr("x-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: x\nVersion: 1.0\n")
+        z.writestr("x-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp312-cp312-linux_x86_64\n")
+        z.writestr("x-1.0.dist-info/RECORD", "")
+PY
 
-for t in config manifest pep; do
-	case $t in config) max=8192 ;; manifest) max=2048 ;; *) max=1024 ;; esac
+for t in $targets; do
+	case $t in config) max=8192 ;; manifest) max=2048 ;; wheel) max=4096 ;; *) max=1024 ;; esac
 	t_case "fuzz $t for ${secs}s: no crash, leak or input slower than 1 s"
 	rc=0
 	(cd "$WORK" && ASAN_OPTIONS=detect_leaks=1 "./fuzz-$t" -max_total_time="$secs" -timeout=1 -rss_limit_mb=2048 \

@@ -37,8 +37,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; c && d.errors == 0 && i < m.n && i < 64; i++) {
 		struct sb s = SB_INIT;
 
-		cellspec(&s, &m.cells[i], "/src");
-		celltestspec(&s, &m.cells[i]);
+		cellspec(&s, &m.cells[i], "/src", 0);
+		cellspec(&s, &m.cells[i], "/src", 1);
+		celltestspec(&s, &m.cells[i], 0);
 		sbfree(&s);
 	}
 	if ((f = fopen("/dev/null", "w"))) {

@@ -12,6 +12,8 @@
 #include "esc.h"
 #include "checkout.h"
 #include "gitlock.h"
+#include "store.h"
+#include "wheelfile.h"
 #include "mirror.h"
 #include "graph.h"
 #include "matrix.h"
@@ -477,6 +479,42 @@ testsha256(void)
 	unlink("/tmp/wg-unit-sha");
 }
 
+/* the store's file names and a stored wheel's name (gen/store.c, gen/wheelfile.c) */
+static void
+teststore(void)
+{
+	static const char sha[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	struct wheelname w;
+	struct sb why = SB_INIT, p = SB_INIT;
+
+	CHECK(storefile("x-1.0-py312.manifest") && storefile("x-1.0-cp312-cp312-linux_x86_64.whl"), "plain store names");
+	sbaddf(&p, "blobs/%s/x-1.0-cp312-cp312-linux_x86_64.whl", sha);
+	CHECK(storefile(p.buf), "a blob's name");
+	sbreset(&p);
+	sbaddf(&p, "blobs/%s/../x.whl", sha);
+	CHECK(!storefile(p.buf) && !storefile("blobs/0123/x.whl") && !storefile("../x.whl") && !storefile("a/b.whl") &&
+	      !storefile(""), "names that leave the store or are not its layout");
+	sbreset(&p);
+	sbaddf(&p, "blobs/%.63sG/x.whl", sha);
+	CHECK(!storefile(p.buf), "a blob's name with a non-hex digit");
+	CHECK(wheelnameparse("flash_attn-2.8.3+cu130torch2.14-cp312-cp312-linux_x86_64.whl", &w, &why) == 0 &&
+	      !strcmp(w.dist, "flash_attn") && !strcmp(w.version, "2.8.3+cu130torch2.14") && !*w.build &&
+	      !strcmp(w.py, "cp312") && !strcmp(w.plat, "linux_x86_64"), "a wheel's name, split");
+	wheelnamefree(&w);
+	CHECK(wheelnameparse("x-1.0-1-py3-none-any.whl", &w, &why) == 0 && !strcmp(w.build, "1") && !strcmp(w.abi, "none"),
+	      "a build tag");
+	wheelnamefree(&w);
+	CHECK(wheelnameparse("x-1.0-py3-none.whl", &w, &why) < 0 && wheelnameparse("x-1.0--py3-none-any.whl", &w, &why) < 0 &&
+	      wheelnameparse("x.tar.gz", &w, &why) < 0 && wheelnameparse("a/x-1.0-py3-none-any.whl", &w, &why) < 0,
+	      "not wheel names");
+	CHECK(elfmachine((const unsigned char *)"\177ELF\002\001\001\0\0\0\0\0\0\0\0\0\003\0\267\0", 20) &&
+	      !strcmp(elfmachine((const unsigned char *)"\177ELF\002\001\001\0\0\0\0\0\0\0\0\0\003\0\267\0", 20), "aarch64") &&
+	      !strcmp(elfmachine((const unsigned char *)"\177ELF\002\001\001\0\0\0\0\0\0\0\0\0\003\0\076\0", 20), "x86_64") &&
+	      !elfmachine((const unsigned char *)"#!/bin/sh\n", 10), "ELF machines");
+	sbfree(&why);
+	sbfree(&p);
+}
+
 int
 main(void)
 {
@@ -488,6 +526,7 @@ main(void)
 	testtorchcontainer();
 	testconfigerrors();
 	testgiturls();
+	teststore();
 	pepfree();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;

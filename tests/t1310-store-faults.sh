@@ -1,0 +1,252 @@
+#!/bin/sh
+# shellcheck disable=SC2016,SC2034,SC2086 # cases are single-quoted scripts (t_expect); WG_CONFARGS splits
+# the store never loses a cell: a store that accepts connections and never answers makes the
+# plan, the restore and the publish end within their limits, naming it; a stored wheel that is
+# deleted, truncated or changed in place is planned again, and the next ninja plus ninja
+# publish heal the store (a directory store, and nginx WebDAV on 127.0.0.1); publishing is
+# atomic: kill -9 at random moments of two publishers of differing builds of one cell never
+# leaves a manifest that names bytes the store does not hold; two publishers of identical
+# builds both succeed; a restored wheel must be the cell's (its name, tags and .dist-info)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+WHEELGEN_STORE=
+export WHEELGEN_STORE
+src=$WORK/src
+t_copytree "$src"
+cd "$src"
+t_mkpkg fixture/alpha alpha
+t_mkpkg fixture/beta beta
+./configure ${WG_CONFARGS:-} --config examples/quickstart/packages.yml >"$WORK/configure.log" 2>&1 || true
+py=$(t_pythons 1)
+[ -n "$py" ] || { t_case "a Python"; t_fail "$(tail -n 5 "$WORK/configure.log")"; exit 0; }
+nd=$(echo "$py" | tr -d .)
+a=alpha-1.0-py$nd b=beta-1.0-py$nd
+store=$WORK/store
+
+# writeconfig PUBLISH: the fixture's config, publishing there, with short time limits
+writeconfig() {
+	cat >fixture/packages.yml <<YML
+defaults:
+  python: ["$py"]
+packages:
+  alpha:
+    source: {path: alpha}
+    versions: ["1.0"]
+    test_import: alpha
+  beta:
+    source: {path: beta}
+    versions: ["1.0"]
+    test_import: beta
+publish: $1
+YML
+}
+plan() { out/wheelgen matrix --config fixture/packages.yml --missing 2>"$WORK/plan.err" | sort | tr '\n' ' '; }
+
+# --- a store that accepts connections and never answers -----------------------------------
+hport=$(t_freeport)
+python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64)
+held = []
+while True:
+    c, _ = s.accept(); held.append(c)   # accepted, never read, never answered
+' "$hport" >/dev/null 2>&1 &
+hung=$!
+stop_exit() {
+	st=$?
+	set +e
+	kill "$hung" 2>/dev/null
+	[ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null
+	(exit "$st")
+	t_cleanup
+}
+trap stop_exit EXIT
+hungurl=http://127.0.0.1:$hport/store/
+writeconfig "{http: \"$hungurl\", timeout: \"20\", stall_timeout: \"2\", retries: \"1\"}"
+./configure ${WG_CONFARGS:-} --config fixture/packages.yml >"$WORK/configure.log" 2>&1
+
+t_expect "a store that never answers: matrix --missing ends within its limit, names the store, and plans every cell" '
+	start=$(date +%s)
+	got=$(plan)
+	[ $(($(date +%s) - start)) -lt 15 ]
+	[ "$got" = "$a $b " ]
+	grep -q "warning: the store could not be read: GET ${hungurl}$a.manifest: .*(28).* (the store.s limits: publish.timeout 20 s, publish.stall_timeout 2 s): every cell counts as missing" "$WORK/plan.err"
+'
+t_expect "a store that never answers: ninja ends (the restore gives up on it, naming it) and builds the cells" '
+	start=$(date +%s)
+	ninja >"$WORK/hung.ninja.log" 2>&1
+	[ $(($(date +%s) - start)) -lt 120 ]
+	grep -q "warning: the store could not be read: GET ${hungurl}$a.manifest" "$WORK/hung.ninja.log"
+	grep -q "^origin=build$" "out/wheels/$a/manifest"
+'
+t_expect "a store that never answers: ninja publish fails within its limit, naming the URL, and marks nothing published" '
+	start=$(date +%s)
+	! ninja "publish/$a" >"$WORK/hung.publish.log" 2>&1
+	[ $(($(date +%s) - start)) -lt 60 ]
+	grep -q "wheelgen: http: ${hungurl}blobs/.*PUT failed: curl: (28)" "$WORK/hung.publish.log"
+	[ ! -e "out/publish/$a.done" ]
+'
+
+# --- damaged stores heal ----------------------------------------------------------------------
+# publishall: build, test and publish both cells; the plan is empty afterwards
+publishall() {
+	ninja >"$WORK/p.log" 2>&1 && ninja publish >>"$WORK/p.log" 2>&1 && [ -z "$(plan)" ]
+}
+# damage HOW STOREDIR: the stored wheel of beta deleted, truncated or changed in place
+damage() {
+	w=$2/$(sed -n "s/^stored=//p" "$2/$b.manifest")
+	[ -f "$w" ] || { echo "no stored wheel $w"; return 1; }
+	case $1 in
+	deleted) rm -f "$w" ;;
+	truncated) head -c 1000 "$w" >"$w.x" && mv "$w.x" "$w" ;;
+	changed) python3 -c "import sys; p = sys.argv[1]; b = bytearray(open(p, \"rb\").read()); b[len(b) // 2] ^= 1; open(p, \"wb\").write(b)" "$w" ;;
+	esac
+}
+writeconfig "{dir: \"$store\"}"
+for how in deleted truncated changed; do
+	t_expect "a directory store whose stored wheel was $how: the plan lists that cell, and ninja plus ninja publish heal the store" '
+		rm -rf out/wheels out/tests out/publish
+		publishall
+		damage '"$how"' "$store"
+		[ "$(plan)" = "$b " ]
+		grep -q "planned $b: store entry .*$b.manifest: its wheel " "$WORK/plan.err"
+		rm -rf out/wheels out/tests out/publish
+		ninja >"$WORK/heal.log" 2>&1
+		grep -q "^origin=build$" "out/wheels/$b/manifest" && grep -q "^origin=store$" "out/wheels/$a/manifest"
+		ninja publish >>"$WORK/heal.log" 2>&1
+		[ -z "$(plan)" ]
+	'
+done
+t_expect "merge-index leaves a damaged entry out and says which and why" '
+	rm -rf out/wheels out/tests out/publish out/store
+	damage truncated "$store"
+	ninja merge-index >"$WORK/merge.log" 2>&1
+	grep -q "merge-index: left out $b: .*has sha256\|merge-index: left out $b: .*bytes" "$WORK/merge.log"
+	grep -q "1 cell of the config restored, 0 built here, 0 not in the store, 0 built from other inputs (an earlier config), 1 left out: a damaged entry" "$WORK/merge.log"
+	grep -q "\.whl#sha256=" out/index/simple/alpha/index.html && [ ! -e out/index/simple/beta/index.html ]
+	! grep -q "building" "$WORK/merge.log"
+	rm -rf out/store && publishall
+'
+
+t_case "an nginx WebDAV store (MOVE): publishing, then a deleted and a truncated stored wheel are planned and healed"
+nd_=$WORK/nginx
+nport=$(t_freeport)
+if ! t_nginx_dav "$nd_" "$nport" "autoindex on;" >"$WORK/nginx.err" 2>&1; then
+	t_fail "$(cat "$WORK/nginx.err")"
+else
+	hurl=http://127.0.0.1:$nport/s/
+	mkdir -p "$nd_/root/s"
+	writeconfig "{http: \"$hurl\"}"
+	rm -rf out/wheels out/tests out/publish
+	ok=1
+	publishall || { ok=0; echo "first publish: $(tail -n 5 "$WORK/p.log")"; }
+	grep -q "\"MOVE /s/blobs/" "$nd_/logs/access.log" || { ok=0; echo "no MOVE"; }
+	for how in deleted truncated; do
+		damage "$how" "$nd_/root/s" || ok=0
+		[ "$(plan)" = "$b " ] || { ok=0; echo "$how: plan '$(plan)' $(cat "$WORK/plan.err")"; }
+		rm -rf out/wheels out/tests out/publish
+		publishall || { ok=0; echo "$how: heal: $(tail -n 5 "$WORK/p.log")"; }
+	done
+	if [ "$ok" = 1 ]; then t_pass; else t_fail "see above"; fi
+fi
+
+# --- kill -9 of racing publishers of differing builds: no manifest ever names missing bytes ----
+# a second runner whose beta wheel differs in its bytes (the same key: a build that is not
+# reproducible), its manifest and test record made to match
+other=$WORK/other
+rm -rf out/publish
+cp -R "$src" "$other"
+python3 - "$other/out/wheels/$b" <<'PY'
+import hashlib, os, sys, zipfile
+d = sys.argv[1]
+m = dict(l.split("=", 1) for l in open(os.path.join(d, "manifest")).read().splitlines() if "=" in l)
+w = os.path.join(d, m["filename"])
+with zipfile.ZipFile(w) as z:
+    items = [(i, z.read(i)) for i in z.infolist()]
+with zipfile.ZipFile(w + ".new", "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+    for i, data in items:
+        z.writestr(i, data)
+    z.comment = b"another build"
+os.replace(w + ".new", w)
+sha = hashlib.sha256(open(w, "rb").read()).hexdigest()
+m["sha256"], m["size"] = sha, str(os.path.getsize(w))
+open(os.path.join(d, "manifest"), "w").write("".join("%s=%s\n" % kv for kv in m.items()))
+for f in (os.path.join(d, "tested"), os.path.join(d, "..", "..", "tests", m["cell"] + ".ok")):
+    lines = open(f).read().splitlines()
+    open(f, "w").write("\n".join([sha] + lines[1:]) + "\n")
+PY
+# consistent STORE-DIR: every manifest's stored wheel is there with its sha256
+consistent() {
+	for m in "$1"/*.manifest; do
+		[ -f "$m" ] || continue
+		w=$(sed -n "s/^stored=//p" "$m")
+		[ -n "$w" ] || w=$(sed -n "s/^filename=//p" "$m")
+		w=$1/$w
+		[ "$(sha256sum <"$w" 2>/dev/null | cut -d" " -f1)" = "$(sed -n "s/^sha256=//p" "$m")" ] || { echo "$m names bytes the store lacks"; return 1; }
+	done
+}
+for kind in dir http; do
+	t_case "$kind store: 20 trials of kill -9 at a random moment of one of two racing publishers of differing builds: every manifest names bytes the store holds"
+	if [ "$kind" = dir ]; then dest="{dir: \"$store\"}" sdir=$store; else dest="{http: \"$hurl\"}" sdir=$nd_/root/s; fi
+	(writeconfig "$dest" && cd "$other" && writeconfig "$dest")
+	(cd "$other" && ninja build.ninja >/dev/null 2>&1)
+	ninja build.ninja >/dev/null 2>&1
+	bad='' i=0
+	while [ "$i" -lt 20 ]; do
+		i=$((i + 1))
+		rm -f out/publish/*.done "$other"/out/publish/*.done
+		setsid sh templates/publish.sh out "$b" >"$WORK/race.a" 2>&1 &
+		pa=$!
+		(cd "$other" && setsid sh templates/publish.sh out "$b") >"$WORK/race.b" 2>&1 &
+		pb=$!
+		sleep "0.$(awk -v s="$i" 'BEGIN { srand(s * 7919); printf "%02d", int(rand() * 60) }')"
+		kill -9 -- "-$pa" 2>/dev/null || true
+		wait "$pa" 2>/dev/null || true
+		wait "$pb" 2>/dev/null || true
+		consistent "$sdir" >"$WORK/cons.log" || bad="$bad trial $i: $(cat "$WORK/cons.log")"
+	done
+	if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
+done
+
+t_expect "two publishers of identical builds of one cell at once both succeed" '
+	rm -rf "$store" && writeconfig "{dir: \"$store\"}" && ninja build.ninja >/dev/null 2>&1
+	rm -rf "$WORK/same" && cp -R "$src" "$WORK/same"
+	rm -f out/publish/*.done "$WORK"/same/out/publish/*.done
+	sh templates/publish.sh out "$a" >"$WORK/same.a" 2>&1 &
+	pa=$!
+	(cd "$WORK/same" && sh templates/publish.sh out "$a") >"$WORK/same.b" 2>&1
+	wait "$pa"
+	[ -f "out/publish/$a.done" ] && [ -f "$WORK/same/out/publish/$a.done" ]
+	consistent "$store"
+	! grep -q "another publisher" "$WORK/same.a" "$WORK/same.b"
+'
+
+t_expect "restore refuses a wheel that is not the cell (its module built for another Python), with its manifest and blob made to match" '
+	rm -rf out/wheels out/tests out/publish
+	w=$store/$(sed -n "s/^stored=//p" "$store/$a.manifest")
+	python3 - "$w" "$store/$a.manifest" <<'"'"'PY'"'"'
+import hashlib, os, re, sys, zipfile
+w, man = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(w) as z:
+    items = [(i, z.read(i)) for i in z.infolist()]
+with zipfile.ZipFile(w + ".new", "w", zipfile.ZIP_DEFLATED) as z:
+    for i, data in items:
+        i.filename = re.sub(r"cpython-3\d+", "cpython-399", i.filename)
+        z.writestr(i, data)
+sha = hashlib.sha256(open(w + ".new", "rb").read()).hexdigest()
+name = os.path.basename(w)
+blob = os.path.join(os.path.dirname(os.path.dirname(w)), sha)
+os.makedirs(blob, exist_ok=True)
+os.replace(w + ".new", os.path.join(blob, name))
+text = open(man).read()
+text = re.sub(r"(?m)^sha256=.*$", "sha256=" + sha, text)
+text = re.sub(r"(?m)^size=.*$", "size=%d" % os.path.getsize(os.path.join(blob, name)), text)
+text = re.sub(r"(?m)^stored=blobs/[0-9a-f]+/", "stored=blobs/%s/" % sha, text)
+open(man, "w").write(text)
+PY
+	ninja "wheel/$a" >"$WORK/ident.log" 2>&1
+	grep -q "warning: store entry of $a: .*is not a wheel of $a: its module .*built for another Python than $py" "$WORK/ident.log"
+	grep -q "^origin=build$" "out/wheels/$a/manifest"
+'
