@@ -12,6 +12,7 @@
 #include "checkout.h"
 #include "pep.h"
 #include "placeholder.h"
+#include "platform.h"
 
 /* CPython versions wheelgen knows how to name ("t" = free-threaded) */
 static const char *const knownpython[] = {
@@ -20,24 +21,24 @@ static const char *const knownpython[] = {
 };
 
 static const char *const topkeys[] = { "defaults", "torch", "torch_index", "packages", "profiles", "publish", "index", "container", NULL };
-static const char *const defaultkeys[] = { "python", "cuda", "cuda_archs", NULL };
-static const char *const torchkeys[] = { "cuda", "python", "pypi", NULL };
+static const char *const defaultkeys[] = { "python", "cuda", "cuda_archs", "platforms", NULL };
+static const char *const torchkeys[] = { "cuda", "python", "pypi", "platforms", NULL };
 static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
 	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend",
-	"torch_requirement", "test_skip_modules", "test_deps", "abi", "skip_submodules", "torch_abi", NULL,
+	"torch_requirement", "test_skip_modules", "test_deps", "abi", "skip_submodules", "torch_abi", "platforms", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
-static const char *const matchkeys[] = { "version", "python", "cuda", "torch", NULL };
-static const char *const profilekeys[] = { "packages", "versions", "python", "cuda", "torch", NULL };
+static const char *const matchkeys[] = { "version", "python", "cuda", "torch", "platforms", NULL };
+static const char *const profilekeys[] = { "packages", "versions", "python", "cuda", "torch", "platforms", NULL };
 static const char *const publishkeys[] = {
 	"dir", "http", "github", "retries", "timeout", "stall_timeout", "index_dir", "index_http", NULL,
 };
 static const char *const githubkeys[] = { "repo", "tag", "replace", NULL };
 static const char *const indexkeys[] = { "base_url", "title", "variants", NULL };
-static const char *const containerkeys[] = { "image", "cpu_image", NULL };
+static const char *const imagekeys[] = { "image", "cpu_image", NULL };
 
 
 static void
@@ -104,6 +105,43 @@ checkarchs(struct ctx *x, const struct strlist *l, const char *what)
 	checkdups(x, l, what);
 }
 
+/* platform names must be platform.c's; a missing list is the default platform alone */
+static void
+checkplatforms(struct ctx *x, const struct strlist *l, const char *what)
+{
+	size_t i;
+	const char *s;
+
+	for (i = 0; i < l->n; i++) {
+		if (platformfind(l->v[i]))
+			continue;
+		s = platformalias(l->v[i]);
+		if (!s)
+			s = nearest(l->v[i], platformnames, nplatforms);
+		if (!strncmp(l->v[i], "win", 3) || !strncmp(l->v[i], "mac", 3))
+			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s: wheelgen builds Linux wheels for x86_64 and "
+				"aarch64 (nothing here can build or run a %s wheel)", l->v[i], what,
+				l->v[i][0] == 'w' ? "Windows" : "macOS");
+		else if (s)
+			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s; did you mean '%s'?", l->v[i], what, s);
+		else
+			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s (wheelgen builds for x86_64 and aarch64)",
+				l->v[i], what);
+	}
+	checkdups(x, l, what);
+}
+
+/* the default platform as a one-item list */
+static void
+defaultplatforms(struct ctx *x, struct strlist *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->v = aalloc(x->a, sizeof(*l->v));
+	l->at = aalloc(x->a, sizeof(*l->at));
+	l->v[0] = platformdefault()->name;
+	l->n = 1;
+}
+
 /* torch values must name a row of the support table */
 static void
 checktorches(struct ctx *x, const struct strlist *l, const char *what)
@@ -159,6 +197,12 @@ loaddefaults(struct ctx *x, struct node *n)
 	checkcudas(x, &x->c->cuda, "defaults.cuda");
 	getlist(x, mapget(n, "cuda_archs"), "defaults.cuda_archs", &x->c->cuda_archs, 1);
 	checkarchs(x, &x->c->cuda_archs, "defaults.cuda_archs");
+	if (mapget(n, "platforms")) {
+		getlist(x, mapget(n, "platforms"), "defaults.platforms", &x->c->platforms, 0);
+		checkplatforms(x, &x->c->platforms, "defaults.platforms");
+		if (x->c->platforms.n == 0 && mapget(n, "platforms")->kind == NSEQ)
+			nodeerr(x->d, mapget(n, "platforms"), "defaults.platforms is empty: name at least one (x86_64, aarch64)");
+	}
 }
 
 static void
@@ -193,6 +237,12 @@ loadtorch(struct ctx *x, struct node *n)
 		checkcudas(x, &r->cuda, "the torch table");
 		getlist(x, mapget(v, "python"), "torch.python", &r->python, 0);
 		checkpythons(x, &r->python, "the torch table");
+		if (mapget(v, "platforms")) {
+			getlist(x, mapget(v, "platforms"), "torch.platforms", &r->platforms, 0);
+			checkplatforms(x, &r->platforms, "the torch table");
+		} else {
+			defaultplatforms(x, &r->platforms);
+		}
 		if ((pv = mapget(v, "pypi")) && (r->pypi = getstr(x, pv, "torch.pypi")) && r->cuda.n &&
 		    !strlisthas(&r->cuda, r->pypi))
 			nodeerr(x->d, pv, "torch %s: pypi names CUDA '%s', which is not in its cuda list", k->s, r->pypi);
@@ -233,6 +283,8 @@ loadaxis(struct ctx *x, struct node *map, const char *key, struct strlist *l, co
 		checkcudas(x, l, buf);
 	else if (!strcmp(key, "torch"))
 		checktorches(x, l, buf);
+	else if (!strcmp(key, "platforms"))
+		checkplatforms(x, l, buf);
 	else if (!strcmp(key, "version") || !strcmp(key, "versions"))
 		checkversions(x, l, buf);
 }
@@ -258,7 +310,7 @@ loadmatches(struct ctx *x, struct node *n, const char *what, size_t *count, int 
 			continue;
 		checkmapkeys(x, e, matchkeys, include ? "an include entry" : "an exclude entry");
 		if (e->n == 0) {
-			nodeerr(x->d, e, "empty %s entry: name at least one of version, python, cuda, torch", what);
+			nodeerr(x->d, e, "empty %s entry: name at least one of version, python, cuda, torch, platforms", what);
 			continue;
 		}
 		m = &v[(*count)++];
@@ -267,6 +319,7 @@ loadmatches(struct ctx *x, struct node *n, const char *what, size_t *count, int 
 		loadaxis(x, e, "python", &m->python, what);
 		loadaxis(x, e, "cuda", &m->cuda, what);
 		loadaxis(x, e, "torch", &m->torch, what);
+		loadaxis(x, e, "platforms", &m->platforms, what);
 	}
 	return v;
 }
@@ -675,6 +728,48 @@ loadtestkeys(struct ctx *x, struct package *p, struct node *v)
 		loadtorchabi(x, p, n);
 }
 
+/* a package's axes: python, cuda, torch, cuda_archs and platforms, each from the defaults when not given */
+static void
+loadaxes(struct ctx *x, struct package *p, struct node *k, struct node *v)
+{
+	struct node *n;
+
+	n = mapget(v, "python");
+	getlist(x, n, "'python'", &p->python, 0);
+	checkpythons(x, &p->python, "'python'");
+	if (!n)
+		p->python = x->c->python;
+	/* (a python: of the wrong type was reported already) */
+	if (p->python.n == 0 && (!n || (n->kind == NSEQ && n->n == 0)))
+		nodeerr(x->d, n ? n : k, "package '%s' has no Python versions: set 'python' here or in 'defaults'",
+			p->name);
+
+	n = mapget(v, "cuda");
+	getlist(x, n, "'cuda'", &p->cuda, 0);
+	checkcudas(x, &p->cuda, "'cuda'");
+	if (!n)
+		p->cuda = x->c->cuda;
+	p->cudaaxis = p->cuda.n > 0;
+
+	getlist(x, mapget(v, "torch"), "'torch'", &p->torch, 0);
+	checktorches(x, &p->torch, "'torch'");
+	p->torchaxis = p->torch.n > 0;
+
+	n = mapget(v, "platforms");
+	getlist(x, n, "'platforms'", &p->platforms, 0);
+	checkplatforms(x, &p->platforms, "'platforms'");
+	if (!n)
+		p->platforms = x->c->platforms;
+	else if (n->kind == NSEQ && n->n == 0)
+		nodeerr(x->d, n, "'platforms' of package '%s' is empty", p->name);
+
+	n = mapget(v, "cuda_archs");
+	getlist(x, n, "'cuda_archs'", &p->cuda_archs, 1);
+	checkarchs(x, &p->cuda_archs, "'cuda_archs'");
+	if (!n)
+		p->cuda_archs = x->c->cuda_archs;
+}
+
 static void
 loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 {
@@ -718,32 +813,7 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 		}
 	}
 
-	n = mapget(v, "python");
-	getlist(x, n, "'python'", &p->python, 0);
-	checkpythons(x, &p->python, "'python'");
-	if (!n)
-		p->python = x->c->python;
-	/* (a python: of the wrong type was reported already) */
-	if (p->python.n == 0 && (!n || (n->kind == NSEQ && n->n == 0)))
-		nodeerr(x->d, n ? n : k, "package '%s' has no Python versions: set 'python' here or in 'defaults'",
-			p->name);
-
-	n = mapget(v, "cuda");
-	getlist(x, n, "'cuda'", &p->cuda, 0);
-	checkcudas(x, &p->cuda, "'cuda'");
-	if (!n)
-		p->cuda = x->c->cuda;
-	p->cudaaxis = p->cuda.n > 0;
-
-	getlist(x, mapget(v, "torch"), "'torch'", &p->torch, 0);
-	checktorches(x, &p->torch, "'torch'");
-	p->torchaxis = p->torch.n > 0;
-
-	n = mapget(v, "cuda_archs");
-	getlist(x, n, "'cuda_archs'", &p->cuda_archs, 1);
-	checkarchs(x, &p->cuda_archs, "'cuda_archs'");
-	if (!n)
-		p->cuda_archs = x->c->cuda_archs;
+	loadaxes(x, p, k, v);
 
 	p->exclude = loadmatches(x, mapget(v, "exclude"), "exclude", &p->nexclude, 0);
 	p->include = loadmatches(x, mapget(v, "include"), "include", &p->ninclude, 1);
@@ -862,6 +932,7 @@ loadprofiles(struct ctx *x, struct node *n)
 		loadaxis(x, v, "python", &pr->python, "profile");
 		loadaxis(x, v, "cuda", &pr->cuda, "profile");
 		loadaxis(x, v, "torch", &pr->torch, "profile");
+		loadaxis(x, v, "platforms", &pr->platforms, "profile");
 	}
 }
 
@@ -876,6 +947,45 @@ checkimage(struct ctx *x, struct node *n, const char *s)
 	else if ((why = phcheck(s, PH_IMAGE)) != NULL)
 		nodeerr(x->d, n, "image '%s': %s", s, why);
 	return s;
+}
+
+/* container: the images of the docker and podman backends, per platform */
+static void
+loadcontainer(struct ctx *x, struct node *root)
+{
+	struct node *n, *v;
+	const char *s;
+
+	/* images for the docker and podman backends: PyTorch's manylinux builder images carry
+	   every CPython at /opt/python/cpXY-cpXY and the CUDA toolkit at /usr/local/cuda-X.Y; a
+	   platform other than x86_64 has its own (container.<platform>: {image, cpu_image}) */
+	x->c->image[0] = "pytorch/manylinux2_28-builder:cuda{cuda_version}";
+	x->c->cpuimage[0] = "quay.io/pypa/manylinux_2_28_x86_64";
+	x->c->image[1] = "pytorch/manylinux2_28_aarch64-builder:cuda{cuda_version}";
+	x->c->cpuimage[1] = "quay.io/pypa/manylinux_2_28_aarch64";
+	if ((n = mapget(root, "container")) && wantmap(x, n, "'container'")) {
+		const char *containerkeys[2 + PLATFORM_MAX + 1] = { "image", "cpu_image" };
+		size_t k;
+
+		for (k = 1; k < nplatforms; k++)
+			containerkeys[1 + k] = platforms[k].name;
+		checkmapkeys(x, n, containerkeys, "'container'");
+		for (k = 0; k < nplatforms; k++) {
+			struct node *m = n;
+			char what[64];
+
+			if (k > 0 && !((m = mapget(n, platforms[k].name)) && wantmap(x, m, "a platform's images")))
+				continue;
+			if (k > 0)
+				checkmapkeys(x, m, imagekeys, "a platform's images");
+			snprintf(what, sizeof(what), "container.%s%simage", k ? platforms[k].name : "", k ? "." : "");
+			if ((v = mapget(m, "image")) && (s = getstr(x, v, what)))
+				x->c->image[k] = checkimage(x, v, s);
+			snprintf(what, sizeof(what), "container.%s%scpu_image", k ? platforms[k].name : "", k ? "." : "");
+			if ((v = mapget(m, "cpu_image")) && (s = getstr(x, v, what)))
+				x->c->cpuimage[k] = checkimage(x, v, s);
+		}
+	}
 }
 
 static void
@@ -928,17 +1038,7 @@ loadsmall(struct ctx *x, struct node *root)
 			}
 		}
 	}
-	/* images for the docker and podman backends: PyTorch's manylinux builder images carry
-	   every CPython at /opt/python/cpXY-cpXY and the CUDA toolkit at /usr/local/cuda-X.Y */
-	x->c->image = "pytorch/manylinux2_28-builder:cuda{cuda_version}";
-	x->c->cpuimage = "quay.io/pypa/manylinux_2_28_x86_64";
-	if ((n = mapget(root, "container")) && wantmap(x, n, "'container'")) {
-		checkmapkeys(x, n, containerkeys, "'container'");
-		if ((v = mapget(n, "image")) && (s = getstr(x, v, "container.image")))
-			x->c->image = checkimage(x, v, s);
-		if ((v = mapget(n, "cpu_image")) && (s = getstr(x, v, "container.cpu_image")))
-			x->c->cpuimage = checkimage(x, v, s);
-	}
+	loadcontainer(x, root);
 	if ((n = mapget(root, "index")) && wantmap(x, n, "'index'")) {
 		checkmapkeys(x, n, indexkeys, "'index'");
 		if ((v = mapget(n, "base_url")) && (s = geturl(x, v, "index.base_url")))
@@ -1016,6 +1116,7 @@ configload(struct arena *a, const char *path, struct diags *d)
 	if (!wantmap(&x, c->root, "the top level"))
 		return c;
 	checkmapkeys(&x, c->root, topkeys, "the top level");
+	defaultplatforms(&x, &c->platforms);
 	loaddefaults(&x, mapget(c->root, "defaults"));
 	loadtorch(&x, mapget(c->root, "torch"));
 	loadtorchindex(&x, mapget(c->root, "torch_index"));

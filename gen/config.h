@@ -3,6 +3,7 @@
 #define WG_CONFIG_H
 
 #include "diag.h"
+#include "platform.h"
 #include "schema.h"
 #include "util.h"
 #include "ydoc.h"
@@ -19,13 +20,14 @@ struct torchrow {
 	struct node *at;         /* its key */
 	struct strlist cuda;     /* CUDA versions it ships wheels for */
 	struct strlist python;   /* Python versions it ships wheels for */
+	struct strlist platforms; /* platforms PyPI's CUDA wheels of it exist for (default: x86_64) */
 	const char *pypi;        /* the CUDA version of PyPI's own wheel of it, NULL if not said */
 };
 
 /* an exclude or include entry; an empty list means "any" (excludes only) */
 struct match {
 	struct node *at;         /* the entry's mapping */
-	struct strlist version, python, cuda, torch;
+	struct strlist version, python, cuda, torch, platforms;
 	size_t hits;             /* cells it matched (excludes) or added (includes) */
 };
 
@@ -49,6 +51,7 @@ struct package {
 	const char *path;          /* SRC_PATH: absolute directory */
 	const char *git, *tag;     /* SRC_GIT: URL and tag pattern ("v{version}" by default) */
 	struct strlist versions, python, cuda, torch, cuda_archs, extra_deps, build_args, test_import, test_deps;
+	struct strlist platforms;  /* the platforms its cells are built for (platform.h) */
 	struct strlist skipsubs;   /* skip_submodules */
 	int cudaaxis;              /* 1 if cells have a CUDA coordinate */
 	int torchaxis;             /* 1 if cells have a torch coordinate */
@@ -79,17 +82,18 @@ struct package {
 struct profile {
 	const char *name;
 	struct node *at;
-	struct strlist packages, versions, python, cuda, torch;
+	struct strlist packages, versions, python, cuda, torch, platforms;
 };
 
 /* the whole file */
 struct config {
 	const char *path;          /* as given */
 	struct node *root;
-	struct strlist python, cuda, cuda_archs;   /* defaults: */
+	struct strlist python, cuda, cuda_archs, platforms;   /* defaults: (platforms: x86_64 unless said) */
 	struct torchrow *torch;
 	size_t ntorch;
-	const char *image, *cpuimage;  /* container: images for CUDA and CPU-only cells ({cuda} etc. expanded per cell) */
+	/* container: images for CUDA and CPU-only cells, per platform (platforms[i]; {cuda} etc. expanded per cell) */
+	const char *image[PLATFORM_MAX], *cpuimage[PLATFORM_MAX];
 	const char *torchindex;    /* torch_index: URL template ({cuda}, {cuda_major}) for torch not from PyPI */
 	struct package *pkgs;
 	size_t npkgs;

@@ -21,6 +21,13 @@ struct spec {
 	int portable;
 };
 
+/* is cl built for another platform than the default (x86_64)? */
+static int
+foreign(const struct cell *cl)
+{
+	return cl->platform != platformdefault();
+}
+
 static void
 shvar(struct sb *s, const char *name, const char *v)
 {
@@ -95,6 +102,14 @@ shcell(const struct spec *sp, const struct cell *cl)
 	hostvar(sp, "WG_UV", cl->uv);
 	shvar(s, "WG_IMAGE", cl->image);
 	shsource(sp, cl->pkg);
+	/* another platform than x86_64 (whose specs stay as they were); cross-built here: the
+	   target's root file system and the emulator that runs its Python */
+	if (foreign(cl))
+		shvar(s, "WG_PLATFORM", cl->platform->name);
+	if (cl->sysroot) {
+		hostvar(sp, "WG_SYSROOT", cl->sysroot);
+		hostvar(sp, "WG_QEMU", cl->qemu);
+	}
 }
 
 /* a value of the config (env, torch_requirement) for one cell: its placeholders replaced */
@@ -224,12 +239,12 @@ static const struct {
 
 /* " templates/<script>" for each script the steps run under the backend (steps.c's table) */
 static void
-scripts(struct sb *g, int steps, int container)
+scripts(struct sb *g, int steps, int container, int foreign)
 {
 	const char *name;
 	size_t i = 0;
 
-	while ((name = stepscript(&i, steps, container)))
+	while ((name = stepscript(&i, steps, container, foreign)))
 		sbaddf(g, " templates/%s", name);
 }
 
@@ -237,7 +252,7 @@ scripts(struct sb *g, int steps, int container)
 static void
 publishdeps(struct sb *g)
 {
-	scripts(g, STEP_PUBLISH, 0);
+	scripts(g, STEP_PUBLISH, 0, 0);
 	sbadd(g, " $builddir/publish.spec");
 }
 
@@ -304,6 +319,21 @@ static const struct {
 	{ "index.spec", indexspec },
 };
 
+/* " <sysroot>/.done": a cross-built cell's root file system, made by its own edge */
+static void
+sysrootdep(struct sb *g, const struct cell *cl)
+{
+	struct sb p = SB_INIT;
+
+	if (!cl->sysroot || cl->whynot)
+		return;
+	sbaddf(&p, "%s/.done", cl->sysroot);
+	sbaddc(g, ' ');
+	if (escninjapath(g, p.buf) < 0)
+		BUG("sysroot path with a newline");
+	sbfree(&p);
+}
+
 /* the edge of a cell's wheel: unbuildable here (the reason), shared with the cell that builds
    it, or built */
 static void
@@ -331,7 +361,7 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 		bdrel(&why, BD_MANIFEST, cl->builtby);
 		escninjapath(g, why.buf);
 		sbadd(g, " |");
-		scripts(g, STEP_SHARE, container);
+		scripts(g, STEP_SHARE, container, foreign(cl));
 		cellpath(g, BD_TESTSPEC, cl);
 		sbadd(g, " || $builddir/wheelgen\n  cell = ");
 		escninjavalue(g, cl->id);
@@ -343,7 +373,8 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 		cellpath(g, BD_MANIFEST, cl);
 		sbadd(g, ": wheel |");
 		cellpath(g, BD_SPEC, cl);
-		scripts(g, STEP_BUILD, container);
+		scripts(g, STEP_BUILD, container, foreign(cl));
+		sysrootdep(g, cl);
 		if (cl->pkg->src == SRC_GIT) {
 			struct sb name = SB_INIT;
 
@@ -378,7 +409,8 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 	cellpath(g, BD_MANIFEST, cl);
 	sbadd(g, " |");
 	cellpath(g, BD_TESTSPEC, cl);
-	scripts(g, STEP_TEST, container);
+	scripts(g, STEP_TEST, container, foreign(cl));
+	sysrootdep(g, cl);
 	sbadd(g, " || $builddir/wheelgen\n  cell = ");
 	escninjavalue(g, cl->id);
 	sbaddc(g, '\n');
@@ -389,7 +421,7 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 		sbadd(g, ": variant");
 		cellpath(g, BD_MANIFEST, cl);
 		sbadd(g, " |");
-		scripts(g, STEP_VARIANT, container);
+		scripts(g, STEP_VARIANT, container, foreign(cl));
 		cellpath(g, BD_TESTDONE, cl);
 		sbadd(g, " || $builddir/wheelgen\n  cell = ");
 		escninjavalue(g, cl->id);
@@ -525,6 +557,49 @@ static const char rules[] =
 	"rule checkconfig\n"
 	"  command = $builddir/wheelgen check --config $config && touch $out\n"
 	"  description = CHECK $config\n\n";
+
+/* a cross build's root file system (templates/sysroot.sh): only in graphs with cross-built cells */
+static const char sysrootrule[] =
+	"rule sysroot\n"
+	"  command = " CLAIM "sh templates/sysroot.sh $dir $suite $deb >$dir.log 2>&1 || { tail -n 20 $dir.log >&2; exit 1; }" UNCLAIM "\n"
+	"  description = SYSROOT $dir ($deb, Debian $suite)\n";
+
+/* the edges that make the root file systems the buildable cells of m use (host.txt's sysroot lines) */
+static void
+sysrootedges(struct sb *g, const struct matrix *m, const struct host *h)
+{
+	size_t i, k;
+	int any = 0;
+
+	for (k = 0; h && k < h->nsysroots; k++) {
+		const struct hostsysroot *r = &h->sysroots[k];
+		const struct platform *plat = platformfind(r->platform);
+		struct sb p = SB_INIT;
+
+		for (i = 0; i < m->n; i++) {
+			if (!m->cells[i].whynot && m->cells[i].sysroot && !strcmp(m->cells[i].sysroot, r->dir))
+				break;
+		}
+		if (i == m->n || !plat)
+			continue;
+		if (!any++)
+			sbadd(g, sysrootrule);
+		sbaddf(&p, "%s/.done", r->dir);
+		sbadd(g, "build ");
+		if (escninjapath(g, p.buf) < 0)
+			BUG("sysroot path with a newline");
+		sbadd(g, ": sysroot | templates/sysroot.sh\n  dir = ");
+		sbreset(&p);
+		escshell(&p, r->dir);
+		escninjavalue(g, p.buf);
+		sbadd(g, "\n  suite = ");
+		sbreset(&p);
+		escshell(&p, r->suite);
+		escninjavalue(g, p.buf);
+		sbaddf(g, "\n  deb = %s\n", plat->deb);
+		sbfree(&p);
+	}
+}
 
 /* the memory pool's depth: how many of the largest build fit in memory_gb (at least 1); 0 for no pool */
 static long
@@ -733,6 +808,7 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 		sbadd(&g, variantrule);
 	if (sources(&g, &srcspecs, c, m, o) < 0)
 		goto fail;
+	sysrootedges(&g, m, o->host);
 	for (i = 0; i < m->n; i++) {
 		const struct cell *cl = &m->cells[i];
 

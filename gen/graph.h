@@ -9,6 +9,7 @@ struct graphopts {
 	double memory_gb;       /* memory builds may use; 0: unknown (no memory pool) */
 	const char *builddir;   /* e.g. "out" (as ninja sees it, relative to the top directory) */
 	int container;          /* 1: steps run in docker/podman (templates/build-container.sh) */
+	const struct host *host; /* what configure found (the root file systems of cross builds); may be NULL */
 };
 
 /* counts of what gengraph did */

@@ -18,20 +18,24 @@
 void
 keyctxinit(struct keyctx *k, const struct config *c, const char *builddir, const char *templates, enum keysource from)
 {
+	int t;
+
 	memset(k, 0, sizeof(*k));
 	k->c = c;
 	k->builddir = builddir;
 	k->templates = templates;
 	k->from = from;
-	k->tmpl[0] = (struct sb)SB_INIT;
-	k->tmpl[1] = (struct sb)SB_INIT;
+	for (t = 0; t < 4; t++)
+		k->tmpl[t] = (struct sb)SB_INIT;
 }
 
 void
 keyctxfree(struct keyctx *k)
 {
-	sbfree(&k->tmpl[0]);
-	sbfree(&k->tmpl[1]);
+	int t;
+
+	for (t = 0; t < 4; t++)
+		sbfree(&k->tmpl[t]);
 	free(k->treepkg);
 	free(k->treehash);
 	memset(k, 0, sizeof(*k));
@@ -165,17 +169,19 @@ treeof(struct keyctx *k, const struct package *p)
 	return k->treehash[k->ntree++];
 }
 
-/* "template NAME SHA256" lines of the scripts of the keyed steps (steps.c), computed once per backend */
+/* "template NAME SHA256" lines of the scripts of the keyed steps (steps.c), computed once per
+   backend and kind of platform */
 static const char *
-templatesof(struct keyctx *k, int container)
+templatesof(struct keyctx *k, int container, int foreign)
 {
 	struct sb path = SB_INIT;
 	const char *name;
 	size_t i = 0;
+	int t = container * 2 + foreign;
 
-	if (k->havetmpl[container])
-		return k->tmpl[container].buf;
-	while ((name = stepscript(&i, STEPS_KEYED, container))) {
+	if (k->havetmpl[t])
+		return k->tmpl[t].buf;
+	while ((name = stepscript(&i, STEPS_KEYED, container, foreign))) {
 		char hex[65];
 
 		sbreset(&path);
@@ -185,11 +191,11 @@ templatesof(struct keyctx *k, int container)
 			sbfree(&path);
 			return NULL;
 		}
-		sbaddf(&k->tmpl[container], "template %s %s\n", name, hex);
+		sbaddf(&k->tmpl[t], "template %s %s\n", name, hex);
 	}
 	sbfree(&path);
-	k->havetmpl[container] = 1;
-	return k->tmpl[container].buf;
+	k->havetmpl[t] = 1;
+	return k->tmpl[t].buf;
 }
 
 /* the commit the checkout's stamp records (its first word), into hex; 0 if found, 1 if not */
@@ -258,7 +264,7 @@ cellkey(struct keyctx *k, const struct cell *cl, const char *commit, char out[65
 		}
 		sbaddf(&text, "patch %s\n", hex);
 	}
-	if (!(tmpl = templatesof(k, cl->image != NULL)))
+	if (!(tmpl = templatesof(k, cl->image != NULL, cl->platform != platformdefault())))
 		goto out;
 	sbadd(&text, tmpl);
 	sha256init(&h);

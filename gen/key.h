@@ -27,8 +27,8 @@ struct keyctx {
 	const char *builddir;   /* for the checkout stamps BUILDDIR/src/<package>-<version>.commit */
 	const char *templates;  /* the templates directory (the steps' scripts) */
 	enum keysource from;
-	struct sb tmpl[2];      /* cached template lines: [0] host steps, [1] container steps */
-	int havetmpl[2];
+	struct sb tmpl[4];      /* cached template lines: [container * 2 + another platform than x86_64] */
+	int havetmpl[4];
 	const struct package **treepkg; /* path packages whose tree hash is cached */
 	char (*treehash)[65];
 	size_t ntree, treecap;

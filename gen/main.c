@@ -66,26 +66,34 @@ static const char checkusage[] =
 	"  --verbose   also list the cells that excludes and the torch table drop, and why\n";
 
 static const char matrixusage[] =
-	"usage: wheelgen matrix [--config FILE] [--json | --github [--by-build] | --tsv | --table]\n"
+	"usage: wheelgen matrix [--config FILE] [--json | --github [--by-build] [--split N] | --tsv | --table]\n"
 	"                       [--profile NAME] [--missing] [--shard I/N] [--host FILE]\n"
 	"                       [--builddir DIR] [--templates DIR] [--verbose]\n"
 	"\n"
 	"Print the cells of FILE (default: the config ./configure named for --builddir, else\n"
 	"config/packages.yml), one id per line.\n"
-	"  --json        a JSON list of objects: cell, package, version, python, cuda, torch, key\n"
+	"  --json        a JSON list of objects: cell, package, version, python, cuda, torch, key,\n"
+	"                build, platform, runner (the GitHub Actions runner that builds it natively)\n"
 	"  --github      a GitHub Actions matrix on one line (for $GITHUB_OUTPUT):\n"
 	"                {\"include\": [ ...the same objects... ]}\n"
+	"  --split N     with --github: N matrices, as lines matrixK={...} and countK=ROWS\n"
+	"                (K = 1..N) for $GITHUB_OUTPUT: each platform's rows in matrices of\n"
+	"                their own, at most 256 rows each (GitHub's limit); an error when N\n"
+	"                matrices cannot hold them\n"
 	"  --by-build    with --json or --github: one row per wheel to build, not per cell; a wheel\n"
 	"                that several cells test (abi3, torch_abi: stable) gets the first one's row\n"
 	"                with cells (the selected cells that test it), tests and publishes (their\n"
 	"                ninja targets, space-separated): one CI job builds it once and tests it in each\n"
-	"  --tsv         tab-separated: cell package version python cuda torch key (header first)\n"
-	"  --table       a table for people, with whether this host can build each cell and why not\n"
+	"  --tsv         tab-separated: cell package version python cuda torch key build platform\n"
+	"                runner (header first)\n"
+	"  --table       a table for people: each cell's platform, whether this host can build it\n"
+	"                and why not\n"
 	"  --profile P   only the cells of profile P\n"
 	"  --missing     only the cells whose key the store lacks (the store: see 'wheelgen store\n"
 	"                --help'); a store that cannot be read is a warning, and every cell is listed\n"
 	"  --shard I/N   only the I-th of N near-equal contiguous shards (1 <= I <= N)\n"
-	"  --host FILE   the host description that ./configure wrote (e.g. out/host.txt); under\n"
+	"  --host FILE   the host description that ./configure wrote (default: BUILDDIR/host.txt,\n"
+	"                when there is one); under\n"
 	"                --backend docker/podman it names the images, which are part of the keys\n"
 	"  --builddir D  where checkouts are (their commits key git cells the lock file does not\n"
 	"                pin); default out\n"
@@ -237,7 +245,7 @@ usagefail(const char *text, const char *fmt, ...)
 enum {
 	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
-	OPT_BYBUILD,
+	OPT_BYBUILD, OPT_SPLIT,
 };
 
 /* a subcommand: its name, what runs it, its --help text and what it takes */
@@ -263,6 +271,7 @@ struct opts {
 	int fd;        /* claim --fd */
 	int all;       /* status --all */
 	int bybuild;   /* matrix --by-build */
+	long split;    /* matrix --split N */
 };
 
 /*
@@ -320,6 +329,7 @@ static const struct option longopts[] = {
 	{ "fd", required_argument, NULL, OPT_FD },
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "by-build", no_argument, NULL, OPT_BYBUILD },
+	{ "split", required_argument, NULL, OPT_SPLIT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -347,6 +357,13 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_TEMPLATES: o->templates = optarg; break;
 		case OPT_MISSING: o->missing = 1; break;
 		case OPT_BYBUILD: o->bybuild = 1; break;
+		case OPT_SPLIT:
+			o->split = strtol(optarg, &end, 10);
+			if (*end || o->split < 1 || o->split > 64) {
+				error("--split wants a number of matrices from 1 to 64, not '%s'", optarg);
+				exit(2);
+			}
+			break;
 		case OPT_TEST: o->test = 1; break;
 		case OPT_PULL: o->pull = 1; break;
 		case OPT_UNUSED: o->unused = 1; break;
@@ -482,6 +499,7 @@ cmdgen(const struct command *cmd, int argc, char **argv)
 		go.builddir = o.builddir;
 		go.memory_gb = h.memory_gb;
 		go.container = h.container;
+		go.host = &h;
 		if (gengraph(c, &m, &go, &st) == 0) {
 			rc = 0;
 			if (st.graphwritten && st.buildable < st.cells)
@@ -522,6 +540,10 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 		error("--by-build goes with --json or --github");
 		return 2;
 	}
+	if (o.split && o.format != FMT_GITHUB) {
+		error("--split goes with --github");
+		return 2;
+	}
 	c = load(&a, &o, &h, &m);
 	if (!c)
 		goto out;
@@ -556,7 +578,9 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	mo.shard = o.shard;
 	mo.nshards = o.nshards;
 	mo.hostknown = o.host != NULL;
-	printcells(&s, &mo, &m, n, keys);
+	mo.split = o.split;
+	if (printcells(&s, &mo, &m, n, keys) < 0)
+		goto out;
 	fwrite(s.buf, 1, s.len, stdout);
 	if (o.missing)
 		notice("%zu cell%s missing from the store %s", n, n == 1 ? "" : "s", storename(&st));

@@ -25,6 +25,10 @@ hostload(struct arena *a, const char *path, struct host *h)
 	h->pyexe = aalloc(a, lines * sizeof(*h->pyexe));
 	h->cudaver = aalloc(a, lines * sizeof(*h->cudaver));
 	h->cudahome = aalloc(a, lines * sizeof(*h->cudahome));
+	h->sysroots = aalloc(a, lines * sizeof(*h->sysroots));
+	h->crossplat = aalloc(a, lines * sizeof(*h->crossplat));
+	h->qemu = aalloc(a, lines * sizeof(*h->qemu));
+	h->machine = platformdefault()->name;
 	next = buf;
 	while ((line = nextline(&next))) {
 		if (!(sp1 = strchr(line, ' ')))
@@ -39,6 +43,29 @@ hostload(struct arena *a, const char *path, struct host *h)
 			*sp2 = '\0';
 			h->cudaver[h->ncuda] = astrdup(a, sp1 + 1);
 			h->cudahome[h->ncuda++] = astrdup(a, sp2 + 1);
+		} else if (!strcmp(line, "machine")) {
+			h->machine = astrdup(a, sp1 + 1);
+		} else if (sp2 && !strcmp(line, "cross")) {      /* cross PLATFORM QEMU */
+			*sp2 = '\0';
+			h->crossplat[h->ncross] = astrdup(a, sp1 + 1);
+			h->qemu[h->ncross++] = astrdup(a, sp2 + 1);
+		} else if (sp2 && !strcmp(line, "sysroot")) {    /* sysroot PLATFORM PYTHON SUITE DIR */
+			char *f[4];
+			size_t k;
+
+			*sp2 = '\0';
+			f[0] = sp1 + 1;
+			f[1] = sp2 + 1;
+			for (k = 1; k < 3 && f[k] && (f[k + 1] = strchr(f[k], ' ')); k++)
+				*f[k + 1]++ = '\0';
+			if (k == 3) {
+				struct hostsysroot *r = &h->sysroots[h->nsysroots++];
+
+				r->platform = astrdup(a, f[0]);
+				r->python = astrdup(a, f[1]);
+				r->suite = astrdup(a, f[2]);
+				r->dir = astrdup(a, f[3]);
+			}
 		} else if (!strcmp(line, "ccache")) {
 			h->ccache = astrdup(a, sp1 + 1);
 		} else if (!strcmp(line, "uv")) {
@@ -69,27 +96,39 @@ axis(const struct strlist *l, const char *v)
 	return v && strlisthas(l, v);
 }
 
+/* the coordinates of a cell being made */
+struct coords {
+	const char *version, *python, *cuda, *torch;
+	const struct platform *platform;
+};
+
 static int
-matchhas(const struct match *e, const char *version, const char *py, const char *cuda, const char *torch)
+matchhas(const struct match *e, const struct coords *k)
 {
-	return axis(&e->version, version) && axis(&e->python, py) && axis(&e->cuda, cuda) && axis(&e->torch, torch);
+	return axis(&e->version, k->version) && axis(&e->python, k->python) && axis(&e->cuda, k->cuda) &&
+	       axis(&e->torch, k->torch) && axis(&e->platforms, k->platform->name);
 }
 
 /* why the torch table forbids this combination, or NULL */
 static const char *
-impossible(struct arena *a, const struct config *c, const char *py, const char *cuda, const char *torch)
+impossible(struct arena *a, const struct config *c, const struct coords *k)
 {
 	const struct torchrow *r;
 
-	if (!torch)
+	if (!k->torch)
 		return NULL;
-	r = torchfind(c, torch);
+	r = torchfind(c, k->torch);
 	if (!r)
-		return aprintf(a, "torch %s is not in the torch table", torch);
-	if (!strlisthas(&r->python, py))
-		return aprintf(a, "torch %s ships no wheels for Python %s (torch table, line %d)", torch, py, r->at->line);
-	if (cuda && !strlisthas(&r->cuda, cuda))
-		return aprintf(a, "torch %s ships no wheels for CUDA %s (torch table, line %d)", torch, cuda, r->at->line);
+		return aprintf(a, "torch %s is not in the torch table", k->torch);
+	if (!strlisthas(&r->python, k->python))
+		return aprintf(a, "torch %s ships no wheels for Python %s (torch table, line %d)", k->torch, k->python,
+			       r->at->line);
+	if (k->cuda && !strlisthas(&r->cuda, k->cuda))
+		return aprintf(a, "torch %s ships no wheels for CUDA %s (torch table, line %d)", k->torch, k->cuda,
+			       r->at->line);
+	if (!strlisthas(&r->platforms, k->platform->name))
+		return aprintf(a, "torch %s ships no %s wheels%s (torch table, line %d: its platforms)", k->torch,
+			       k->platform->name, k->cuda ? " built with CUDA" : "", r->at->line);
 	return NULL;
 }
 
@@ -110,16 +149,17 @@ expand(struct arena *a, const char *pattern, const char *py, const char *cuda, c
 }
 
 static const char *
-cellid(struct arena *a, const struct package *p, const char *ver, const char *py, const char *cuda, const char *torch)
+cellid(struct arena *a, const struct package *p, const struct coords *k)
 {
 	struct sb s = SB_INIT;
 	const char *r;
 
-	sbaddf(&s, "%s-%s-py%s", p->norm, ver, nodots(a, py));
-	if (cuda)
-		sbaddf(&s, "-cu%s", nodots(a, cuda));
-	if (torch)
-		sbaddf(&s, "-torch%s", torch);
+	sbaddf(&s, "%s-%s-py%s", p->norm, k->version, nodots(a, k->python));
+	if (k->cuda)
+		sbaddf(&s, "-cu%s", nodots(a, k->cuda));
+	if (k->torch)
+		sbaddf(&s, "-torch%s", k->torch);
+	sbadd(&s, k->platform->suffix);
 	r = astrdup(a, s.buf);
 	sbfree(&s);
 	return r;
@@ -132,6 +172,42 @@ struct builder {
 	struct matrix *m;
 	size_t cap, dcap;
 };
+
+/*
+ * A cell of another platform than this host's: built with the cross tools configure set up (the
+ * cross compilers, a root file system of the target with its Python, an emulator for the
+ * tests), by this host's Python and CUDA toolkit of the same versions; or not at all, and why
+ */
+static void
+crosshost(struct builder *b, struct cell *cl)
+{
+	const struct host *h = b->h;
+	const char *name = cl->platform->name;
+	struct sb have = SB_INIT;
+	size_t i;
+
+	for (i = 0; i < h->ncross; i++) {
+		if (!strcmp(h->crossplat[i], name))
+			cl->qemu = h->qemu[i];
+	}
+	if (!cl->qemu) {
+		cl->whynot = aprintf(b->a, "this %s host has no cross toolchain for %s (./configure --install-deps sets one "
+				     "up when the config names %s; or build on an %s host)", h->machine, name, name, name);
+		return;
+	}
+	for (i = 0; i < h->nsysroots; i++) {
+		if (strcmp(h->sysroots[i].platform, name))
+			continue;
+		if (!strcmp(h->sysroots[i].python, cl->python))
+			cl->sysroot = h->sysroots[i].dir;
+		sbaddf(&have, "%s%s (Debian %s)", have.len ? ", " : "", h->sysroots[i].python, h->sysroots[i].suite);
+	}
+	if (!cl->sysroot)
+		cl->whynot = aprintf(b->a, "no %s root file system with Python %s on this host (configure makes them for "
+				     "%s; on an %s host every Python builds)", name, cl->python, have.len ? have.buf : "none",
+				     name);
+	sbfree(&have);
+}
 
 static void
 sethost(struct builder *b, struct cell *cl)
@@ -154,7 +230,8 @@ sethost(struct builder *b, struct cell *cl)
 		cl->pyexe = aprintf(b->a, "/opt/python/cp%.*s-cp%.*s%s/bin/python", n, nd, n, nd,
 				    n == 2 && nd[1] < '8' ? "m" : t);
 		cl->cudahome = cl->cuda ? aprintf(b->a, "/usr/local/cuda-%s", cl->cuda) : NULL;
-		cl->image = expand(b->a, cl->cuda ? b->c->image : b->c->cpuimage, cl->python, cl->cuda, cl->torch);
+		cl->image = expand(b->a, cl->cuda ? b->c->image[cl->platform - platforms] : b->c->cpuimage[cl->platform - platforms],
+				   cl->python, cl->cuda, cl->torch);
 		cl->ccache = h->ccache ? "ccache" : NULL;
 		cl->uv = h->uv ? "/wg/bin/uv" : NULL;
 		return;
@@ -169,6 +246,10 @@ sethost(struct builder *b, struct cell *cl)
 		if (!strcmp(h->cudaver[i], cl->cuda))
 			cl->cudahome = h->cudahome[i];
 	}
+	if (strcmp(cl->platform->machine, h->machine))
+		crosshost(b, cl);
+	if (cl->whynot)
+		return;
 	if (!cl->pyexe)
 		cl->whynot = aprintf(b->a, "Python %s was not found on this host (re-run ./configure after installing it)",
 				     cl->python);
@@ -178,7 +259,7 @@ sethost(struct builder *b, struct cell *cl)
 }
 
 static struct cell *
-addcell(struct builder *b, const struct package *p, const char *ver, const char *py, const char *cuda, const char *torch)
+addcell(struct builder *b, const struct package *p, const struct coords *k)
 {
 	struct cell *cl;
 
@@ -186,18 +267,19 @@ addcell(struct builder *b, const struct package *p, const char *ver, const char 
 	cl = &b->m->cells[b->m->n++];
 	memset(cl, 0, sizeof(*cl));
 	cl->pkg = p;
-	cl->version = ver;
-	cl->python = py;
-	cl->cuda = cuda;
-	cl->torch = torch;
-	cl->id = cellid(b->a, p, ver, py, cuda, torch);
-	cl->local = expand(b->a, p->local_version, py, cuda, torch);
-	if (torch) {
+	cl->version = k->version;
+	cl->python = k->python;
+	cl->cuda = k->cuda;
+	cl->torch = k->torch;
+	cl->platform = k->platform;
+	cl->id = cellid(b->a, p, k);
+	cl->local = expand(b->a, p->local_version, k->python, k->cuda, k->torch);
+	if (k->torch) {
 		/* torch from PyPI when PyPI's wheel is built for the cell's CUDA (or the cell has none) */
-		const struct torchrow *r = torchfind(b->c, torch);
+		const struct torchrow *r = torchfind(b->c, k->torch);
 
-		if (cuda && !(r && r->pypi && !strcmp(r->pypi, cuda)))
-			cl->torchindex = expand(b->a, b->c->torchindex, py, cuda, torch);
+		if (k->cuda && !(r && r->pypi && !strcmp(r->pypi, k->cuda)))
+			cl->torchindex = expand(b->a, b->c->torchindex, k->python, k->cuda, k->torch);
 	}
 	sethost(b, cl);
 	return cl;
@@ -232,40 +314,44 @@ one(const struct strlist *l)
 static void
 includes(struct builder *b, const struct package *p, size_t first, struct diags *d)
 {
-	const char *ver, *py, *cuda, *torch, *why;
+	const char *why, *plat;
+	struct coords k;
 	size_t i;
 
 	for (i = 0; i < p->ninclude; i++) {
 		struct match *e = &p->include[i];
 		const char *id;
 
-		ver = one(&e->version);
-		if (!ver && e->version.n == 0 && p->versions.n == 1)
-			ver = p->versions.v[0];
-		py = one(&e->python);
-		cuda = one(&e->cuda);
-		torch = one(&e->torch);
-		if (!ver || !py || (p->cudaaxis && !cuda) || (p->torchaxis && !torch)) {
-			nodeerr(d, e->at, "an include entry must name one value for each of: %s%spython%s%s",
+		k.version = one(&e->version);
+		if (!k.version && e->version.n == 0 && p->versions.n == 1)
+			k.version = p->versions.v[0];
+		k.python = one(&e->python);
+		k.cuda = one(&e->cuda);
+		k.torch = one(&e->torch);
+		/* (an include names its platform only when it is not the package's first) */
+		plat = e->platforms.n ? one(&e->platforms) : p->platforms.n ? p->platforms.v[0] : platformdefault()->name;
+		if (!k.version || !k.python || (p->cudaaxis && !k.cuda) || (p->torchaxis && !k.torch) || !plat) {
+			nodeerr(d, e->at, "an include entry must name one value for each of: %s%spython%s%s (and at most one platform)",
 				p->versions.n == 1 ? "" : "version", p->versions.n == 1 ? "" : ", ",
 				p->cudaaxis ? ", cuda" : "", p->torchaxis ? ", torch" : "");
 			continue;
 		}
-		if ((!p->cudaaxis && cuda) || (!p->torchaxis && torch)) {
+		k.platform = platformfind(plat);
+		if ((!p->cudaaxis && k.cuda) || (!p->torchaxis && k.torch)) {
 			nodeerr(d, e->at, "package '%s' has no %s axis, so an include cannot name one", p->name,
-				!p->cudaaxis && cuda ? "CUDA" : "torch");
+				!p->cudaaxis && k.cuda ? "CUDA" : "torch");
 			continue;
 		}
-		if ((why = impossible(b->a, b->c, py, cuda, torch))) {
+		if ((why = impossible(b->a, b->c, &k))) {
 			nodeerr(d, e->at, "include names a cell that cannot exist: %s", why);
 			continue;
 		}
-		id = cellid(b->a, p, ver, py, cuda, torch);
+		id = cellid(b->a, p, &k);
 		if (havecell(b, first, id)) {
 			nodeerr(d, e->at, "include adds nothing: %s is already in the matrix", id);
 			continue;
 		}
-		addcell(b, p, ver, py, cuda, torch);
+		addcell(b, p, &k);
 		e->hits++;
 	}
 }
@@ -276,13 +362,14 @@ strnull(const char *x, const char *y)
 	return x && y ? strcmp(x, y) : (x != NULL) - (y != NULL);
 }
 
-/* compare what names two cells' wheel files: version, Python, local label (0: the same name) */
+/* compare what names two cells' wheel files: version, Python, platform, local label (0: the same name) */
 static int
 wheelname(const struct cell *x, const struct cell *y)
 {
 	int r;
 
-	if ((r = strcmp(x->version, y->version)) || (r = strcmp(x->python, y->python)))
+	if ((r = strcmp(x->version, y->version)) || (r = strcmp(x->python, y->python)) ||
+	    (r = strcmp(x->platform->name, y->platform->name)))
 		return r;
 	return strnull(x->local, y->local);
 }
@@ -387,7 +474,7 @@ abisets(struct arena *a, const struct package *p, struct matrix *m, size_t first
 			const struct cell *y = &m->cells[k];
 			int samepy = !strcmp(y->python, x->python), sametorch = samestr(y->torch, x->torch);
 
-			if (strcmp(y->version, x->version) || !samestr(y->cuda, x->cuda) ||
+			if (strcmp(y->version, x->version) || !samestr(y->cuda, x->cuda) || y->platform != x->platform ||
 			    (acrosspy ? pyorder(y->python) < 0 : !samepy) || (!p->torchabi && !sametorch))
 				continue;
 			/* the lowest Python, then the lowest torch */
@@ -410,45 +497,65 @@ cellbuild(const struct cell *cl)
 	return cl->builtby ? cl->builtby : cl->id;
 }
 
+/* the cells of package p for one platform, in version x Python x CUDA x torch order */
+static void
+expandplatform(struct builder *b, const struct package *p, const struct platform *plat)
+{
+	const char *nocuda[] = { NULL }, *notorch[] = { NULL };
+	const char *const *cudas = p->cudaaxis ? p->cuda.v : nocuda;
+	const char *const *torches = p->torchaxis ? p->torch.v : notorch;
+	size_t ncuda = p->cudaaxis ? p->cuda.n : 1, ntorch = p->torchaxis ? p->torch.n : 1;
+	size_t vi, yi, ci, ti, ei;
+	struct coords k;
+
+	k.platform = plat;
+	for (vi = 0; vi < p->versions.n; vi++)
+	for (yi = 0; yi < p->python.n; yi++)
+	for (ci = 0; ci < ncuda; ci++)
+	for (ti = 0; ti < ntorch; ti++) {
+		const struct match *excl = NULL;
+		const char *why;
+
+		k.version = p->versions.v[vi];
+		k.python = p->python.v[yi];
+		k.cuda = cudas[ci];
+		k.torch = torches[ti];
+		for (ei = 0; ei < p->nexclude; ei++) {
+			if (matchhas(&p->exclude[ei], &k)) {
+				p->exclude[ei].hits++;
+				excl = excl ? excl : &p->exclude[ei];
+			}
+		}
+		if (excl) {
+			drop(b, cellid(b->a, p, &k), aprintf(b->a, "excluded (exclude at line %d)", excl->at->line));
+			continue;
+		}
+		if ((why = impossible(b->a, b->c, &k))) {
+			drop(b, cellid(b->a, p, &k), why);
+			continue;
+		}
+		addcell(b, p, &k);
+	}
+}
+
 void
 matrixexpand(struct arena *a, const struct config *c, const struct host *h, struct matrix *m, struct diags *d)
 {
 	struct builder b = { a, c, h, m, 0, 0 };
-	size_t pi, vi, yi, ci, ti, ei, first, dfirst;
-	const char *nocuda[] = { NULL }, *notorch[] = { NULL };
+	size_t pi, ki, ei, first, dfirst;
 
 	memset(m, 0, sizeof(*m));
 	for (pi = 0; pi < c->npkgs; pi++) {
 		const struct package *p = &c->pkgs[pi];
-		const char *const *cudas = p->cudaaxis ? p->cuda.v : nocuda;
-		const char *const *torches = p->torchaxis ? p->torch.v : notorch;
-		size_t ncuda = p->cudaaxis ? p->cuda.n : 1, ntorch = p->torchaxis ? p->torch.n : 1;
 
 		first = m->n;
 		dfirst = m->ndropped;
-		for (vi = 0; vi < p->versions.n; vi++)
-		for (yi = 0; yi < p->python.n; yi++)
-		for (ci = 0; ci < ncuda; ci++)
-		for (ti = 0; ti < ntorch; ti++) {
-			const char *v = p->versions.v[vi], *py = p->python.v[yi];
-			const char *cu = cudas[ci], *to = torches[ti], *why;
-			const struct match *excl = NULL;
+		/* the default platform's cells first: they keep the order (and names) they always had */
+		for (ki = 0; ki < p->platforms.n; ki++) {
+			const struct platform *plat = platformfind(p->platforms.v[ki]);
 
-			for (ei = 0; ei < p->nexclude; ei++) {
-				if (matchhas(&p->exclude[ei], v, py, cu, to)) {
-					p->exclude[ei].hits++;
-					excl = excl ? excl : &p->exclude[ei];
-				}
-			}
-			if (excl) {
-				drop(&b, cellid(a, p, v, py, cu, to), aprintf(a, "excluded (exclude at line %d)", excl->at->line));
-				continue;
-			}
-			if ((why = impossible(a, c, py, cu, to))) {
-				drop(&b, cellid(a, p, v, py, cu, to), why);
-				continue;
-			}
-			addcell(&b, p, v, py, cu, to);
+			if (plat)
+				expandplatform(&b, p, plat);
 		}
 		for (ei = 0; ei < p->nexclude; ei++) {
 			if (p->exclude[ei].hits == 0)
@@ -478,7 +585,7 @@ profilehas(const struct profile *p, const struct cell *cl)
 	   a pure C package no CUDA): "torch 2.15" keeps them */
 	return axis(&p->packages, cl->pkg->norm) && axis(&p->versions, cl->version) &&
 	       axis(&p->python, cl->python) && (!cl->cuda || axis(&p->cuda, cl->cuda)) &&
-	       (!cl->torch || axis(&p->torch, cl->torch));
+	       (!cl->torch || axis(&p->torch, cl->torch)) && axis(&p->platforms, cl->platform->name);
 }
 
 void

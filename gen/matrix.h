@@ -3,15 +3,19 @@
 #define WG_MATRIX_H
 
 #include "config.h"
+#include "platform.h"
 
 /* one wheel build */
 struct cell {
 	const struct package *pkg;
 	const char *version, *python, *cuda, *torch; /* cuda/torch NULL when the package has no such axis */
-	const char *id;          /* <name>-<version>-py<XY>[-cu<XYZ>][-torch<X.Y>] */
+	const struct platform *platform;  /* what it is built for (x86_64 unless the config says) */
+	const char *id;          /* <name>-<version>-py<XY>[-cu<XYZ>][-torch<X.Y>][-<platform>] */
 	const char *local;       /* expanded local_version, NULL if none */
 	const char *torchindex;  /* index URL torch comes from; NULL: PyPI (or no torch axis) */
-	const char *pyexe;       /* host interpreter for python, NULL if none */
+	const char *pyexe;       /* host interpreter for python, NULL if none (cross: this machine's, which runs the build) */
+	const char *sysroot;     /* cross: the target's root file system (its Python, headers, sysconfig), else NULL */
+	const char *qemu;        /* cross: the user-mode emulator that runs the target's Python in tests, else NULL */
 	const char *cudahome;    /* host toolkit for cuda, NULL if none or not needed */
 	const char *whynot;      /* why this host cannot build it; NULL = it can */
 	long max_jobs;           /* MAX_JOBS for its build */
@@ -30,8 +34,18 @@ struct dropped {
 	const char *why;
 };
 
+/* an arm64 (or other) root file system configure set up for cross builds: its Python */
+struct hostsysroot {
+	const char *platform, *python, *suite, *dir;
+};
+
 /* what configure found on this host (out/host.txt) */
 struct host {
+	const char *machine;           /* this host's platform (uname -m); "x86_64" when the file does not say */
+	struct hostsysroot *sysroots;  /* cross builds: a root file system per target platform and Python */
+	size_t nsysroots;
+	const char **crossplat, **qemu; /* cross builds: the platforms this host cross-builds for, and their emulators */
+	size_t ncross;
 	const char **pyver, **pyexe;   /* Python versions and their interpreters */
 	size_t npy;
 	const char **cudaver, **cudahome;
@@ -54,8 +68,10 @@ struct matrix {
 };
 
 /*
- * Read a host file of lines "python VERSION PATH", "cuda VERSION PATH",
- * "memory_gb N", "cpus N", "max_jobs N", "nvcc_threads N", "ccache PATH", "uv PATH" (others ignored). Returns -1 with a message if it cannot be read.
+ * Read a host file of lines "python VERSION PATH", "cuda VERSION PATH", "memory_gb N", "cpus N",
+ * "max_jobs N", "nvcc_threads N", "ccache PATH", "uv PATH", "machine PLATFORM", "cross PLATFORM
+ * QEMU" and "sysroot PLATFORM PYTHON SUITE DIR" (others ignored). Returns -1 with a message if
+ * it cannot be read.
  */
 int hostload(struct arena *a, const char *path, struct host *h);
 

@@ -54,6 +54,11 @@ jsoncell(struct sb *s, const struct cell *cl, const char *key)
 	/* the cell whose wheel it tests: itself, or (abi3) the lowest Python's */
 	sbadd(s, ", \"build\": ");
 	escjson(s, cellbuild(cl));
+	/* its platform, and the GitHub Actions runner that builds it natively */
+	sbadd(s, ", \"platform\": ");
+	escjson(s, cl->platform->name);
+	sbadd(s, ", \"runner\": ");
+	escjson(s, cl->platform->runner);
 }
 
 /*
@@ -94,10 +99,85 @@ firstofbuild(const struct matrix *m, size_t lo, size_t i)
 	return 1;
 }
 
-void
+/* row i (of [lo, hi)) in o's format; j rows came before it in its list */
+static void
+printrow(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t i, size_t hi, size_t j, int w,
+	 char (*keys)[65])
+{
+	const struct cell *cl = &m->cells[i];
+
+	switch (o->format) {
+	case FMT_GITHUB: /* one line: what a step writes to $GITHUB_OUTPUT */
+	case FMT_JSON:
+		sbadd(s, o->format == FMT_GITHUB ? (j ? ", " : "") : (j ? ",\n  " : "\n  "));
+		jsoncell(s, cl, keys[i]);
+		if (o->bybuild)
+			jsongroup(s, m, i, hi);
+		sbaddc(s, '}');
+		break;
+	case FMT_TSV:
+		sbaddf(s, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
+		       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "", keys[i], cellbuild(cl), cl->platform->name,
+		       cl->platform->runner);
+		break;
+	case FMT_TABLE:
+		sbaddf(s, "%-*s  %-8s  %s%s", w, cl->id, cl->platform->name,
+		       !o->hostknown ? "unknown (no --host)" : cl->whynot ? "no: " : "yes", o->hostknown && cl->whynot ? cl->whynot : "");
+		if (cl->builtby && !cl->whynot)
+			sbaddf(s, " (built by %s)", cl->builtby);
+		sbaddc(s, '\n');
+		break;
+	default:
+		sbaddf(s, "%s\n", cl->id);
+	}
+}
+
+/*
+ * --split: the rows as N GitHub matrices for $GITHUB_OUTPUT, "matrixK={...}" and "countK=N":
+ * each platform's rows in parts of its own (its jobs run on its runners), in chunks of at most
+ * MATRIX_MAX rows; -1 with a message when they need more than N parts
+ */
+static int
+printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, const size_t *rows, size_t nrows,
+	   size_t hi, char (*keys)[65])
+{
+	size_t p, r, part = 0, need = 0, in;
+
+	for (p = 0; p < nplatforms; p++) {
+		for (r = in = 0; r < nrows; r++)
+			in += m->cells[rows[r]].platform == &platforms[p];
+		need += (in + MATRIX_MAX - 1) / MATRIX_MAX;
+	}
+	if (need > (size_t)o->split)
+		return error("the plan has %zu rows, which need %zu job matrices of at most %d rows (GitHub's limit), more than "
+			     "--split %ld: raise --split and add build jobs to the workflow", nrows, need, MATRIX_MAX, o->split);
+	for (p = 0; p < nplatforms; p++) {
+		size_t j = 0;
+
+		for (r = 0; r < nrows; r++) {
+			if (m->cells[rows[r]].platform != &platforms[p])
+				continue;
+			if (j == MATRIX_MAX) {
+				sbaddf(s, "]}\ncount%zu=%zu\n", part, j);
+				j = 0;
+			}
+			if (j == 0)
+				sbaddf(s, "matrix%zu={\"include\": [", ++part);
+			printrow(s, o, m, rows[r], hi, j++, 0, keys);
+		}
+		if (j)
+			sbaddf(s, "]}\ncount%zu=%zu\n", part, j);
+	}
+	while (part < (size_t)o->split)
+		sbaddf(s, "matrix%zu={\"include\": []}\ncount%zu=0\n", part + 1, part + 1), part++;
+	return 0;
+}
+
+int
 printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t n, char (*keys)[65])
 {
-	size_t i, j, lo, hi, w = 4;
+	size_t i, j, lo, hi, w = 4, nrows = 0, *rows;
+	int rc = 0;
 
 	lo = 0;
 	hi = n;
@@ -105,48 +185,32 @@ printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, size
 		lo = (size_t)(o->shard - 1) * n / (size_t)o->nshards;
 		hi = (size_t)o->shard * n / (size_t)o->nshards;
 	}
+	rows = xcalloc(hi - lo + 1, sizeof(*rows));
+	for (i = lo; i < hi; i++) {
+		/* (--by-build: a wheel's row comes with the first cell that tests it) */
+		if (!o->bybuild || firstofbuild(m, lo, i))
+			rows[nrows++] = i;
+		w = strlen(m->cells[i].id) > w ? strlen(m->cells[i].id) : w;
+	}
+	if (o->split) {
+		rc = printsplit(s, o, m, rows, nrows, hi, keys);
+		free(rows);
+		return rc;
+	}
 	if (o->format == FMT_GITHUB)
 		sbadd(s, "{\"include\": [");
 	else if (o->format == FMT_JSON)
 		sbadd(s, "[");
 	else if (o->format == FMT_TSV)
-		sbadd(s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\n");
-	for (i = lo; i < hi; i++)
-		w = strlen(m->cells[i].id) > w ? strlen(m->cells[i].id) : w;
-	if (o->format == FMT_TABLE)
-		sbaddf(s, "%-*s  %s\n", (int)w, "CELL", "BUILDS HERE");
-	for (i = lo, j = 0; i < hi; i++) {
-		const struct cell *cl = &m->cells[i];
-
-		if (o->bybuild && !firstofbuild(m, lo, i))
-			continue; /* its wheel's row came with the first cell that tests it */
-		switch (o->format) {
-		case FMT_GITHUB: /* one line: what a step writes to $GITHUB_OUTPUT */
-		case FMT_JSON:
-			sbadd(s, o->format == FMT_GITHUB ? (j ? ", " : "") : (j ? ",\n  " : "\n  "));
-			jsoncell(s, cl, keys[i]);
-			if (o->bybuild)
-				jsongroup(s, m, i, hi);
-			sbaddc(s, '}');
-			break;
-		case FMT_TSV:
-			sbaddf(s, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cl->id, cl->pkg->norm, cl->version, cl->python,
-			       cl->cuda ? cl->cuda : "", cl->torch ? cl->torch : "", keys[i], cellbuild(cl));
-			break;
-		case FMT_TABLE:
-			sbaddf(s, "%-*s  %s%s", (int)w, cl->id, !o->hostknown ? "unknown (no --host)" : cl->whynot ? "no: " : "yes",
-			       o->hostknown && cl->whynot ? cl->whynot : "");
-			if (cl->builtby && !cl->whynot)
-				sbaddf(s, " (built by %s)", cl->builtby);
-			sbaddc(s, '\n');
-			break;
-		default:
-			sbaddf(s, "%s\n", cl->id);
-		}
-		j++;
-	}
+		sbadd(s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\tplatform\trunner\n");
+	else if (o->format == FMT_TABLE)
+		sbaddf(s, "%-*s  %-8s  %s\n", (int)w, "CELL", "PLATFORM", "BUILDS HERE");
+	for (j = 0; j < nrows; j++)
+		printrow(s, o, m, rows[j], hi, j, (int)w, keys);
 	if (o->format == FMT_GITHUB)
 		sbadd(s, "]}\n");
 	else if (o->format == FMT_JSON)
 		sbadd(s, j ? "\n]\n" : "]\n");
+	free(rows);
+	return rc;
 }

@@ -1,10 +1,11 @@
 /* steps: the scripts each step of a cell runs, one table (see steps.h). */
 #include "steps.h"
 
-enum { HOST = 1, CONTAINER = 2, ANY = HOST | CONTAINER };
+enum { HOST = 1, CONTAINER = 2, ANY = HOST | CONTAINER, FOREIGN = 4 };
 
 /* every script a step runs (or sources, or imports), the steps that run it, and under which
-   backends; in the order the keys have always hashed them */
+   backends (FOREIGN: only for cells of another platform than x86_64); in the order the keys
+   have always hashed them */
 static const struct {
 	const char *name;
 	int steps;
@@ -28,15 +29,19 @@ static const struct {
 	{ "publish-http.sh", STEP_PUBLISH, ANY },
 	{ "publish-github.sh", STEP_PUBLISH, ANY },
 	{ "github-json.py", STEP_PUBLISH, ANY },
+	/* a cell of another platform than x86_64: its cross build and emulated test, its root file system */
+	{ "cross.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
+	{ "sysroot.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
 };
 
 const char *
-stepscript(size_t *i, int steps, int container)
+stepscript(size_t *i, int steps, int container, int foreign)
 {
 	int backend = container ? CONTAINER : HOST;
 
 	for (; *i < sizeof(scripts) / sizeof(scripts[0]); (*i)++) {
-		if ((scripts[*i].steps & steps) && (scripts[*i].backends & backend))
+		if ((scripts[*i].steps & steps) && (scripts[*i].backends & backend) &&
+		    (foreign || !(scripts[*i].backends & FOREIGN)))
 			return scripts[(*i)++].name;
 	}
 	return NULL;

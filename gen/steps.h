@@ -22,9 +22,11 @@ enum step {
 
 /*
  * The next script, from *i on (start with 0), that a step in steps runs, on the host or
- * (container) in docker/podman; NULL after the last. Names are relative to templates/, in
- * the table's order (the order of a key's "template" lines).
+ * (container) in docker/podman, for a cell of the default platform (x86_64) or (foreign) of
+ * another; NULL after the last. Names are relative to templates/, in the table's order (the
+ * order of a key's "template" lines). A foreign cell's steps have their cross scripts whether
+ * this host builds it natively or not: a cell's key is the same on every host.
  */
-const char *stepscript(size_t *i, int steps, int container);
+const char *stepscript(size_t *i, int steps, int container, int foreign);
 
 #endif

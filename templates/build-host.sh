@@ -27,11 +27,6 @@ outdir=$B/wheels/$CELL
 # container, build-container.sh says how the host's ninja spells it)
 depfile_target=${WG_DEPFILE_TARGET:-$BUILDDIR_ARG/wheels/$CELL/manifest}
 
-# Single-quote $1 for later eval.
-wg_quote() {
-    printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
-}
-
 # --- read the spec ---------------------------------------------------------
 
 wg_deps=
@@ -71,6 +66,13 @@ wg_env() {
 }
 
 wg_readspec "$spec"
+# a cell of another platform than this host's: cross-built (templates/cross.sh)
+if [ -n "$WG_SYSROOT" ]; then
+    # shellcheck source=templates/cross.sh
+    . "$wg_templates/cross.sh"
+    wg_cross_begin
+    wg_cross_say cross-building
+fi
 # in a container the source is mounted at a fixed path (build-container.sh)
 if [ -n "${WG_SOURCE_OVERRIDE:-}" ]; then
     case $WG_SOURCE_KIND in
@@ -203,11 +205,19 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
     CXX=$wg_masqd
     # builds that run plain gcc/g++/cc/c++ (cmake, torch's ninja files) find the masks first
     for wg_c in gcc g++ cc c++; do wg_masq "$wg_c"; done
+    if [ -n "$WG_SYSROOT" ]; then
+        # the cross compilers: masked by their own names (the cache keys them apart)
+        wg_masq "${wg_xprefix}gcc"
+        wg_xcc=$wg_masqd
+        wg_masq "${wg_xprefix}g++"
+        wg_xcxx=$wg_masqd
+    fi
     PATH=$wg_mask:$PATH
     export CC CXX PATH
     if [ -n "$WG_CUDA_HOME" ]; then
         wg_masq nvcc
         NVCC=$wg_masqd
+        wg_xnvcc=$NVCC
         # torch's cpp_extension reads PYTORCH_NVCC; its --generate-dependencies-with-compile
         # defeats ccache, and this turns it off
         PYTORCH_NVCC=$NVCC
@@ -226,6 +236,12 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
     printf 'wheelgen: ccache: CC=%s CXX=%s NVCC=%s dir=%s\n' "$CC" "$CXX" "${NVCC:-}" "$CCACHE_DIR"
 fi
 
+if [ -n "$WG_SYSROOT" ]; then
+    # without the compile cache: the compilers as they are
+    wg_xcc=${wg_xcc:-${wg_xprefix}gcc}
+    wg_xcxx=${wg_xcxx:-${wg_xprefix}g++}
+    wg_xnvcc=${wg_xnvcc:-nvcc}
+fi
 if [ -n "$WG_CUDA_ARCHS" ]; then
     TORCH_CUDA_ARCH_LIST=$WG_CUDA_ARCHS
     export TORCH_CUDA_ARCH_LIST
@@ -434,9 +450,12 @@ eval "set -- $wg_deps"
 wg_install --upgrade wheel setuptools "$@"
 wg_list
 
+[ -z "$WG_SYSROOT" ] || wg_cross_prepare
+
 eval "set -- $wg_args"
-if [ -n "$WG_TORCH" ]; then
+if [ -n "$WG_TORCH" ] || [ -n "$WG_SYSROOT" ]; then
     # the build must see the torch installed above, not one pip fetches into an isolated env
+    # (and a cross build the target's sysconfig, which build isolation would drop)
     wg_iso=0
     for wg_a in "$@"; do
         [ "$wg_a" != --no-build-isolation ] || wg_iso=1
@@ -446,7 +465,11 @@ fi
 # The frontend: uv build where uv made the venv (a tree's build in well under a second of its
 # own, where pip wheel spends about 1.3 s in pip and a separate metadata step), else pip wheel.
 wg_frontend=$WG_FRONTEND
-if [ -z "$wg_frontend" ]; then
+if [ -n "$WG_SYSROOT" ]; then
+    # (uv caches what it learns of an interpreter without the cross variables in its key: it
+    # would take the build venv for the target's, or the other way round)
+    wg_frontend=pip
+elif [ -z "$wg_frontend" ]; then
     if [ -n "$wg_uv_venv" ] && [ "$WG_SOURCE_KIND" != pypi ]; then wg_frontend=uv; else wg_frontend=pip; fi
 elif [ "$wg_frontend" = uv ] && [ -z "$wg_uv_venv" ]; then
     wg_die "build_frontend is uv, but this build has no uv: configure found none (--install-deps puts it in out/tools), or Python $WG_PYTHON is older than the 3.8 uv needs"
@@ -465,6 +488,8 @@ printf 'wheelgen: building with %s\n' "$([ "$wg_frontend" = uv ] && echo 'uv bui
     # wg_env entries apply to the build only, not to the venv set-up above.
     # (|| exit: errexit does not hold in a subshell whose status is tested)
     eval "$wg_envs" || exit 1
+    # a cross build: the target's sysconfig, compilers and flags (templates/cross.sh)
+    [ -z "$WG_SYSROOT" ] || eval "export $wg_xenv" || exit 1
     if [ "$wg_frontend" = uv ]; then
         wg_uv build --wheel --python "$py" -o "$scratch/dist" "$@" "$scratch/src"
     elif [ "$WG_SOURCE_KIND" != pypi ]; then
@@ -493,7 +518,8 @@ wg_one() {
 }
 wg_one "$scratch/dist" "the build"
 
-if [ "$WG_REPAIR" = 1 ]; then
+# a cell of another platform than x86_64 is always repaired: a manylinux tag of its machine
+if [ "$WG_REPAIR" = 1 ] || [ -n "$WG_PLATFORM" ]; then
     # auditwheel (PyPI) vendors the libraries the wheel needs and retags it manylinux; torch's
     # libraries, the CUDA runtime libraries torch's wheels bring and the driver stay out
     printf 'wheelgen: repairing %s with auditwheel\n' "$wheel_name"
@@ -514,6 +540,19 @@ if [ "$WG_REPAIR" = 1 ]; then
     wg_run "$VIRTUAL_ENV/bin/auditwheel" repair "$@" -w "$scratch/repaired" "$wheel"
     wg_one "$scratch/repaired" "auditwheel repair"
     printf 'wheelgen: repaired: %s\n' "$wheel_name"
+    # another platform's wheel claims at least manylinux_2_28, the floor of PyPI's aarch64 torch
+    # and CUDA wheels (and what pip --platform manylinux_2_28_aarch64 and uv's
+    # aarch64-manylinux_2_28 ask for: pip matches a --platform tag exactly): a lower floor that
+    # auditwheel found (2_17) is raised, a higher one (2_34: pthread in glibc) stays
+    wg_p=${wheel_name%.whl}
+    wg_p=${wg_p##*-}
+    wg_floor=$(printf '%s\n' "$wg_p" | tr '.' '\n' | sed -n 's/^manylinux_2_\([0-9]*\)_.*/\1/p' | sort -n | tail -n 1)
+    if [ -n "$WG_PLATFORM" ] && [ -n "$wg_floor" ] && [ "$wg_floor" -lt 28 ]; then
+        wg_run "$py" -m wheel tags --remove --platform-tag "manylinux_2_28_$WG_PLATFORM" "$wheel" >/dev/null ||
+            wg_die "cannot retag $wheel_name for manylinux_2_28_$WG_PLATFORM"
+        wg_one "$scratch/repaired" "retagging"
+        printf 'wheelgen: retagged for manylinux_2_28: %s\n' "$wheel_name"
+    fi
 fi
 
 # name-version[-build]-python-abi-platform.whl
@@ -530,6 +569,30 @@ wg_pytag=${wg_base##*-}
 wg_base=${wg_base#*-}
 wg_wheel_version=${wg_base%%-*}
 tags=$wg_pytag-$wg_abi-$wg_plat
+# every shared object is built for the cell's machine (an x86_64 .so must never reach an
+# aarch64 wheel, nor the other way round), and so is the platform tag
+wg_machine=${WG_PLATFORM:-x86_64}
+case $wg_plat in
+    any | *_"$wg_machine" | *_"$wg_machine".*) ;;
+    *) wg_die "$wheel_name is tagged $wg_plat, not for $wg_machine: the build did not build for the cell's platform" ;;
+esac
+"$py" -c '
+import sys, zipfile
+machines = {62: "x86_64", 183: "aarch64", 3: "i386", 40: "arm"}
+bad = []
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for n in z.namelist():
+        if not (n.endswith(".so") or ".so." in n.rsplit("/", 1)[-1]):
+            continue
+        with z.open(n) as f:
+            h = f.read(20)
+        if len(h) < 20 or h[:4] != b"\x7fELF":
+            continue
+        m = int.from_bytes(h[18:20], "little" if h[5] == 1 else "big")
+        if machines.get(m, "machine %d" % m) != sys.argv[2]:
+            bad.append("%s (%s)" % (n, machines.get(m, "machine %d" % m)))
+sys.exit("shared objects not built for %s: %s" % (sys.argv[2], ", ".join(bad)) if bad else 0)
+' "$wheel" "$wg_machine" 3>&- || wg_die "$wheel_name holds shared objects of another machine than $wg_machine (see above): refused"
 # abi: abi3: the cells of the other Pythons test this very wheel, so it must be one
 if [ "$WG_ABI" = abi3 ] && [ "$wg_abi" != abi3 ] && [ "$wg_abi" != none ]; then
     wg_die "$CELL built $wheel_name, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api, e.g. Extension(..., py_limited_api=True) and bdist_wheel's py_limited_api = cp39), or remove 'abi: abi3'"
@@ -636,7 +699,7 @@ if [ "$WG_SOURCE_KIND" = git ]; then
     set -- "$@" "commit=$(sed -n '1s/ .*//p' "$WG_SOURCE_DIR.commit")"
 fi
 set -- "$@" "filename=$wheel_name" "sha256=$sha256" "size=$size" "metadata_sha256=$metadata_sha256" \
-    "requires_python=$requires_python" "tags=$tags"
+    "requires_python=$requires_python" "tags=$tags" "platform=$wg_machine"
 # the cell's key (wheelgen restore wrote it before this build: the store is looked up by it),
 # that this wheel was built here, and when (its upload-time in the index)
 if [ -f "$B/cells/$CELL/key" ]; then

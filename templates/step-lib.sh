@@ -56,6 +56,11 @@ wg_cellargs() {
     B=$(cd "$BUILDDIR_ARG" && pwd)
 }
 
+# wg_quote WORD: WORD single-quoted for a later eval
+wg_quote() {
+    printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
 # wg_replace NEW DEST: DEST gets NEW's content, unless it has it already: then NEW is removed
 # and DEST keeps its time (ninja's restat sees nothing new); status 1 when unchanged
 wg_replace() {
@@ -70,8 +75,8 @@ wg_replace() {
 # may set: wg_clearspec empties them before a spec is read, so that set -u holds for those it
 # leaves out (tests/t0000 checks this list against graph.c)
 wg_specvars='WG_ABI WG_CCACHE WG_CELL WG_CUDA WG_CUDA_ARCHS WG_CUDA_HOME WG_FRONTEND WG_IMAGE
-WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_THREADS WG_PACKAGE WG_PYTHON WG_PYTHON_EXE
-WG_REPAIR WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND
+WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON WG_PYTHON_EXE
+WG_QEMU WG_REPAIR WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT
 WG_TEST_COMMAND WG_TEST_IMPORT WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION'
 wg_clearspec() {
     for wg_v in $wg_specvars; do

@@ -23,6 +23,7 @@ set -eu
 # shellcheck source=templates/step-lib.sh
 . "$(dirname "$0")/step-lib.sh"
 wg_begin test test "$@"
+wg_templates=$(cd "$(dirname "$0")" && pwd)
 spec=$B/cells/$CELL/test
 manifest=$B/wheels/$CELL/manifest
 scratch=$B/build/$CELL-test
@@ -164,8 +165,29 @@ rm -rf "$scratch"
 mkdir -p "$scratch/run" "$PIP_CACHE_DIR"
 cd "$scratch/run"
 
-wg_venv "$scratch/venv"
 wg_tsite='' # the torch environment of WHEELGEN_TEST_TORCH=site
+if [ -n "$WG_SYSROOT" ]; then
+    # a cell of another platform than this host's: its wheel, torch and test_deps installed for
+    # the target into $scratch/site, imported by the target's Python under qemu-user
+    # shellcheck source=templates/cross.sh
+    . "$wg_templates/cross.sh"
+    wg_cross_begin
+    wg_cross_test_env
+    set --
+    if [ -n "$WG_TORCH" ]; then
+        [ -n "$m_torch_version" ] || wg_die "manifest: no torch_version for a torch cell (rebuild: ninja wheel/$CELL)"
+        set -- "torch==${m_test_torch:-$m_torch_version}"
+        wg_xindex=${WG_TORCH_INDEX:-}
+    fi
+    if [ -n "$wg_test_deps" ]; then
+        printf '%s' "$wg_test_deps" >"$scratch/test-deps.txt"
+        set -- "$@" -r "$scratch/test-deps.txt"
+    fi
+    [ "$#" -eq 0 ] || wg_cross_target "$wg_xsite" "$@" || wg_die "cannot install the test's requirements for $wg_xmachine: $*"
+    wg_xindex=''
+    wg_cross_target "$wg_xsite" --no-deps "$wheel" || wg_die "cannot install $m_filename for $wg_xmachine"
+else
+wg_venv "$scratch/venv"
 if [ -n "$WG_TORCH" ]; then
     [ -n "$m_torch_version" ] || wg_die "manifest: no torch_version for a torch cell (rebuild: ninja wheel/$CELL)"
     if [ "$WHEELGEN_TEST_TORCH" = site ]; then
@@ -187,6 +209,7 @@ fi
 wg_install --no-deps "$wheel"
 [ -z "$wg_tsite" ] || wg_pth wheelgen-site-torch "$wg_tsite"
 wg_list
+fi
 
 # --- tests -------------------------------------------------------------------
 
@@ -218,7 +241,7 @@ set +f
 # module that needs the NVIDIA driver (libcuda.so.1) on a host without one is "needs-gpu":
 # printed and recorded, never passed, never a failure here.
 wg_modules_check='
-import importlib, subprocess, sys, zipfile
+import importlib, os, subprocess, sys, zipfile
 wheel = sys.argv[1]
 mods = []
 for n in zipfile.ZipFile(wheel).namelist():
@@ -256,7 +279,8 @@ for m in sorted(mods):
     if m in skips:
         continue  # test_skip_modules (its reason is printed above)
     # a torch extension is loaded after torch, as its package does (it links libc10 and libtorch)
-    r = subprocess.run([sys.executable, "-c", load, m, sys.argv[3]],
+    # (WG_PYCMD: what starts the Python of the test: qemu-user for another platform)
+    r = subprocess.run([os.environ.get("WG_PYCMD") or sys.executable, "-c", load, m, sys.argv[3]],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     last = (r.stdout.strip().splitlines() or ["?"])[-1]
     if r.returncode == 0 and last == "loaded as a library":
@@ -302,6 +326,7 @@ mkdir -p "$B/tests"
 {
     printf '%s\ngpu=%s\n' "$m_sha256" "$gpu"
     cat "$scratch/modules"
+    [ -z "$WG_SYSROOT" ] || printf 'emulated=%s\n' "${WG_QEMU##*/}"
 } >"$stamp.tmp"
 # the same record beside the wheel: a CI artifact of the wheel's directory carries it, and the
 # index takes only tested wheels

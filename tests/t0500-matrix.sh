@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016 # (cases are single-quoted scripts: t_expect)
 # wheelgen matrix for CI (--json, --github, --tsv, --table, --profile, --shard), check, help texts
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -39,7 +40,8 @@ cells = open(sys.argv[2]).read().split()
 assert list(m) == ["include"], m.keys()
 assert [c["cell"] for c in m["include"]] == cells
 for c in m["include"]:
-    assert set(c) == {"cell", "package", "version", "python", "cuda", "torch", "key", "build"}, c
+    assert set(c) == {"cell", "package", "version", "python", "cuda", "torch", "key", "build", "platform", "runner"}, c
+    assert (c["platform"], c["runner"]) == ("x86_64", "ubuntu-latest"), c
     # a git source without a lock entry or a checkout has no key yet
     assert c["key"] == "" or (len(c["key"]) == 64 and int(c["key"], 16) >= 0), c
     want = "%s-%s-py%s" % (c["package"], c["version"], c["python"].replace(".", ""))
@@ -81,15 +83,15 @@ if $wg matrix --config "$cfg" --profile nope >/dev/null 2>"$WORK/e"; then t_fail
 	if grep -q "no profile 'nope'" "$WORK/e" && grep -q "^  stable" "$WORK/e"; then t_pass; else t_fail "$(cat "$WORK/e")"; fi
 fi
 
-t_case "--tsv has a header and eight columns (the key, then the cell that builds the wheel)"
+t_case "--tsv has a header and ten columns (the key, the cell that builds the wheel, the platform and its runner)"
 $wg matrix --config "$cfg" --tsv >"$WORK/t"
-if [ "$(head -n 1 "$WORK/t")" = "$(printf 'cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild')" ] &&
-	[ "$(awk -F'\t' 'NF != 8 || (NR > 1 && $8 != $1)' "$WORK/t" | wc -l)" -eq 0 ] && [ "$(wc -l <"$WORK/t")" -eq 14 ]; then t_pass; else t_fail "$(cat "$WORK/t")"; fi
+if [ "$(head -n 1 "$WORK/t")" = "$(printf 'cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\tplatform\trunner')" ] &&
+	[ "$(awk -F'\t' 'NF != 10 || (NR > 1 && ($8 != $1 || $9 != "x86_64"))' "$WORK/t" | wc -l)" -eq 0 ] && [ "$(wc -l <"$WORK/t")" -eq 14 ]; then t_pass; else t_fail "$(cat "$WORK/t")"; fi
 
 t_case "--table --host says which cells this host can build and why not"
 $wg matrix --config "$cfg" --table --host out/host.txt >"$WORK/tab"
 if grep -q "^cupy-cuda13x-13.6.0-py312-cu130 .*" "$WORK/tab" && grep -q "no: CUDA 12.8 toolkit was not found" "$WORK/tab" &&
-	grep -q "^flash-attn-2.8.3-py312-cu130-torch2.9 *yes$" "$WORK/tab" && grep -q "py314-cu130-torch2.9 *no: Python 3.14 was not found" "$WORK/tab"; then t_pass; else t_fail "$(cat "$WORK/tab")"; fi
+	grep -q "^flash-attn-2.8.3-py312-cu130-torch2.9 *x86_64 *yes$" "$WORK/tab" && grep -q "py314-cu130-torch2.9 *x86_64 *no: Python 3.14 was not found" "$WORK/tab"; then t_pass; else t_fail "$(cat "$WORK/tab")"; fi
 
 t_case "--verbose lists dropped cells with the reason"
 $wg matrix --config "$cfg" --verbose >/dev/null 2>"$WORK/v"
@@ -123,3 +125,68 @@ if sh bench/gen-bench.sh 100 >"$WORK/bench.log" 2>&1 && grep -q "^100 " "$WORK/b
 else
 	t_fail "$(tail -n 20 "$WORK/bench.log")"
 fi
+
+# --- the platform axis ---------------------------------------------------------------------
+cat >"$WORK/plat.yml" <<'YML'
+defaults: {python: ["3.11", "3.12"], cuda: ["13.0"], platforms: [x86_64, aarch64]}
+torch:
+  "2.13": {cuda: ["13.0"], python: ["3.11", "3.12"], pypi: "13.0"}
+  "2.14": {cuda: ["13.0"], python: ["3.11", "3.12"], pypi: "13.0", platforms: [x86_64, aarch64]}
+packages:
+  a:
+    source: {path: .}
+    versions: ["1.0"]
+    torch: ["2.13", "2.14"]
+    local_version: "cu{cuda}torch{torch}"
+    exclude: [{python: "3.12", platforms: [aarch64]}]
+  b:
+    source: {path: .}
+    versions: ["1.0"]
+    cuda: []
+    platforms: [aarch64]
+profiles:
+  arm: {platforms: [aarch64]}
+YML
+t_expect "platforms: aarch64 cells end in -aarch64, x86_64 cells keep their names; the torch table drops what PyPI lacks; excludes and profiles take platforms" '
+	$wg matrix --config "$WORK/plat.yml" --verbose >"$WORK/plat" 2>"$WORK/plat.v"
+	[ "$(tr "\n" " " <"$WORK/plat")" = "a-1.0-py311-cu130-torch2.13 a-1.0-py311-cu130-torch2.14 a-1.0-py312-cu130-torch2.13 a-1.0-py312-cu130-torch2.14 a-1.0-py311-cu130-torch2.14-aarch64 b-1.0-py311-aarch64 b-1.0-py312-aarch64 " ]
+	grep -q "dropped a-1.0-py311-cu130-torch2.13-aarch64: torch 2.13 ships no aarch64 wheels built with CUDA (torch table, line 3: its platforms)" "$WORK/plat.v"
+	grep -q "dropped a-1.0-py312-cu130-torch2.14-aarch64: excluded" "$WORK/plat.v"
+	[ "$($wg matrix --config "$WORK/plat.yml" --profile arm | tr "\n" " ")" = "a-1.0-py311-cu130-torch2.14-aarch64 b-1.0-py311-aarch64 b-1.0-py312-aarch64 " ]
+	$wg matrix --config "$WORK/plat.yml" --tsv | grep -q "^b-1.0-py311-aarch64	b	1.0	3.11			.*	b-1.0-py311-aarch64	aarch64	ubuntu-24.04-arm$"
+'
+t_expect "an unknown platform is file:line:col with a suggestion" '
+	printf "defaults: {python: [\"3.12\"], platforms: [x86_64, arm64, win_amd64]}\npackages:\n  a: {source: {path: .}, versions: [\"1\"]}\n" >"$WORK/badplat.yml"
+	! $wg check --config "$WORK/badplat.yml" 2>"$WORK/badplat.err"
+	grep -q "badplat.yml:1:50: error: unknown platform .arm64. in defaults.platforms; did you mean .aarch64.?" "$WORK/badplat.err"
+	grep -q "badplat.yml:1:57: error: unknown platform .win_amd64. in defaults.platforms: wheelgen builds Linux wheels for x86_64 and aarch64 (nothing here can build or run a Windows wheel)" "$WORK/badplat.err"
+'
+# a plan of 600 rows over two platforms: no matrix over 256 rows
+python3 - "$WORK/big.yml" <<'PY'
+import sys
+vs = ", ".join('"1.%d"' % i for i in range(100))
+open(sys.argv[1], "w").write("""defaults: {python: ["3.11", "3.12", "3.13"], platforms: [x86_64, aarch64]}
+packages:
+  a:
+    source: {path: .}
+    versions: [%s]
+    cuda: []
+""" % vs)
+PY
+t_expect "--split: a plan of 600 rows over two platforms is split per platform, then in chunks of at most 256; too few matrices is an error" '
+	$wg matrix --config "$WORK/big.yml" --github --by-build --split 4 >"$WORK/split"
+	[ "$(grep -c "^matrix[1-4]={" "$WORK/split")" -eq 4 ] && [ "$(grep -c "^count[1-4]=" "$WORK/split")" -eq 4 ]
+	[ "$(sed -n "s/^count\([0-9]\)=//p" "$WORK/split" | tr "\n" " ")" = "256 44 256 44 " ]
+	python3 -c "
+import json, sys
+rows = []
+for l in open(sys.argv[1]):
+    if l.startswith(\"matrix\"):
+        m = json.loads(l.split(\"=\", 1)[1])[\"include\"]
+        assert len(m) <= 256 and len({r[\"platform\"] for r in m}) <= 1, len(m)
+        rows += m
+assert len(rows) == 600 and len({r[\"cell\"] for r in rows}) == 600
+" "$WORK/split"
+	! $wg matrix --config "$WORK/big.yml" --github --split 2 >/dev/null 2>"$WORK/split.err"
+	grep -q "the plan has 600 rows, which need 4 job matrices of at most 256 rows" "$WORK/split.err"
+'
