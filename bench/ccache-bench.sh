@@ -33,7 +33,7 @@ for fx in $fixtures; do
 	./configure --config "$cfg" >configure.log 2>&1 || { cat configure.log >&2; exit 1; }
 	grep -q '^ccache ' out/host.txt || { echo "bench: ccache is not installed" >&2; exit 1; }
 	ninja build.ninja >/dev/null
-	cells=$(out/wheelgen matrix --config "$cfg" --host out/host.txt --table | awk '$2 == "yes" {print $1}' | tail -n 2)
+	cells=$(out/wheelgen matrix --config "$cfg" --host out/host.txt --table | awk '$3 == "yes" {print $1}' | tail -n 2)
 	a=$(echo "$cells" | head -n 1)
 	b=$(echo "$cells" | tail -n 1)
 	if [ -z "$a" ] || [ "$a" = "$b" ]; then echo "bench: $fx needs two Pythons" >&2; exit 1; fi

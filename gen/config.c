@@ -27,7 +27,8 @@ static const char *const pkgkeys[] = {
 	"source", "versions", "python", "cuda", "torch", "exclude", "include", "env", "build_args",
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
 	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend",
-	"torch_requirement", "test_skip_modules", "test_deps", "abi", "skip_submodules", "torch_abi", "platforms", NULL,
+	"torch_requirement", "test_skip_modules", "test_deps", "abi", "skip_submodules", "torch_abi", "platforms",
+	"nvcc_compress", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -142,6 +143,64 @@ defaultplatforms(struct ctx *x, struct strlist *l)
 	l->n = 1;
 }
 
+/*
+ * cuda_archs: a list (every cell), or a mapping whose keys are "default", a CUDA version, a
+ * platform, or "platform/CUDA", each a list (PyTorch's own lists differ by CUDA version and
+ * platform: CUDA 13 adds sm_110 and drops what is older than sm_75)
+ */
+static void
+loadarchs(struct ctx *x, struct node *n, const char *what, struct archsel *sel)
+{
+	size_t i;
+
+	memset(sel, 0, sizeof(*sel));
+	if (n->kind != NMAP) {
+		sel->v = aalloc(x->a, sizeof(*sel->v));
+		getlist(x, n, what, &sel->v[0].archs, 1);
+		checkarchs(x, &sel->v[0].archs, what);
+		sel->n = 1;
+		return;
+	}
+	sel->v = aalloc(x->a, (n->n + 1) * sizeof(*sel->v));
+	for (i = 0; i < n->n; i++) {
+		struct node *k = n->kids[2 * i], *v = n->kids[2 * i + 1];
+		struct archset *a;
+		const char *slash, *plat = NULL, *cuda = NULL;
+		char buf[96];
+		long maj, min;
+		size_t j;
+
+		if (k->kind != NSCALAR)
+			continue;
+		slash = strchr(k->s, '/');
+		if (strcmp(k->s, "default")) {
+			if (slash) {
+				plat = astrndup(x->a, k->s, (size_t)(slash - k->s));
+				cuda = slash + 1;
+			} else if (platformfind(k->s)) {
+				plat = k->s;
+			} else {
+				cuda = k->s;
+			}
+			if ((plat && !platformfind(plat)) || (cuda && !(majorminor(cuda, &maj, &min) && maj >= 10 && maj <= 13))) {
+				nodeerr(x->d, k, "'%s' in %s is not a CUDA version, a platform or platform/CUDA (e.g. \"13.0\", "
+					"\"aarch64\", \"aarch64/13.0\", or \"default\")", k->s, what);
+				continue;
+			}
+		}
+		for (j = 0; j < sel->n; j++) {
+			if (!strcmp(orempty(sel->v[j].platform), orempty(plat)) && !strcmp(orempty(sel->v[j].cuda), orempty(cuda)))
+				nodeerr(x->d, k, "'%s' appears twice in %s", k->s, what);
+		}
+		a = &sel->v[sel->n++];
+		a->platform = plat;
+		a->cuda = cuda;
+		snprintf(buf, sizeof(buf), "%s '%s'", what, k->s);
+		getlist(x, v, buf, &a->archs, 1);
+		checkarchs(x, &a->archs, buf);
+	}
+}
+
 /* torch values must name a row of the support table */
 static void
 checktorches(struct ctx *x, const struct strlist *l, const char *what)
@@ -195,8 +254,8 @@ loaddefaults(struct ctx *x, struct node *n)
 	checkpythons(x, &x->c->python, "defaults.python");
 	getlist(x, mapget(n, "cuda"), "defaults.cuda", &x->c->cuda, 0);
 	checkcudas(x, &x->c->cuda, "defaults.cuda");
-	getlist(x, mapget(n, "cuda_archs"), "defaults.cuda_archs", &x->c->cuda_archs, 1);
-	checkarchs(x, &x->c->cuda_archs, "defaults.cuda_archs");
+	if (mapget(n, "cuda_archs"))
+		loadarchs(x, mapget(n, "cuda_archs"), "defaults.cuda_archs", &x->c->cuda_archs);
 	if (mapget(n, "platforms")) {
 		getlist(x, mapget(n, "platforms"), "defaults.platforms", &x->c->platforms, 0);
 		checkplatforms(x, &x->c->platforms, "defaults.platforms");
@@ -764,9 +823,9 @@ loadaxes(struct ctx *x, struct package *p, struct node *k, struct node *v)
 		nodeerr(x->d, n, "'platforms' of package '%s' is empty", p->name);
 
 	n = mapget(v, "cuda_archs");
-	getlist(x, n, "'cuda_archs'", &p->cuda_archs, 1);
-	checkarchs(x, &p->cuda_archs, "'cuda_archs'");
-	if (!n)
+	if (n)
+		loadarchs(x, n, "'cuda_archs'", &p->cuda_archs);
+	else
 		p->cuda_archs = x->c->cuda_archs;
 }
 
@@ -837,6 +896,15 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 		loadpatches(x, p, n);
 	if ((n = mapget(v, "build_frontend")))
 		loadfrontend(x, p, n);
+	if ((n = mapget(v, "nvcc_compress")) && (p->nvcc_compress = getstr(x, n, "nvcc_compress"))) {
+		static const char *const modes[] = { "size", "speed", "balance", "none", "default", NULL };
+
+		if (!inlist(modes, p->nvcc_compress)) {
+			nodeerr(x->d, n, "nvcc_compress must be size, speed, balance, none or default (nvcc -compress-mode), not '%s'",
+				p->nvcc_compress);
+			p->nvcc_compress = NULL;
+		}
+	}
 	p->memory_per_job_gb = getnumber(x, mapget(v, "memory_per_job_gb"), "memory_per_job_gb", 2, 0.01, 4096, 0);
 	p->max_jobs = (long)getnumber(x, mapget(v, "max_jobs"), "max_jobs", 0, 1, 1024, 1);
 	p->nvcc_threads = (long)getnumber(x, mapget(v, "nvcc_threads"), "nvcc_threads", 1, 1, 64, 1);
@@ -1163,6 +1231,28 @@ nodots(struct arena *a, const char *v)
 	}
 	*q = '\0';
 	return p;
+}
+
+const struct strlist *
+archsof(const struct package *p, const char *platform, const char *cuda)
+{
+	static const struct strlist none;
+	const struct archset *best = NULL;
+	int bestrank = -1;
+	size_t i;
+
+	for (i = 0; i < p->cuda_archs.n; i++) {
+		const struct archset *a = &p->cuda_archs.v[i];
+		int rank = (a->cuda ? 2 : 0) + (a->platform ? 1 : 0);
+
+		if ((a->platform && (!platform || strcmp(a->platform, platform))) || (a->cuda && (!cuda || strcmp(a->cuda, cuda))))
+			continue;
+		if (rank > bestrank) {
+			best = a;
+			bestrank = rank;
+		}
+	}
+	return best ? &best->archs : &none;
 }
 
 const char *

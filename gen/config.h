@@ -24,6 +24,21 @@ struct torchrow {
 	const char *pypi;        /* the CUDA version of PyPI's own wheel of it, NULL if not said */
 };
 
+/*
+ * The CUDA architectures of cells of one platform or CUDA version (cuda_archs as a mapping):
+ * the key "default", a CUDA version ("13.0"), a platform ("aarch64") or both ("aarch64/13.0")
+ */
+struct archset {
+	const char *platform, *cuda;   /* NULL: any */
+	struct strlist archs;
+};
+
+/* cuda_archs: a list for every cell, or sets by platform and CUDA version (the most specific wins) */
+struct archsel {
+	struct archset *v;
+	size_t n;
+};
+
 /* an exclude or include entry; an empty list means "any" (excludes only) */
 struct match {
 	struct node *at;         /* the entry's mapping */
@@ -50,7 +65,9 @@ struct package {
 	enum srckind src;
 	const char *path;          /* SRC_PATH: absolute directory */
 	const char *git, *tag;     /* SRC_GIT: URL and tag pattern ("v{version}" by default) */
-	struct strlist versions, python, cuda, torch, cuda_archs, extra_deps, build_args, test_import, test_deps;
+	struct strlist versions, python, cuda, torch, extra_deps, build_args, test_import, test_deps;
+	struct archsel cuda_archs; /* CUDA architectures, by platform and CUDA version */
+	const char *nvcc_compress; /* nvcc -compress-mode for its CUDA code (size, speed, balance, none), NULL: nvcc's own */
 	struct strlist platforms;  /* the platforms its cells are built for (platform.h) */
 	struct strlist skipsubs;   /* skip_submodules */
 	int cudaaxis;              /* 1 if cells have a CUDA coordinate */
@@ -89,7 +106,8 @@ struct profile {
 struct config {
 	const char *path;          /* as given */
 	struct node *root;
-	struct strlist python, cuda, cuda_archs, platforms;   /* defaults: (platforms: x86_64 unless said) */
+	struct strlist python, cuda, platforms;   /* defaults: (platforms: x86_64 unless said) */
+	struct archsel cuda_archs;                /* defaults.cuda_archs */
 	struct torchrow *torch;
 	size_t ntorch;
 	/* container: images for CUDA and CPU-only cells, per platform (platforms[i]; {cuda} etc. expanded per cell) */
@@ -126,6 +144,10 @@ struct config *configload(struct arena *a, const char *path, struct diags *d);
 /* the git ref of a version: the package's tag pattern with {version} replaced (into the arena) */
 const char *gitref(struct arena *a, const struct package *p, const char *version);
 
+/* the CUDA architectures of a cell of package p for platform and cuda: the most specific set of
+   its cuda_archs ("aarch64/13.0", then "13.0", then "aarch64", then "default" or its list), or
+   an empty list */
+const struct strlist *archsof(const struct package *p, const char *platform, const char *cuda);
 /* the torch row for version v, or NULL */
 const struct torchrow *torchfind(const struct config *c, const char *v);
 /* 1 if l holds s */

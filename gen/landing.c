@@ -164,7 +164,8 @@ landingpackage(struct sb *s, struct row *r, size_t n, const char *files, const s
 	sbadd(s, "<div class=\"table\"><table>\n<caption>The wheels of ");
 	eschtml(s, r[0].w->package);
 	sbadd(s, "</caption>\n<thead><tr><th scope=\"col\">version</th><th scope=\"col\">setup</th>"
-		 "<th scope=\"col\">Python</th><th scope=\"col\">wheel</th><th scope=\"col\">built (UTC)</th>"
+		 "<th scope=\"col\">Python</th><th scope=\"col\">platform</th><th scope=\"col\">wheel</th>"
+		 "<th scope=\"col\">built (UTC)</th>"
 		 "<th scope=\"col\">yanked</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < n; i++) {
 		const char *yank = yankof(o, r[i].w);
@@ -175,9 +176,11 @@ landingpackage(struct sb *s, struct row *r, size_t n, const char *files, const s
 		setupwords(s, r[i].w);
 		sbadd(s, "</td><td>");
 		eschtml(s, r[i].w->python ? r[i].w->python : "");
+		sbadd(s, "</td><td>");
+		eschtml(s, wheelplatform(r[i].w->filename));
 		sbadd(s, "</td><td><a href=\"");
 		eschtml(s, files);
-		eschref(s, r[i].w->filename);
+		escurlpath(s, r[i].w->stored ? r[i].w->stored : r[i].w->filename);
 		sbadd(s, "\">");
 		eschtml(s, r[i].w->filename);
 		sbadd(s, "</a></td><td>");

@@ -422,3 +422,33 @@ indexapiversion(const struct indexopts *o)
 {
 	return o && o->fromlist ? "1.0" : "1.1";
 }
+
+const char *
+wheelplatform(const char *filename)
+{
+	static const char *const machines[] = { "x86_64", "aarch64", "i686", "armv7l", "ppc64le", "s390x" };
+	const char *dash = strrchr(filename, '-');
+	size_t i, n;
+
+	if (!dash)
+		return "";
+	n = strlen(dash + 1);
+	if (n > 4 && !strcmp(dash + 1 + n - 4, ".whl"))
+		n -= 4;
+	if (n == 3 && !strncmp(dash + 1, "any", 3))
+		return "any";
+	for (i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
+		size_t k = strlen(machines[i]);
+		const char *p = dash + 1;
+
+		/* a compressed tag set: each of its tags names the machine alike */
+		while (p < dash + 1 + n) {
+			size_t t = strcspn(p, ".");
+
+			if (t > k && p[t - k - 1] == '_' && !strncmp(p + t - k, machines[i], k))
+				return machines[i];
+			p += t + 1;
+		}
+	}
+	return "";
+}

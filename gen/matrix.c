@@ -272,6 +272,7 @@ addcell(struct builder *b, const struct package *p, const struct coords *k)
 	cl->cuda = k->cuda;
 	cl->torch = k->torch;
 	cl->platform = k->platform;
+	cl->archs = archsof(p, k->platform->name, k->cuda);
 	cl->id = cellid(b->a, p, k);
 	cl->local = expand(b->a, p->local_version, k->python, k->cuda, k->torch);
 	if (k->torch) {

@@ -10,6 +10,7 @@ struct cell {
 	const struct package *pkg;
 	const char *version, *python, *cuda, *torch; /* cuda/torch NULL when the package has no such axis */
 	const struct platform *platform;  /* what it is built for (x86_64 unless the config says) */
+	const struct strlist *archs;      /* its CUDA architectures (cuda_archs for its platform and CUDA) */
 	const char *id;          /* <name>-<version>-py<XY>[-cu<XYZ>][-torch<X.Y>][-<platform>] */
 	const char *local;       /* expanded local_version, NULL if none */
 	const char *torchindex;  /* index URL torch comes from; NULL: PyPI (or no torch axis) */

@@ -236,6 +236,29 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
     printf 'wheelgen: ccache: CC=%s CXX=%s NVCC=%s dir=%s\n' "$CC" "$CXX" "${NVCC:-}" "$CCACHE_DIR"
 fi
 
+if [ -n "$WG_NVCC_COMPRESS" ] && [ -n "$WG_CUDA_HOME" ]; then
+    # nvcc_compress: nvcc -compress-mode for the fatbins, on nvcc's command line (where the
+    # compile cache hashes it), through a small nvcc in front of the others
+    wg_nb=$scratch/nvcc-compress
+    mkdir -p "$wg_nb"
+    if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
+        printf '#!/bin/sh
+exec %s %s -compress-mode=%s "$@"
+' "$(wg_quote "$WG_CCACHE")" \
+            "$(wg_quote "$WG_CUDA_HOME/bin/nvcc")" "$WG_NVCC_COMPRESS" >"$wg_nb/nvcc"
+    else
+        printf '#!/bin/sh
+exec %s -compress-mode=%s "$@"
+' "$(wg_quote "$WG_CUDA_HOME/bin/nvcc")" "$WG_NVCC_COMPRESS" >"$wg_nb/nvcc"
+    fi
+    chmod +x "$wg_nb/nvcc"
+    NVCC=$wg_nb/nvcc
+    PYTORCH_NVCC=$NVCC
+    wg_xnvcc=$NVCC
+    PATH=$wg_nb:$PATH
+    export NVCC PYTORCH_NVCC PATH
+    printf 'wheelgen: nvcc -compress-mode=%s (nvcc_compress)\n' "$WG_NVCC_COMPRESS"
+fi
 if [ -n "$WG_SYSROOT" ]; then
     # without the compile cache: the compilers as they are
     wg_xcc=${wg_xcc:-${wg_xprefix}gcc}
@@ -519,7 +542,9 @@ wg_one() {
 wg_one "$scratch/dist" "the build"
 
 # a cell of another platform than x86_64 is always repaired: a manylinux tag of its machine
-if [ "$WG_REPAIR" = 1 ] || [ -n "$WG_PLATFORM" ]; then
+# (a wheel without a platform, none-any, has nothing to repair)
+case $wheel_name in *-none-any.whl) wg_pure=1 ;; *) wg_pure=0 ;; esac
+if [ "$WG_REPAIR" = 1 ] || { [ -n "$WG_PLATFORM" ] && [ "$wg_pure" = 0 ]; }; then
     # auditwheel (PyPI) vendors the libraries the wheel needs and retags it manylinux; torch's
     # libraries, the CUDA runtime libraries torch's wheels bring and the driver stay out
     printf 'wheelgen: repairing %s with auditwheel\n' "$wheel_name"

@@ -35,6 +35,8 @@ wg_cross_begin() {
         break
     done
     [ -n "$wg_xglibc" ] || wg_xglibc=2_28
+    # (uv names manylinux tags up to 2_40: trixie's glibc 2.41 installs what 2_40 does)
+    [ "${wg_xglibc#2_}" -le 40 ] || wg_xglibc=2_40
     wg_xtag=$wg_xmachine-manylinux_$wg_xglibc
 }
 

@@ -8,7 +8,8 @@
 # --install-deps  install the Debian packages first, once (apt-get; needs root or sudo):
 #                 wheelgen's build dependencies and the tools the tests use (git, nginx,
 #                 fcgiwrap, redis, bc, unzip, curl, chromium, the shell linter, clang with
-#                 libFuzzer, podman, runc and mmdebstrap), and uv
+#                 libFuzzer, podman, runc, mmdebstrap, the aarch64 cross compilers and
+#                 qemu-user), and uv
 #                 (PyPI) into out/tools
 # --sanitize      build wheelgen and the unit tests with ASan + UBSan
 # --werror        build with -Werror
@@ -48,7 +49,7 @@ if [ "$installdeps" = 1 ]; then
 	./configure --install-deps --deps-only
 	# the tools the tests use, through configure's installer (nothing when all are there; it
 	# waits for a dpkg lock another process holds)
-	./configure --install-deps --deps-only --debs "git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium clang libclang-rt-14-dev podman runc mmdebstrap"
+	./configure --install-deps --deps-only --debs "git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium clang libclang-rt-14-dev podman runc mmdebstrap gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static binutils"
 fi
 
 # uv (configure --install-deps put it in out/tools) for every test's configure, and one uv and
@@ -61,8 +62,10 @@ fi
 WG_TEST_CACHE=${WG_TEST_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/wheelgen-tests}
 UV_CACHE_DIR=${UV_CACHE_DIR:-$WG_TEST_CACHE/uv}
 PIP_CACHE_DIR=${PIP_CACHE_DIR:-$WG_TEST_CACHE/pip}
+# (and the arm64 root file systems of the aarch64 cells' cross builds, made once)
+WHEELGEN_SYSROOT_CACHE=${WHEELGEN_SYSROOT_CACHE:-$WG_TEST_CACHE/sysroots}
 mkdir -p "$UV_CACHE_DIR" "$PIP_CACHE_DIR"
-export UV_CACHE_DIR PIP_CACHE_DIR WG_TEST_CACHE
+export UV_CACHE_DIR PIP_CACHE_DIR WG_TEST_CACHE WHEELGEN_SYSROOT_CACHE
 
 WG_CONFARGS=$confargs
 export WG_CONFARGS

@@ -42,7 +42,7 @@ for backend in host podman; do
 		fi
 		bad='' n=0
 		# (the cells this host can build: the others have no build edge, only the reason)
-		for cell in $(out/wheelgen matrix --table --config "$cfg" | awk '$2 == "yes" { print $1 }'); do
+		for cell in $(out/wheelgen matrix --table --config "$cfg" | awk '$3 == "yes" { print $1 }'); do
 			keyscripts "$cell" >"$WORK/key.list"
 			celledgescripts "$cell" >"$WORK/edge.list"
 			n=$((n + 1))

@@ -12,7 +12,7 @@ t_case "configure the torch example"
 if t_configure "$src" --config examples/torch/packages.yml; then t_pass; else t_fail "$(cat "$src.configure.log")"; exit 0; fi
 cd "$src" || exit 1
 ninja build.ninja >"$WORK/regen.log" 2>&1 || true
-cells=$(out/wheelgen matrix --config examples/torch/packages.yml --host out/host.txt --table | awk '$2 == "yes" {print $1}')
+cells=$(out/wheelgen matrix --config examples/torch/packages.yml --host out/host.txt --table | awk '$3 == "yes" {print $1}')
 a=$(echo "$cells" | tail -n 1)
 b=$(echo "$cells" | tail -n 2 | head -n 1)
 t_case "this host can build at least two cells (two Pythons from 3.10 to 3.14, CUDA 13.0)"

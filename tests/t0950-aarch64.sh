@@ -1,0 +1,159 @@
+#!/bin/sh
+# shellcheck disable=SC2016,SC2034,SC2086 # cases are single-quoted scripts (t_expect); WG_CONFARGS splits
+# linux aarch64 cells on this x86_64 host: the quickstart with platforms [x86_64, aarch64] and
+# Python 3.11 builds and tests both cells (the aarch64 one cross-built against a Debian arm64
+# root file system made by ninja, repaired to a manylinux aarch64 tag, its extension ELF
+# aarch64, its test run under qemu-user); the index lists both wheels, pip --platform
+# manylinux_2_28_aarch64 resolves the aarch64 one and this host's pip installs the x86_64 one;
+# the CUDA fixture for aarch64 (nvcc -ccbin the cross compiler) for two Pythons, the second's
+# CUDA object a compile cache hit; a wheel with a shared object of the wrong machine is refused;
+# a host without the cross tools says so at configure time and when the cell is asked for
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(uname -m)" != x86_64 ]; then
+	echo "# skip - this test cross-builds aarch64 cells on an x86_64 host (this host is $(uname -m))"
+	exit 0
+fi
+for tool in aarch64-linux-gnu-gcc qemu-aarch64-static mmdebstrap; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		t_case "the cross tools are installed"
+		t_fail "$tool not found (tests/run.sh --install-deps installs gcc-aarch64-linux-gnu, qemu-user-static, mmdebstrap)"
+		exit 0
+	fi
+done
+
+src=$WORK/src
+t_copytree "$src"
+cd "$src"
+qcfg=examples/quickstart/aarch64.yml
+q=wgquickstart-0.1.0-py311 qa=wgquickstart-0.1.0-py311-aarch64
+
+t_case "configure finds the cross tools for the aarch64 cells the config names"
+if ./configure ${WG_CONFARGS:-} --config "$qcfg" >"$WORK/configure.log" 2>&1 && grep -q "^cross aarch64 " out/host.txt &&
+	grep -q "^sysroot aarch64 3.11 bookworm $src/out/sysroots/aarch64-bookworm$" out/host.txt &&
+	grep -q "machine    x86_64; cross: aarch64: " "$WORK/configure.log"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/configure.log")"
+	exit 0
+fi
+if ! grep -q "^python 3.11 " out/host.txt; then
+	t_case "a Python 3.11 on this host (the aarch64 cell's build runs in this machine's 3.11)"
+	t_fail "configure found: $(t_pythons 9 | tr '\n' ' ')"
+	exit 0
+fi
+
+t_expect "ninja builds and tests both cells; the root file system is made first" '
+	start=$(date +%s)
+	ninja >"$WORK/q.log" 2>&1
+	echo "# the quickstart for x86_64 and aarch64: $(($(date +%s) - start)) s (the root file system: $(sed -n "s/.*root file system.*, \([0-9]*\) s$/\1/p" out/sysroots/aarch64-bookworm.log) s)"
+	grep -q "SYSROOT .*aarch64-bookworm" "$WORK/q.log"
+	[ -f "out/tests/$q.ok" ] && [ -f "out/tests/$qa.ok" ]
+'
+t_expect "the aarch64 wheel: its extension is ELF aarch64, its tag manylinux aarch64, its manifest says aarch64; the x86_64 wheel is as it was" '
+	w=$src/$(ls out/wheels/$qa/*.whl)
+	case ${w##*/} in wgquickstart-0.1.0-cp311-cp311-manylinux_2_28_aarch64.whl) ;; *) echo "$w"; exit 1 ;; esac
+	rm -rf "$WORK/x" && mkdir "$WORK/x" && cd "$WORK/x" && unzip -q "$w"
+	readelf -h wgquickstart/_speedups.cpython-311-aarch64-linux-gnu.so | grep -q "Machine: *AArch64"
+	cd "$src"
+	grep -q "^platform=aarch64$" "out/wheels/$qa/manifest" && grep -q "^tags=cp311-cp311-manylinux_2_28_aarch64$" "out/wheels/$qa/manifest"
+	ls out/wheels/$q/wgquickstart-0.1.0-cp311-cp311-linux_x86_64.whl
+	grep -q "wheelgen: cross-building for aarch64 on x86_64: aarch64-linux-gnu-gcc" "out/logs/$qa.build.log"
+'
+t_expect "its test ran emulated: the log says so, the module was loaded by the Python of the root file system under qemu-user" '
+	grep -q "^wheelgen: testing emulated (qemu-user, no binfmt_misc) for aarch64 on x86_64" "out/logs/$qa.test.log"
+	grep -q "^imported compiled module wgquickstart._speedups$" "out/logs/$qa.test.log"
+	grep -q "^emulated=qemu-aarch64-static$" "out/tests/$qa.ok"
+	! grep -q "^emulated=" "out/tests/$q.ok"
+'
+
+# the index, served by nginx: pip resolves each platform's wheel
+nd=$WORK/nginx
+port=$(t_freeport)
+mkdir -p "$nd"
+{
+	t_nginx_head "$nd"
+	printf '  access_log off;\n  server {\n    listen 127.0.0.1:%s;\n    root %s;\n  }\n}\n' "$port" "$src/out/index"
+} >"$nd/nginx.conf"
+stop_exit() {
+	st=$?
+	set +e
+	[ -f "$nd/nginx.pid" ] && kill "$(cat "$nd/nginx.pid")" 2>/dev/null
+	(exit "$st")
+	t_cleanup
+}
+trap stop_exit EXIT
+nginx -c "$nd/nginx.conf" >"$nd/start.log" 2>&1 || cat "$nd/start.log"
+t_expect "the index lists both wheels; pip download --platform manylinux_2_28_aarch64 resolves the aarch64 one, and pip here installs the x86_64 one, which works" '
+	[ "$(grep -c "\.whl#sha256=" out/index/simple/wgquickstart/index.html)" -eq 2 ]
+	grep -q "<td>aarch64</td>" out/index/index.html && grep -q "<td>x86_64</td>" out/index/index.html
+	python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_28_aarch64 --python-version 3.11 \
+		--index-url "http://127.0.0.1:$port/simple/" -d "$WORK/dl" wgquickstart
+	ls "$WORK/dl/wgquickstart-0.1.0-cp311-cp311-manylinux_2_28_aarch64.whl"
+	py=$(sed -n "s/^python 3.11 //p" out/host.txt)
+	"$py" -m venv "$WORK/venv"
+	"$WORK/venv/bin/pip" install -q --no-deps --index-url "http://127.0.0.1:$port/simple/" wgquickstart
+	ls "$WORK"/venv/lib/python3.11/site-packages/wgquickstart/_speedups.cpython-311-x86_64-linux-gnu.so
+	"$WORK/venv/bin/python" -c "import wgquickstart; assert wgquickstart.fib(10) == 55"
+'
+
+# a package that ships a prebuilt shared object of this machine (x86_64), asked for aarch64
+mkdir -p fixture/alien/alien
+cat >fixture/alien/setup.py <<'PY'
+from setuptools import setup
+setup(name="alien", version="1.0", packages=["alien"], package_data={"alien": ["*.so"]})
+PY
+: >fixture/alien/alien/__init__.py
+cp "$(python3 -c 'import _ctypes; print(_ctypes.__file__)')" fixture/alien/alien/libnative.so
+cat >fixture/alien.yml <<'YML'
+defaults: {python: ["3.11"], platforms: [aarch64]}
+packages:
+  alien:
+    source: {path: alien}
+    versions: ["1.0"]
+    cuda: []
+YML
+t_expect "a wheel holding a shared object of another machine is refused by the build" '
+	./configure ${WG_CONFARGS:-} --config fixture/alien.yml >"$WORK/alien.configure.log" 2>&1
+	! ninja wheel/alien-1.0-py311-aarch64 >"$WORK/alien.log" 2>&1
+	grep -q "holds shared objects of another machine than aarch64" "$WORK/alien.log"
+	grep -q "alien/libnative.so (x86_64)" "out/logs/alien-1.0-py311-aarch64.build.log"
+	[ ! -f out/wheels/alien-1.0-py311-aarch64/manifest ]
+'
+
+t_expect "a host without the cross tools: configure says what is missing, and asking for the cell names the reason" '
+	mkdir -p "$WORK/nobin"
+	for f in /usr/bin/* /usr/local/bin/*; do
+		case ${f##*/} in aarch64-linux-gnu-* | qemu-aarch64*) ;; *) [ -e "$WORK/nobin/${f##*/}" ] || ln -s "$f" "$WORK/nobin/" ;; esac
+	done
+	PATH=$WORK/nobin ./configure ${WG_CONFARGS:-} --config "$qcfg" >"$WORK/nocross.log" 2>&1
+	grep -q "warning: the config names aarch64 cells, but this x86_64 host lacks what cross-builds them: gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static" "$WORK/nocross.log"
+	! PATH=$WORK/nobin ninja "wheel/$qa" >"$WORK/nocross.ninja.log" 2>&1
+	grep -q "cannot build $qa on this host: this x86_64 host has no cross toolchain for aarch64" "$WORK/nocross.ninja.log"
+'
+
+# the CUDA fixture for aarch64 (examples/cuda/aarch64.yml): Python 3.11 (bookworm) and 3.13 (trixie)
+if ! grep -q "^cuda 13.0 " out/host.txt || ! grep -q "^python 3.13 " out/host.txt; then
+	echo "# skip - the CUDA cells: this host lacks CUDA 13.0 or Python 3.13"
+	exit 0
+fi
+t_expect "the CUDA fixture for aarch64, two Pythons: nvcc builds an aarch64 extension with GPU code for sm_90, tested under qemu (GPU test skipped); the CUDA object of the second Python is a compile cache hit" '
+	./configure ${WG_CONFARGS:-} --config examples/cuda/aarch64.yml >"$WORK/cuda.configure.log" 2>&1
+	ninja test/wgcuda-0.1.0-py311-cu130-aarch64 test/wgcuda-0.1.0-py313-cu130-aarch64 >"$WORK/cuda.log" 2>&1
+	for c in wgcuda-0.1.0-py311-cu130-aarch64 wgcuda-0.1.0-py313-cu130-aarch64; do
+		[ -f "out/tests/$c.ok" ] && grep -q "^gpu=skipped$" "out/tests/$c.ok"
+		w=$src/$(ls out/wheels/$c/*.whl)
+		case ${w##*/} in wgcuda-0.1.0+cu130-cp31[13]-cp31[13]-manylinux_2_*_aarch64.whl) ;; *) echo "$w"; exit 1 ;; esac
+		rm -rf "$WORK/cx" && mkdir "$WORK/cx" && (cd "$WORK/cx" && unzip -q "$w")
+		so=$(find "$WORK/cx" -name "_kernels*.so")
+		readelf -h "$so" | grep -q "Machine: *AArch64"
+		readelf -S "$so" | grep -q "\.nv_fatbin"
+		grep -q "GPU code in the wheel: sm_90" "out/logs/$c.build.log"
+	done
+	grep -q "SYSROOT .*aarch64-trixie" "$WORK/cuda.log"
+	# (the second build of the same .cu file: its nvcc compile from the cache)
+	sed -n "/ccache statistics of this build/,\$p" out/logs/wgcuda-0.1.0-py313-cu130-aarch64.build.log >"$WORK/cuda.stats"
+	hits=$(sed -n "s/.*Hits: *\([0-9][0-9]*\).*/\1/p" "$WORK/cuda.stats" | head -n 1)
+	[ "${hits:-0}" -ge 1 ]
+'
