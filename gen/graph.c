@@ -158,6 +158,8 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir, int portable)
 	}
 	if (!portable)
 		sbaddf(s, "WG_MAX_JOBS=%ld\nWG_NVCC_THREADS=%ld\n", cl->max_jobs, cl->nvcc_threads);
+	if (cl->widthwhy)
+		hostvar(&sp, "WG_WIDTH", cl->widthwhy);
 	hostvar(&sp, "WG_CCACHE", cl->ccache);
 	shvar(s, "WG_FRONTEND", p->frontend);
 	if (p->skipsubs.n) {

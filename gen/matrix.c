@@ -209,6 +209,34 @@ crosshost(struct builder *b, struct cell *cl)
 	sbfree(&have);
 }
 
+/*
+ * Memory-aware width: MAX_JOBS is the most jobs, up to the recipe's max_jobs (or the processors),
+ * whose memory_per_job_gb x NVCC_THREADS each fit in what builds may use; at least 1, and then
+ * said. The derivation goes into the spec (the build log prints it).
+ */
+static void
+fitmemory(struct arena *a, struct cell *cl, double memory_gb)
+{
+	double per = cl->pkg->memory_per_job_gb * (double)cl->nvcc_threads;
+	long want = cl->max_jobs, n = want;
+
+	while (n > 1 && (double)n * per > memory_gb + 1e-9)
+		n--;
+	cl->max_jobs = n;
+	if ((double)n * per > memory_gb + 1e-9)
+		cl->widthwhy = aprintf(a, "MAX_JOBS 1, though even 1 job x NVCC_THREADS %ld x memory_per_job_gb %.1f = %.1f GB is "
+				      "more than the %.1f GB builds may use here", cl->nvcc_threads, cl->pkg->memory_per_job_gb,
+				      per, memory_gb);
+	else if (n < want)
+		cl->widthwhy = aprintf(a, "MAX_JOBS %ld of %ld: %ld x NVCC_THREADS %ld x memory_per_job_gb %.1f = %.1f GB of the "
+				      "%.1f GB builds may use here (%ld jobs would need %.1f GB)", n, want, n, cl->nvcc_threads,
+				      cl->pkg->memory_per_job_gb, (double)n * per, memory_gb, want, (double)want * per);
+	else
+		cl->widthwhy = aprintf(a, "MAX_JOBS %ld: %ld x NVCC_THREADS %ld x memory_per_job_gb %.1f = %.1f GB of the %.1f GB "
+				      "builds may use here", n, n, cl->nvcc_threads, cl->pkg->memory_per_job_gb, (double)n * per,
+				      memory_gb);
+}
+
 static void
 sethost(struct builder *b, struct cell *cl)
 {
@@ -217,6 +245,8 @@ sethost(struct builder *b, struct cell *cl)
 
 	cl->max_jobs = h && h->max_jobs ? h->max_jobs : cl->pkg->max_jobs ? cl->pkg->max_jobs : h && h->cpus ? h->cpus : 1;
 	cl->nvcc_threads = h && h->nvcc_threads ? h->nvcc_threads : cl->pkg->nvcc_threads;
+	if (h && !h->max_jobs && h->memory_gb > 0)
+		fitmemory(b->a, cl, h->memory_gb);
 	cl->ccache = h ? h->ccache : NULL;
 	cl->uv = h ? h->uv : NULL;
 	cl->memory_gb = cl->pkg->memory_per_job_gb * (double)cl->max_jobs * (double)cl->nvcc_threads;

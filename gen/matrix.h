@@ -19,7 +19,8 @@ struct cell {
 	const char *qemu;        /* cross: the user-mode emulator that runs the target's Python in tests, else NULL */
 	const char *cudahome;    /* host toolkit for cuda, NULL if none or not needed */
 	const char *whynot;      /* why this host cannot build it; NULL = it can */
-	long max_jobs;           /* MAX_JOBS for its build */
+	long max_jobs;           /* MAX_JOBS for its build: the most that fit in memory (fitmemory) */
+	const char *widthwhy;    /* how max_jobs was derived from the memory builds may use, or NULL */
 	long nvcc_threads;       /* NVCC_THREADS for its build */
 	const char *ccache;      /* ccache for its compilers, NULL for none */
 	const char *uv;          /* uv to install packages with (much faster than pip), NULL: pip */

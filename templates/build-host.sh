@@ -157,6 +157,7 @@ mkdir -p "$scratch"
 MAX_JOBS=$WG_MAX_JOBS
 NVCC_THREADS=$WG_NVCC_THREADS
 export MAX_JOBS NVCC_THREADS
+[ -z "$WG_WIDTH" ] || printf 'wheelgen: %s\n' "$WG_WIDTH"
 
 if [ -n "$WG_CUDA_HOME" ]; then
     [ -d "$WG_CUDA_HOME" ] || wg_die "CUDA toolkit directory not found: $WG_CUDA_HOME"

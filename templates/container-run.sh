@@ -11,7 +11,10 @@
 #   /wg/templates  wheelgen's templates/ (read-only)
 #   /wg/out        BUILDDIR: specs, wheels, logs, scratch (read-write)
 #   /wg/src        the cell's source: a path source's directory or the git checkout (read-only)
-#   /wg/cache      BUILDDIR/cache (or $WG_CACHE_DIR): ccache, uv and pip caches shared by all cells
+#   /wg/out/cache  BUILDDIR/cache: ccache, uv and pip caches shared by all cells, on the build
+#                  directory's mount, so that uv hard-links venvs from its cache (torch's 4 GB
+#                  in a second and no disk) instead of copying; $WG_CACHE_DIR elsewhere is
+#                  mounted at /wg/cache (then venvs are copies)
 #   /wg/bin/uv     the host's uv, when configure found one (read-only)
 # The container runs as the invoking user (docker --user UID:GID, rootless podman --userns=keep-id),
 # so every file it writes belongs to you; a build's memory is limited to what it claims in
@@ -122,7 +125,17 @@ arg -e HOME=/tmp -e "WG_HOST_BUILDDIR=$BUILDDIR_ARG"
 arg -v "$templates:/wg/templates:ro"
 arg -v "$B:/wg/out"
 cache=${WG_CACHE_DIR:-$B/cache}
-arg -v "$cache:/wg/cache" -e CCACHE_DIR=/wg/cache/ccache -e UV_CACHE_DIR=/wg/cache/uv -e PIP_CACHE_DIR=/wg/cache/pip
+case $cache in
+    "$B"/*)
+        # inside the build directory: on its mount (hard links from uv's cache into the venvs)
+        incache=/wg/out/${cache#"$B"/}
+        ;;
+    *)
+        incache=/wg/cache
+        arg -v "$cache:/wg/cache"
+        ;;
+esac
+arg -e "CCACHE_DIR=$incache/ccache" -e "UV_CACHE_DIR=$incache/uv" -e "PIP_CACHE_DIR=$incache/pip"
 if [ -n "$uv" ]; then
     arg -v "$uv:/wg/bin/uv:ro"
 fi

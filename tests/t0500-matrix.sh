@@ -190,3 +190,17 @@ assert len(rows) == 600 and len({r[\"cell\"] for r in rows}) == 600
 	! $wg matrix --config "$WORK/big.yml" --github --split 2 >/dev/null 2>"$WORK/split.err"
 	grep -q "the plan has 600 rows, which need 4 job matrices of at most 256 rows" "$WORK/split.err"
 '
+
+# memory-aware width: configure --memory-gb 16 on the production config
+t_expect "configure --memory-gb 16: flash-attn builds with MAX_JOBS x NVCC_THREADS x 7 GB within 16 GB, and its spec says how; a build that does not fit even once says that" '
+	rm -rf "$WORK/m16" && mkdir "$WORK/m16"
+	printf "machine x86_64\nmemory_gb 16\ncpus 4\npython 3.12 /usr/bin/python3\ncuda 13.0 /usr/local/cuda-13.0\n" >"$WORK/m16/host.txt"
+	$wg gen --config "$top/config/packages.yml" --builddir "$WORK/m16" --host "$WORK/m16/host.txt" >/dev/null 2>&1
+	spec=$WORK/m16/cells/flash-attn-2.8.3-py312-cu130-torch2.15/spec
+	j=$(sed -n "s/^WG_MAX_JOBS=//p" "$spec") t=$(sed -n "s/^WG_NVCC_THREADS=//p" "$spec")
+	[ "$j" -le 2 ] && [ $((j * t * 7)) -le 16 ]
+	grep -q "^WG_WIDTH=.MAX_JOBS $j of 4: $j x NVCC_THREADS $t x memory_per_job_gb 7.0 = 14.0 GB of the 16.0 GB builds may use here" "$spec"
+	sed "s/^memory_gb .*/memory_gb 10/" "$WORK/m16/host.txt" >"$WORK/m16/host10.txt"
+	$wg gen --config "$top/config/packages.yml" --builddir "$WORK/m16" --host "$WORK/m16/host10.txt" >/dev/null 2>&1
+	grep -q "^WG_MAX_JOBS=1$" "$spec" && grep -q "even 1 job x NVCC_THREADS 2 x memory_per_job_gb 7.0 = 14.0 GB is more than the 10.0 GB" "$spec"
+'

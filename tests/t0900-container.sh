@@ -39,7 +39,7 @@ norm() {
 for engine in docker podman; do
 	src=$WORK/$engine
 	t_case "configure --backend $engine with $engine on PATH"
-	if (PATH=$enginepath; t_configure "$src" --backend "$engine" --no-uv --config tests/golden/flash-attn.yml) &&
+	if (PATH=$enginepath; t_configure "$src" --backend "$engine" --no-uv --memory-gb 64 --config tests/golden/flash-attn.yml) &&
 		(cd "$src" && ninja build.ninja) >"$WORK/$engine.regen.log" 2>&1; then
 		t_pass
 	else
