@@ -9,23 +9,32 @@
 #include "files.h"
 #include "gitlock.h"
 
+/* locktake: the lock file's writers take BUILDDIR/lock.lck in turn; its descriptor, or -1 */
+static int
+locktake(const char *builddir)
+{
+	struct sb lck = SB_INIT;
+	int fd;
+
+	sbaddf(&lck, "%s/lock.lck", builddir);
+	fd = lockfile(lck.buf);
+	sbfree(&lck);
+	return fd;
+}
+
 int
 lockprune(const char *builddir, const char *lock, const char *keep)
 {
-	struct sb lck = SB_INIT, file = SB_INIT, key = SB_INIT;
+	struct sb file = SB_INIT, key = SB_INIT;
 	char *buf, *next, *line;
 	int fd, rc = 0, removed = 0;
 
 	if (!*lock)
 		return 0;
-	sbaddf(&lck, "%s/lock.lck", builddir);
-	if ((fd = lockfile(lck.buf)) < 0) {
-		sbfree(&lck);
+	if ((fd = locktake(builddir)) < 0)
 		return -1;
-	}
 	if (!(buf = readfile(lock, NULL))) {
 		close(fd);
-		sbfree(&lck);
 		return errno == ENOENT ? 0 : error("cannot read lock file '%s': %s", lock, strerror(errno));
 	}
 	next = buf;
@@ -47,7 +56,6 @@ lockprune(const char *builddir, const char *lock, const char *keep)
 		rc = -1;
 	close(fd);
 	free(buf);
-	sbfree(&lck);
 	sbfree(&file);
 	sbfree(&key);
 	return rc;
@@ -57,18 +65,15 @@ int
 lockcheck(const char *builddir, const char *lock, const char *package, const char *version, const char *hex,
 	  int update, const char *what)
 {
-	struct sb out = SB_INIT, key = SB_INIT, lck = SB_INIT;
+	struct sb out = SB_INIT, key = SB_INIT;
 	char *buf, *next, *line, **lines = NULL;
 	size_t n = 0, cap = 0, i, j;
 	int fd, rc = 0, found = 0, replaced = 0;
 
 	if (!*lock)
 		return 0;
-	sbaddf(&lck, "%s/lock.lck", builddir);
-	if ((fd = lockfile(lck.buf)) < 0) {
-		sbfree(&lck);
+	if ((fd = locktake(builddir)) < 0)
 		return -1;
-	}
 	sbaddf(&key, "%s %s ", package, version);
 	buf = readfile(lock, NULL);
 	if (!buf && errno != ENOENT) {
@@ -127,7 +132,6 @@ out:
 	free(buf);
 	sbfree(&out);
 	sbfree(&key);
-	sbfree(&lck);
 	return rc;
 }
 
