@@ -204,3 +204,34 @@ elif ninja >"$WORK/hard.log" 2>&1 && grep -q "warning: the wheel of wgcuda-0.1.0
 else
 	t_fail "$(tail -n 20 "$WORK/hard.log")"
 fi
+
+t_case "nvcc_compress: nvcc runs with -compress-mode; the GPU code of 'none' is larger than that of 'size', and both wheels import"
+sizes=
+for mode in none size; do
+	rm -rf fixture/cmp && mkdir -p fixture/cmp && cp -r examples/cuda/pkg fixture/cmp/pkg
+	cat >fixture/cmp/packages.yml <<YML
+defaults: {python: ["$py"], cuda: ["$cu"], cuda_archs: ["9.0"]}
+packages:
+  wgcuda:
+    source: {path: pkg}
+    versions: ["0.1.0"]
+    build_args: "--no-build-isolation"
+    nvcc_compress: $mode
+    test_import: wgcuda
+YML
+	# shellcheck disable=SC2086
+	./configure ${WG_CONFARGS:-} --config fixture/cmp/packages.yml >"$WORK/cmp-$mode.conf" 2>&1
+	c=$(out/wheelgen matrix --config fixture/cmp/packages.yml --host out/host.txt)
+	if ninja "test/$c" >"$WORK/cmp-$mode.log" 2>&1 &&
+		grep -q "^wheelgen: nvcc -compress-mode=$mode (nvcc_compress)$" "out/logs/$c.build.log"; then
+		sizes="$sizes $(unzip -l out/wheels/"$c"/*.whl | awk '/\.so$/ { print $1 }')"
+	else
+		sizes="$sizes failed($mode)"
+	fi
+done
+# shellcheck disable=SC2086
+set -- $sizes
+case "$1$2" in
+*failed*) t_fail "$sizes" "$(tail -n 20 "$WORK"/cmp-*.log)" ;;
+*) if [ "$1" -gt "$2" ]; then t_pass; else t_fail "extension sizes, none then size:$sizes"; fi ;;
+esac
