@@ -68,8 +68,8 @@ static const char checkusage[] =
 	"  --verbose   also list the cells that excludes and the torch table drop, and why\n";
 
 static const char matrixusage[] =
-	"usage: wheelgen matrix [--config FILE] [--json | --github [--by-build] | --tsv | --table]\n"
-	"                       [--profile NAME] [--missing] [--shard I/N] [--host FILE]\n"
+	"usage: wheelgen matrix [--config FILE] [--json | --github [--by-build] | --tsv | --table | --count]\n"
+	"                       [--profile NAME] [--canary] [--missing] [--shard I/N] [--host FILE]\n"
 	"                       [--builddir DIR] [--templates DIR] [--verbose]\n"
 	"\n"
 	"Print the cells of FILE (default: the config ./configure named for --builddir, else\n"
@@ -84,7 +84,11 @@ static const char matrixusage[] =
 	"  --tsv         tab-separated: cell package version python cuda torch key (header first)\n"
 	"  --table       a table for people, with whether this host can build each cell and why not\n"
 	"  --profile P   only the cells of profile P\n"
-
+	"  --canary      only one cell per package (of the profile's): its newest version against\n"
+	"                its newest torch, PyPI's CUDA of that torch (else its newest CUDA), the\n"
+	"                middle of its Pythons; what an upstream update's pull request builds\n"
+	"  --count       instead of the cells, how many there are: a line \"(all)<TAB>N\", then\n"
+	"                one \"PROFILE<TAB>N\" per profile of the config\n"
 	"  --missing     only the cells whose key the store lacks (the store: see 'wheelgen store\n"
 	"                --help'); a store that cannot be read is a warning, and every cell is listed\n"
 	"  --shard I/N   only the I-th of N near-equal contiguous shards (1 <= I <= N)\n"
@@ -281,7 +285,7 @@ enum {
 	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
 	OPT_BYBUILD, OPT_WRITE, OPT_INDEX, OPT_CUDAINDEX, OPT_SINCE, OPT_DROP, OPT_FOLLOW, OPT_NOPLATFORMS, OPT_RANGE,
-	OPT_TIMEOUT,
+	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT,
 };
 
 /* a subcommand: its name, what runs it, its --help text and what it takes */
@@ -307,6 +311,8 @@ struct opts {
 	int fd;        /* claim --fd */
 	int all;       /* status --all */
 	int bybuild;   /* matrix --by-build */
+	int canary;    /* matrix --canary */
+	int count;     /* matrix --count */
 	const char *write;                  /* torch-table, outdated --write FILE */
 	const char *index, *cudaindex, *since;  /* torch-table */
 	int drop, follow, noplatforms, range;   /* torch-table */
@@ -377,17 +383,21 @@ static const struct option longopts[] = {
 	{ "no-platforms", no_argument, NULL, OPT_NOPLATFORMS },
 	{ "range", no_argument, NULL, OPT_RANGE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "canary", no_argument, NULL, OPT_CANARY },
+	{ "count", no_argument, NULL, OPT_COUNT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* the options of the commands that update a config (torch-table, outdated) */
+/* the options of matrix's plan and of the commands that update a config (torch-table, outdated) */
 static void
 updateopts(struct opts *o, int c)
 {
 	char *end;
 
 	switch (c) {
+	case OPT_CANARY: o->canary = 1; break;
+	case OPT_COUNT: o->count = 1; break;
 	case OPT_WRITE: o->write = optarg; break;
 	case OPT_INDEX: o->index = optarg; break;
 	case OPT_CUDAINDEX: o->cudaindex = optarg; break;
@@ -435,7 +445,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_DELETE: o->del = 1; break;
 		case OPT_EXPLAIN: o->explain = 1; break;
 		case OPT_ALL: o->all = 1; break;
-		case OPT_WRITE: case OPT_INDEX: case OPT_CUDAINDEX: case OPT_SINCE:
+		case OPT_CANARY: case OPT_COUNT: case OPT_WRITE: case OPT_INDEX: case OPT_CUDAINDEX: case OPT_SINCE:
 		case OPT_DROP: case OPT_FOLLOW: case OPT_NOPLATFORMS: case OPT_RANGE: case OPT_TIMEOUT:
 			updateopts(o, c);
 			break;
@@ -623,6 +633,18 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 			goto out;
 		}
 	}
+	if (o.count) {
+		printf("(all)\t%zu\n", m.n);
+		for (i = 0; i < c->nprofiles; i++) {
+			size_t j, hits = 0;
+
+			for (j = 0; j < m.n; j++)
+				hits += profilehas(&c->profiles[i], &m.cells[j]);
+			printf("%s\t%zu\n", c->profiles[i].name, hits);
+		}
+		rc = 0;
+		goto out;
+	}
 	/* keep the selected cells at the front, with their keys where they are shown or asked for */
 	keys = xcalloc(m.n ? m.n : 1, sizeof(*keys));
 	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_LOCK);
@@ -632,6 +654,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 				"WHEELGEN_STORE is not set): every cell is missing");
 	sbaddf(&tmp, "%s/.matrix-manifest.%ld", o.builddir, (long)getpid());
 	po.prof = prof;
+	po.canary = o.canary;
 	po.missing = o.missing;
 	po.needkeys = o.format && o.format != FMT_TABLE;
 	po.tmp = tmp.buf;
