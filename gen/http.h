@@ -37,7 +37,7 @@ struct httplimits {
 };
 #define HTTP_TIMEOUT 60
 #define HTTP_STALL 15
-#define HTTP_PARALLEL 8
+#define HTTP_PARALLEL 16
 #define HTTP_MAX (64 << 20)
 
 /*
