@@ -646,7 +646,7 @@ static int
 rangemeta(struct tt *t, struct metajob **miss, size_t n)
 {
 	struct remotewheel *rw = xcalloc(n ? n : 1, sizeof(*rw));
-	size_t i;
+	size_t i, bytes, requests;
 	int rc = 0;
 
 	for (i = 0; i < n; i++) {
@@ -654,6 +654,12 @@ rangemeta(struct tt *t, struct metajob **miss, size_t n)
 		rw[i].filename = miss[i]->m->pick[miss[i]->machine]->f->filename;
 	}
 	remotewheelmeta(rw, n, t->tmp, &t->lim);
+	for (i = 0, bytes = 0, requests = 0; i < n; i++) {
+		bytes += rw[i].bytes;
+		requests += (size_t)rw[i].requests;
+	}
+	notice("read the METADATA of %zu wheel%s by range requests: %zu requests, %.1f MB", n, n == 1 ? "" : "s", requests,
+	       bytes / 1e6);
 	for (i = 0; i < n; i++) {
 		if (rw[i].why.len) {
 			error("%s: cannot read its METADATA by range requests: %s", rw[i].url, rw[i].why.buf);
