@@ -244,6 +244,18 @@ t_expect "without a token a real run stops before anything (no push, no request)
 	grep -q "no token: set GH_TOKEN or GITHUB_TOKEN" "$WORK/notoken.out"
 	[ ! -s "$WORK/api.log" ]'
 
+t_expect "matrix --canary on config/packages.yml: one cell per package, its newest version against torch 2.15, PyPI's CUDA (13.2) where it has it, the middle Python; with --count, the cells per profile" '
+	"$wg" matrix --config "$top/config/packages.yml" --canary >"$WORK/canary"
+	[ "$(cut -d- -f1 "$WORK/canary" | sort | uniq -d)" = "" ]
+	grep -qx "flash-attn-2.8.3-py312-cu132-torch2.15" "$WORK/canary"
+	grep -qx "cupy-14.2.0-py312-cu130" "$WORK/canary"
+	[ "$(wc -l <"$WORK/canary")" = 7 ]
+	"$wg" matrix --config "$top/config/packages.yml" --canary --profile default >"$WORK/canary.default"
+	[ "$(cat "$WORK/canary.default")" = "causal-conv1d-1.6.1-py312-cu130-torch2.15" ]
+	"$wg" matrix --config "$top/config/packages.yml" --count >"$WORK/count"
+	grep -qx "(all)	$("$wg" matrix --config "$top/config/packages.yml" | wc -l)" "$WORK/count"
+	grep -qx "default	1" "$WORK/count"'
+
 t_case "the token is never printed"
 if grep -q "$token" "$all"; then t_fail "$(grep -n "$token" "$all" | head -n 3)"; else t_pass; fi
 
