@@ -270,7 +270,7 @@ pageof(struct tt *t, const char *root)
 
 /* read a fetched page; -1 (printed) when it is broken */
 static int
-readpage(struct tt *t, const struct httpget *g, struct indexpage *pg)
+readpage(const struct httpget *g, struct indexpage *pg)
 {
 	struct sb why = SB_INIT;
 	char *text;
@@ -283,7 +283,6 @@ readpage(struct tt *t, const struct httpget *g, struct indexpage *pg)
 		error("%s: %s", g->url, why.buf);
 	else
 		rc = 0;
-	(void)t;
 	sbfree(&why);
 	free(text);
 	return rc;
@@ -313,14 +312,14 @@ fetchpages(struct tt *t)
 		error("cannot read torch's page %s: %s", g[0].url, g[0].why.buf);
 	else if (g[0].status != 200)
 		error("cannot read torch's page %s: HTTP status %ld", g[0].url, g[0].status);
-	else if (readpage(t, &g[0], &t->page) == 0)
+	else if (readpage(&g[0], &t->page) == 0)
 		rc = 0;
 	if (rc == 0 && n == 2) {
 		if (g[1].why.len || g[1].status != 200) {
 			notice("the CUDA index %s did not answer (%s%s): the cuda lists are kept as %s has them", g[1].url,
 			       g[1].why.len ? g[1].why.buf : "HTTP status ",
 			       g[1].why.len ? "" : aprintf(&t->a, "%ld", g[1].status), t->o->config);
-		} else if (readpage(t, &g[1], &t->cpage) < 0) {
+		} else if (readpage(&g[1], &t->cpage) < 0) {
 			rc = -1;
 		} else {
 			t->cudaread = 1;
@@ -599,7 +598,7 @@ struct metajob {
 
 /* what the metadata text says: PyPI's CUDA there; -1 (printed) when it is not torch's release's */
 static int
-readmeta(struct tt *t, struct metajob *j, const char *text, size_t len, const char *from)
+readmeta(struct metajob *j, const char *text, size_t len, const char *from)
 {
 	struct coremeta cm;
 	struct sb why = SB_INIT;
@@ -607,7 +606,6 @@ readmeta(struct tt *t, struct metajob *j, const char *text, size_t len, const ch
 	char norm[256], hex[65];
 	int rc = -1, local;
 
-	(void)t;
 	if (want && j->url == from) {
 		struct sha256 c;
 
@@ -664,7 +662,7 @@ rangemeta(struct tt *t, struct metajob **miss, size_t n)
 		if (rw[i].why.len) {
 			error("%s: cannot read its METADATA by range requests: %s", rw[i].url, rw[i].why.buf);
 			rc = -1;
-		} else if (readmeta(t, miss[i], rw[i].meta.buf, rw[i].meta.len, rw[i].url) < 0) {
+		} else if (readmeta(miss[i], rw[i].meta.buf, rw[i].meta.len, rw[i].url) < 0) {
 			rc = -1;
 		}
 		remotewheelfree(&rw[i]);
@@ -675,7 +673,7 @@ rangemeta(struct tt *t, struct metajob **miss, size_t n)
 
 /* one fetched .metadata file: read, missing (*miss), or an error (printed) */
 static int
-metaanswer(struct tt *t, struct metajob *j, const struct httpget *g, int *miss)
+metaanswer(struct metajob *j, const struct httpget *g, int *miss)
 {
 	char *text;
 	size_t len;
@@ -694,7 +692,7 @@ metaanswer(struct tt *t, struct metajob *j, const struct httpget *g, int *miss)
 		return error("%s: HTTP status %ld", g->url, g->status);
 	if (!(text = readfilemax(g->dest, &len, COREMETA_MAX)))
 		return error("cannot read '%s': %s", g->dest, strerror(errno));
-	rc = readmeta(t, j, text, len, g->url);
+	rc = readmeta(j, text, len, g->url);
 	free(text);
 	return rc;
 }
@@ -724,7 +722,7 @@ fetchmeta(struct tt *t)
 	if (n && httpfetch(g, n, &t->lim) < 0 && !g[0].why.len)
 		sbadd(&g[0].why, "cannot run curl");
 	for (i = 0; i < n; i++) {
-		if (metaanswer(t, &j[i], &g[i], &missing) < 0)
+		if (metaanswer(&j[i], &g[i], &missing) < 0)
 			rc = -1;
 		if (missing)
 			miss[nmiss++] = &j[i];
