@@ -26,6 +26,7 @@
 #include "restore.h"
 #include "status.h"
 #include "store.h"
+#include "torchtable.h"
 #include "util.h"
 
 #define WG_VERSION "0.1.0"
@@ -44,7 +45,8 @@ static const char usage[] =
 	"  lock     resolve the tag of every git package version into the lock file\n"
 	"  fetch    update the mirrors of git sources (one URL, or every one of a config)\n"
 	"  checkout check out one git source with its submodules (ninja runs this)\n"
-	"  outdated list upstream tags newer than the newest configured version\n"
+	"  outdated list upstream tags newer than the newest configured version (--write: add them)\n"
+	"  torch-table  the torch table read from torch's page on a package index (--write: update it)\n"
 	"  key      print the key of cells: the hash of everything that decides their wheels\n"
 	"  restore  take a cell's wheel (or test) from the store instead of building it (ninja runs this)\n"
 	"  store    the store: pull the config's stored cells for the index; list or remove unused entries\n"
@@ -66,8 +68,8 @@ static const char checkusage[] =
 	"  --verbose   also list the cells that excludes and the torch table drop, and why\n";
 
 static const char matrixusage[] =
-	"usage: wheelgen matrix [--config FILE] [--json | --github [--by-build] [--split N] | --tsv | --table]\n"
-	"                       [--profile NAME] [--missing] [--shard I/N] [--host FILE]\n"
+	"usage: wheelgen matrix [--config FILE] [--json | --github [--by-build] [--split N] | --tsv | --table\n"
+	"                       | --count] [--profile NAME] [--canary] [--missing] [--shard I/N] [--host FILE]\n"
 	"                       [--builddir DIR] [--templates DIR] [--verbose]\n"
 	"\n"
 	"Print the cells of FILE (default: the config ./configure named for --builddir, else\n"
@@ -89,6 +91,11 @@ static const char matrixusage[] =
 	"  --table       a table for people: each cell's platform, whether this host can build it\n"
 	"                and why not\n"
 	"  --profile P   only the cells of profile P\n"
+	"  --canary      only one cell per package and platform (of the profile's): its newest version against\n"
+	"                its newest torch, PyPI's CUDA of that torch (else its newest CUDA), the\n"
+	"                middle of its Pythons; what an upstream update's pull request builds\n"
+	"  --count       instead of the cells, how many there are: a line \"(all)<TAB>N\", then\n"
+	"                one \"PROFILE<TAB>N\" per profile of the config\n"
 	"  --missing     only the cells whose key the store lacks (the store: see 'wheelgen store\n"
 	"                --help'); a store that cannot be read is a warning, and every cell is listed\n"
 	"  --shard I/N   only the I-th of N near-equal contiguous shards (1 <= I <= N)\n"
@@ -217,12 +224,52 @@ static const char checkoutusage[] =
 	"and check the commit against the lock file. Prints the commit and bytes received.\n";
 
 static const char outdatedusage[] =
-	"usage: wheelgen outdated [--config FILE] [--json] [--pre]\n"
+	"usage: wheelgen outdated [--config FILE] [--json] [--pre] [--write FILE]\n"
 	"\n"
 	"For every git package of FILE, list the upstream tags that match its tag pattern\n"
 	"and name a version newer (PEP 440) than the newest configured one. Nothing is\n"
 	"cloned: the tags are listed from the remote. Pre-releases only with --pre.\n"
-	"  --json   a JSON list: package, url, configured, newer (newest first)\n";
+	"  --json        a JSON list: package, url, configured, newer (newest first)\n"
+	"  --write FILE  add the newer versions to each package's versions: list in FILE (the\n"
+	"                config read), oldest first, changing nothing else in the file; one line\n"
+	"                per package says what was added. Nothing is written when a remote could\n"
+	"                not be listed. Run 'wheelgen lock' to pin the new versions' commits.\n";
+
+static const char torchtableusage[] =
+	"usage: wheelgen torch-table [--config FILE | --write FILE] [--index URL] [--cuda-index URL|none]\n"
+	"                            [--since X.Y] [--pre] [--range] [--drop] [--follow]\n"
+	"                            [--no-platforms] [--timeout S]\n"
+	"\n"
+	"Read torch's project page from a package index (PEP 691 JSON, or PEP 503 HTML) and\n"
+	"print the config's torch: table as the index says it, one row per minor:\n"
+	"  \"2.15\": {cuda: [...], python: [...], pypi: \"13.2\", platforms: [\"x86_64\", \"aarch64\"]}\n"
+	"Per minor: its newest release (pre-releases with --pre; yanked files left out); python:\n"
+	"the CPython ABIs of its Linux x86_64 wheels (\"t\": free-threaded; aarch64's when it has\n"
+	"no x86_64 wheel); platforms: the Linux machines it has wheels for; pypi: the CUDA of\n"
+	"PyPI's own wheel, from the Requires-Dist of one wheel's core metadata per platform\n"
+	"(PEP 658 .metadata: nvidia-cuda-runtime-cu12==12.8.*, cuda-toolkit==13.x); cuda: the\n"
+	"+cuXYZ variants of its newest release on --cuda-index. No wheel is downloaded. What\n"
+	"cannot be read is kept as FILE has it, and a line on stderr says so; lines on stderr\n"
+	"also say how the index differs from FILE. Rows of minors older than --since (default:\n"
+	"the oldest row of FILE) are left out. Network input is never trusted: a malformed,\n"
+	"truncated, oversized or hostile page or metadata file is an error naming its URL.\n"
+	"  --write FILE     update FILE's table instead of printing it: changed values, new rows\n"
+	"                   (in version order), nothing else in the file (comments, quoting\n"
+	"                   and the order stay); written through a temporary and a rename, and\n"
+	"                   only when everything was read. One line per change on stdout\n"
+	"  --index URL      the simple index (default " TT_INDEX "); the page is URL/torch/\n"
+	"  --cuda-index URL an index whose torch wheels carry +cuXYZ labels, one page for all\n"
+	"                   CUDAs (default " TT_CUDAINDEX "); none: keep the cuda lists\n"
+	"  --since X.Y      the oldest minor of the table\n"
+	"  --range          where the index serves no .metadata file, read METADATA out of the\n"
+	"                   wheel with HTTP range requests (its zip's central directory and the\n"
+	"                   member: about 2 MB, not the wheel)\n"
+	"  --drop           --write removes the rows of minors the index does not have (kept\n"
+	"                   otherwise: older configs may use them)\n"
+	"  --follow         --write: a package whose torch: list has the table's newest minor gets\n"
+	"                   the new minors too (their cells are then planned)\n"
+	"  --no-platforms   leave the platforms: key out (for configs without the platform axis)\n"
+	"  --timeout S      seconds one transfer may take (default 60)\n";
 
 /* a command given what it cannot take: the error, then its usage; exit status 2 */
 WG_NORETURN static void usagefail(const char *text, const char *fmt, ...) WG_PRINTF(2, 3);
@@ -245,7 +292,8 @@ usagefail(const char *text, const char *fmt, ...)
 enum {
 	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
-	OPT_BYBUILD, OPT_SPLIT,
+	OPT_BYBUILD, OPT_SPLIT, OPT_WRITE, OPT_INDEX, OPT_CUDAINDEX, OPT_SINCE, OPT_DROP, OPT_FOLLOW, OPT_NOPLATFORMS, OPT_RANGE,
+	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT,
 };
 
 /* a subcommand: its name, what runs it, its --help text and what it takes */
@@ -272,6 +320,12 @@ struct opts {
 	int all;       /* status --all */
 	int bybuild;   /* matrix --by-build */
 	long split;    /* matrix --split N */
+	int canary;    /* matrix --canary */
+	int count;     /* matrix --count */
+	const char *write;                  /* torch-table, outdated --write FILE */
+	const char *index, *cudaindex, *since;  /* torch-table */
+	int drop, follow, noplatforms, range;   /* torch-table */
+	long timeout;                       /* torch-table --timeout */
 };
 
 /*
@@ -330,9 +384,47 @@ static const struct option longopts[] = {
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "by-build", no_argument, NULL, OPT_BYBUILD },
 	{ "split", required_argument, NULL, OPT_SPLIT },
+	{ "write", required_argument, NULL, OPT_WRITE },
+	{ "index", required_argument, NULL, OPT_INDEX },
+	{ "cuda-index", required_argument, NULL, OPT_CUDAINDEX },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "drop", no_argument, NULL, OPT_DROP },
+	{ "follow", no_argument, NULL, OPT_FOLLOW },
+	{ "no-platforms", no_argument, NULL, OPT_NOPLATFORMS },
+	{ "range", no_argument, NULL, OPT_RANGE },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "canary", no_argument, NULL, OPT_CANARY },
+	{ "count", no_argument, NULL, OPT_COUNT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* the options of matrix's plan and of the commands that update a config (torch-table, outdated) */
+static void
+updateopts(struct opts *o, int c)
+{
+	char *end;
+
+	switch (c) {
+	case OPT_CANARY: o->canary = 1; break;
+	case OPT_COUNT: o->count = 1; break;
+	case OPT_WRITE: o->write = optarg; break;
+	case OPT_INDEX: o->index = optarg; break;
+	case OPT_CUDAINDEX: o->cudaindex = optarg; break;
+	case OPT_SINCE: o->since = optarg; break;
+	case OPT_DROP: o->drop = 1; break;
+	case OPT_FOLLOW: o->follow = 1; break;
+	case OPT_NOPLATFORMS: o->noplatforms = 1; break;
+	case OPT_RANGE: o->range = 1; break;
+	case OPT_TIMEOUT:
+		o->timeout = strtol(optarg, &end, 10);
+		if (*end || o->timeout < 1 || o->timeout > 86400) {
+			error("--timeout wants seconds from 1 to 86400, not '%s'", optarg);
+			exit(2);
+		}
+		break;
+	}
+}
 
 static void
 parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
@@ -370,6 +462,10 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_DELETE: o->del = 1; break;
 		case OPT_EXPLAIN: o->explain = 1; break;
 		case OPT_ALL: o->all = 1; break;
+		case OPT_CANARY: case OPT_COUNT: case OPT_WRITE: case OPT_INDEX: case OPT_CUDAINDEX: case OPT_SINCE:
+		case OPT_DROP: case OPT_FOLLOW: case OPT_NOPLATFORMS: case OPT_RANGE: case OPT_TIMEOUT:
+			updateopts(o, c);
+			break;
 		case OPT_FD:
 			o->fd = (int)strtol(optarg, &end, 10);
 			if (*end || o->fd < 3 || o->fd > 255) {
@@ -406,7 +502,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 			fputs(help, stdout);
 			exit(0);
 		default:
-			if (optopt)
+			if (optopt && optopt < 256)
 				usagefail(help, "option '-%c' %s", optopt, strchr("cbHpsm", optopt) ? "needs a value" : "is unknown");
 			usagefail(help, "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
@@ -559,6 +655,18 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 			goto out;
 		}
 	}
+	if (o.count) {
+		printf("(all)\t%zu\n", m.n);
+		for (i = 0; i < c->nprofiles; i++) {
+			size_t j, hits = 0;
+
+			for (j = 0; j < m.n; j++)
+				hits += profilehas(&c->profiles[i], &m.cells[j]);
+			printf("%s\t%zu\n", c->profiles[i].name, hits);
+		}
+		rc = 0;
+		goto out;
+	}
 	/* keep the selected cells at the front, with their keys where they are shown or asked for */
 	keys = xcalloc(m.n ? m.n : 1, sizeof(*keys));
 	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_LOCK);
@@ -568,6 +676,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 				"WHEELGEN_STORE is not set): every cell is missing");
 	sbaddf(&tmp, "%s/.matrix-manifest.%ld", o.builddir, (long)getpid());
 	po.prof = prof;
+	po.canary = o.canary;
 	po.missing = o.missing;
 	po.needkeys = o.format && o.format != FMT_TABLE;
 	po.tmp = tmp.buf;
@@ -922,14 +1031,53 @@ cmdoutdated(const struct command *cmd, int argc, char **argv)
 	int rc = 1;
 
 	parseopts(argc, argv, &o, cmd);
+	if (o.write) {
+		if (o.configset && strcmp(o.config, o.write))
+			usagefail(cmd->usage, "--write FILE is the config read: leave --config out");
+		o.config = o.write;
+	}
 	if ((c = load(&a, &o, &h, &m))) {
-		rc = outdated(c, o.format == FMT_JSON, o.pre, &out) < 0;
+		rc = outdated(c, o.format == FMT_JSON, o.pre, o.write, &out) < 0;
 		fwrite(out.buf, 1, out.len, stdout);
 	}
 	sbfree(&out);
 	free(m.cells);
 	afree(&a);
 	return rc;
+}
+
+static int
+cmdtorchtable(const struct command *cmd, int argc, char **argv)
+{
+	struct ttopts t;
+	struct opts o;
+
+	parseopts(argc, argv, &o, cmd);
+	memset(&t, 0, sizeof(t));
+	if (o.write && o.configset && strcmp(o.config, o.write))
+		usagefail(cmd->usage, "--write FILE is the config read: leave --config out");
+	if ((o.drop || o.follow) && !o.write)
+		usagefail(cmd->usage, "--drop and --follow go with --write FILE");
+	if (o.since) {
+		long maj, min;
+		char *end;
+
+		maj = strtol(o.since, &end, 10);
+		if (end == o.since || *end != '.' || (min = strtol(end + 1, &end, 10)) < 0 || *end || maj < 0)
+			usagefail(cmd->usage, "--since wants MAJOR.MINOR, not '%s'", o.since);
+	}
+	t.config = o.write ? o.write : o.config;
+	t.write = o.write != NULL;
+	t.index = o.index ? o.index : TT_INDEX;
+	t.cudaindex = o.cudaindex ? (strcmp(o.cudaindex, "none") ? o.cudaindex : NULL) : TT_CUDAINDEX;
+	t.since = o.since;
+	t.pre = o.pre;
+	t.drop = o.drop;
+	t.follow = o.follow;
+	t.platforms = !o.noplatforms;
+	t.range = o.range;
+	t.timeout = o.timeout;
+	return torchtable(&t);
 }
 
 int
@@ -944,6 +1092,7 @@ main(int argc, char **argv)
 		{ "fetch", cmdfetch, fetchusage, CMD_GIT },
 		{ "checkout", cmdcheckout, checkoutusage, CMD_GIT | CMD_ARGS },
 		{ "outdated", cmdoutdated, outdatedusage, CMD_GIT },
+		{ "torch-table", cmdtorchtable, torchtableusage, 0 },
 		{ "key", cmdkey, keyusage, CMD_ARGS | CMD_HOST },
 		{ "restore", cmdrestore, restoreusage, CMD_ARGS | CMD_HOST },
 		{ "store", cmdstore, storeusage, CMD_HOST },

@@ -1,8 +1,8 @@
 /*
- * plan: the cells a run builds: those of a profile (every cell without one) and, asked for the
- * missing ones, only those whose key the store does not hold. What a CI plan job prints
- * (wheelgen matrix --missing). A store that cannot be read errs toward building: every cell
- * counts as missing, with a warning.
+ * plan: the cells a run builds: those of a profile (every cell without one), or its canary (one
+ * cell per package against the newest torch), and, asked for the missing ones, only those whose
+ * key the store does not hold. What a CI plan job prints (wheelgen matrix --missing). A store
+ * that cannot be read errs toward building: every cell counts as missing, with a warning.
  */
 #ifndef WG_PLAN_H
 #define WG_PLAN_H
@@ -13,6 +13,10 @@
 /* what to plan */
 struct planopts {
 	const struct profile *prof;   /* only this profile's cells; NULL: every cell */
+	int canary;                   /* only one cell per package: its newest version against its
+					 newest torch, PyPI's CUDA of that torch where it has it (else its
+					 newest CUDA), the middle one of its Pythons (not free-threaded
+					 where it has others): what an upstream update's pull request builds */
 	int missing;                  /* only the cells the store lacks */
 	int needkeys;                 /* compute every selected cell's key (it is printed) */
 	const char *tmp;              /* a scratch file for the store's manifests */

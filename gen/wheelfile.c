@@ -188,6 +188,18 @@ zip64extra(const unsigned char *x, size_t n, struct zipentry *e, int needu, int 
 }
 
 int
+zipcentral(int fd, unsigned long long size, unsigned long long *cdoff, unsigned long long *cdsize, struct sb *why)
+{
+	struct zipfile z;
+	unsigned long long count;
+
+	memset(&z, 0, sizeof(z));
+	z.fd = fd;
+	z.size = size;
+	return findcd(&z, &count, cdsize, cdoff, why);
+}
+
+int
 zipopenfd(int fd, struct zipfile *z, struct sb *why)
 {
 	unsigned long long count, cdsize, cdoff, i;

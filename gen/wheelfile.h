@@ -45,6 +45,10 @@ struct zipfile {
    on failure it is closed already); -1 with why */
 int zipopenfd(int fd, struct zipfile *z, struct sb *why);
 void zipclose(struct zipfile *z);
+/* where the central directory of the zip of size bytes at fd lies, read from the end of
+   central directory record (and zip64's) alone: the file may be a sparse copy holding only its
+   last 64 KiB (remotewheel.c fetches the rest by range); 0, or -1 with why */
+int zipcentral(int fd, unsigned long long size, unsigned long long *cdoff, unsigned long long *cdsize, struct sb *why);
 /* up to max bytes of member e, inflated, appended to out; -1 with why */
 int zipread(const struct zipfile *z, const struct zipentry *e, size_t max, struct sb *out, struct sb *why);
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""JSON and URL helpers of templates/publish-github.sh (no jq on the hosts it runs on).
+"""JSON and URL helpers of templates/publish-github.sh and upstream-pr.sh (no jq on the hosts
+they run on).
 
     python3 templates/github-json.py quote TEXT SAFE     TEXT percent-encoded
     python3 templates/github-json.py create TAG          the body that creates release TAG
@@ -7,6 +8,11 @@
     python3 templates/github-json.py asset FILE NAME     "ID DIGEST" of release asset NAME
     python3 templates/github-json.py uploaded FILE       "DIGEST NAME" of an uploaded asset
     python3 templates/github-json.py message FILE        the API error message of an answer
+    python3 templates/github-json.py pull TITLE BODYFILE [HEAD BASE]
+                                                         the body that opens a pull request
+                                                         (without HEAD and BASE: that edits one)
+    python3 templates/github-json.py pulls FILE          "NUMBER URL" of a pull request, or of the
+                                                         first of a list ("-" when there is none)
 """
 import json, sys, urllib.parse
 cmd, args = sys.argv[1], sys.argv[2:]
@@ -34,6 +40,19 @@ elif cmd == "asset":        # FILE NAME: "ID DIGEST" of the release asset NAME (
 elif cmd == "uploaded":     # FILE: "NAME DIGEST" of an uploaded asset
     d = load(args[0])
     print(d.get("digest") or "-", d.get("name") or "-")
+elif cmd == "pull":         # TITLE BODYFILE [HEAD BASE]: a pull request's fields
+    with open(args[1], encoding="utf-8") as f:
+        d = {"title": args[0], "body": f.read()}
+    if len(args) == 4:
+        d.update(head=args[2], base=args[3], maintainer_can_modify=True)
+    print(json.dumps(d))
+elif cmd == "pulls":        # FILE: "NUMBER URL" of a pull request, or of the first one listed
+    d = load(args[0])
+    if isinstance(d, list):
+        d = d[0] if d else None
+    if d is not None and not (isinstance(d, dict) and "number" in d):
+        sys.exit("wheelgen: github: %s: no pull request in the answer" % args[0])
+    print("%s %s" % (d["number"], d.get("html_url") or "-") if d else "-")
 elif cmd == "message":      # FILE: the API error message of an answer (or its start)
     try:
         with open(args[0], encoding="utf-8", errors="replace") as f:

@@ -63,7 +63,7 @@ assert dl["pattern"] == "wheels-*" and dl["merge-multiple"] is True and dl["path
 # the plan, the builds and the index key cells alike: the same backend
 assert all("--backend docker" in j["steps"][1]["run"] for j in jobs.values()), [j["steps"][1]["run"] for j in jobs.values()]
 allowed = [r"\./configure( --[a-z-]+( [a-z]+)?)*", r"ninja( [^ ;|&]+)+",
-           r'out/wheelgen matrix --github --by-build --missing --host out/host.txt --profile "\$PROFILE" >"\$RUNNER_TEMP/matrix"',
+           r'out/wheelgen matrix --github --by-build --missing --host out/host.txt --profile "\$PROFILE" \$\{CANARY:\+--canary\} >"\$RUNNER_TEMP/matrix"',
            r'echo "matrix=\$\(cat "\$RUNNER_TEMP/matrix"\)" >>"\$GITHUB_OUTPUT"',
            r'echo "missing=\$\(grep -o \'"cell"\' "\$RUNNER_TEMP/matrix" \| wc -l\)" >>"\$GITHUB_OUTPUT"']
 bad, runs = [], 0

@@ -1,6 +1,7 @@
 #!/bin/sh
 # the fuzz targets (tests/fuzz/fuzz-*.c): the config loader with the matrix and the cell specs,
-# the manifest reader, the PEP 440/503/508 parsers and a stored wheel's zip, each built with libFuzzer, ASan and UBSan
+# the manifest reader, the PEP 440/503/508 parsers, a stored wheel's zip, a package index's JSON
+# and HTML pages (torch-table) and core metadata with its markers, each built with libFuzzer, ASan and UBSan
 # and run for WG_FUZZ_SECONDS (default 10; tests/run.sh --fuzz N sets it) from a corpus seeded
 # with the configs of tests/configs, examples/ and config/: no crash, no leak, no input that
 # takes over a second
@@ -59,8 +60,25 @@ for i, method in enumerate((zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED)):
         z.writestr("x-1.0.dist-info/RECORD", "")
 PY
 
+# an index's pages, PEP 691 and PEP 503, and core metadata (torch's Requires-Dist lines)
+cat >"$WORK/corpus-json/a" <<'JSON'
+{"files": [{"core-metadata": {"sha256": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}, "filename": "torch-2.10.0-3-cp313-cp313t-manylinux_2_28_x86_64.whl", "hashes": {"sha256": "4aadc7124afc431ac6a227a05dc8eff417b6fd8f90fc6c44d514ddfca9a6b474"}, "requires-python": ">=3.10", "size": 591763257, "upload-time": "2018-12-07T18:56:01.203127Z", "url": "../../packages/fb/torch-2.10.0-3-cp313-cp313t-manylinux_2_28_x86_64.whl", "yanked": "broken \u00e9\ud83d\ude00"}], "meta": {"_last-serial": 1, "api-version": "1.1"}, "name": "torch", "versions": ["2.10.0", 1e-3, -0.5, true, false, null]}
+JSON
+printf '<html><body><a href="/whl/cu128/torch-2.9.1%%2Bcu128-cp312-cp312-linux_x86_64.whl#sha256=%064d" data-dist-info-metadata="sha256=%064d" data-yanked="" data-requires-python="&gt;=3.9">torch-2.9.1+cu128-cp312-cp312-linux_x86_64.whl</a><br/></body></html>\n' 0 0 >"$WORK/corpus-json/b"
+cat >"$WORK/corpus-metadata/a" <<'META'
+Metadata-Version: 2.1
+Name: torch
+Version: 2.10.0
+Requires-Dist: nvidia-cuda-runtime-cu12==12.8.90; platform_system == "Linux" and platform_machine == "x86_64"
+Requires-Dist: cuda-toolkit[cublas,cudart]==13.2.2; platform_system == "Linux" and (python_version < "3.15" or extra == 'x')
+Requires-Dist: triton~=3.9.0; 'x86' in platform_machine and os_name not in "nt"
+  and sys.platform != 'win32'
+
+Description text
+META
+
 for t in $targets; do
-	case $t in config) max=8192 ;; manifest) max=2048 ;; wheel) max=4096 ;; *) max=1024 ;; esac
+	case $t in config|json) max=8192 ;; manifest) max=2048 ;; wheel|metadata) max=4096 ;; *) max=1024 ;; esac
 	t_case "fuzz $t for ${secs}s: no crash, leak or input slower than 1 s"
 	rc=0
 	(cd "$WORK" && ASAN_OPTIONS=detect_leaks=1 "./fuzz-$t" -max_total_time="$secs" -timeout=1 -rss_limit_mb=2048 \

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "coremeta.h"
 #include "diag.h"
 #include "esc.h"
 #include "checkout.h"
@@ -16,10 +17,13 @@
 #include "wheelfile.h"
 #include "mirror.h"
 #include "graph.h"
+#include "json.h"
 #include "matrix.h"
 #include "pep.h"
 #include "sha256.h"
+#include "simpleapi.h"
 #include "util.h"
+#include "yamledit.h"
 #include "ydoc.h"
 #include "files.h"
 
@@ -515,6 +519,247 @@ teststore(void)
 	sbfree(&p);
 }
 
+/* json.c: what it takes and what it refuses, with the place */
+static void
+testjson(void)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "", "line 1, column 1: the text ends where a value should be" },
+		{ "[1,]", "line 1, column 4: not a JSON value" },
+		{ "{\"a\":1,\"a\":2}", "a duplicate key in an object: a" },
+		{ "\"\\ud800\"", "a lone high surrogate" },
+		{ "\"\\udc00\"", "a lone low surrogate" },
+		{ "\"a\tb\"", "a control character in a string" },
+		{ "[1] 2", "text after the JSON value" },
+		{ "\"\xff\"", "bytes that are not UTF-8" },
+		{ "01", "text after the JSON value" },
+		{ "1.", "a number needs digits after its '.'" },
+		{ "{\"a\" 1}", "':' must follow an object's key" },
+		{ "{\"a\\u0000b\": 1}", "an object's key holds a NUL" },
+		{ "[\"abc", "a string that never ends" },
+		{ "tru", "not a JSON value" },
+		{ "\n  [1,\n   x]", "line 3, column 4: not a JSON value" },
+	};
+	struct arena a = { 0 };
+	struct sb why = SB_INIT, deep = SB_INIT;
+	const struct json *v;
+	long long n;
+	size_t i;
+
+	{
+		const char *t = "{\"files\": [{\"filename\": \"x\\u00e9\\ud83d\\ude00\\n\", \"size\": -12, \"y\": true, "
+				"\"f\": 1.5e3}], \"z\": null}";
+
+		v = jsonparse(&a, t, strlen(t), NULL, &why);
+	}
+	CHECK(v && v->kind == JSON_OBJECT && v->n == 2 && !strcmp(v->k[1], "z"), "an object with its keys in order");
+	v = v ? jsonget(v, "files") : NULL;
+	CHECK(v && v->kind == JSON_ARRAY && v->n == 1, "an array of one");
+	checkstr(v ? jsonstr(jsonget(v->v[0], "filename")) : NULL, "x\xc3\xa9\xf0\x9f\x98\x80\n",
+		 "escapes decoded: \\u00e9, a surrogate pair, \\n");
+	CHECK(v && jsonint(jsonget(v->v[0], "size"), &n) == 0 && n == -12, "a whole number");
+	CHECK(v && jsonint(jsonget(v->v[0], "f"), &n) < 0 && jsonbool(jsonget(v->v[0], "y")) == 1 &&
+	      jsonbool(jsonget(v->v[0], "f")) == -1 && !jsonget(v->v[0], "nothing") && !jsonget(NULL, "x"),
+	      "a fraction is no int; true; a missing key");
+	v = jsonparse(&a, "\"a\\u0000b\"", 10, NULL, &why);
+	CHECK(v && v->len == 3 && !jsonstr(v), "a string with a NUL has its length, and jsonstr refuses it");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sbreset(&why);
+		v = jsonparse(&a, bad[i].text, strlen(bad[i].text), NULL, &why);
+		CHECK(!v && strstr(why.buf, bad[i].why), bad[i].text);
+		if (v || !strstr(why.buf, bad[i].why))
+			printf("  want: %s\n  got:  %s\n", bad[i].why, why.buf);
+	}
+	/* nesting past the limit, and too many values: refused, not a stack overflow */
+	for (i = 0; i < 100000; i++)
+		sbaddc(&deep, '[');
+	sbreset(&why);
+	CHECK(!jsonparse(&a, deep.buf, deep.len, NULL, &why) && strstr(why.buf, "nested too deep"), "100000 ['s");
+	sbreset(&deep);
+	sbaddc(&deep, '[');
+	for (i = 0; i < 2000; i++)
+		sbadd(&deep, i ? ",0" : "0");
+	sbaddc(&deep, ']');
+	{
+		struct jsonlimits lim = { 0, 1000 };
+
+		sbreset(&why);
+		CHECK(!jsonparse(&a, deep.buf, deep.len, &lim, &why) && strstr(why.buf, "too many values"), "a value limit");
+	}
+	sbfree(&deep);
+	sbfree(&why);
+	afree(&a);
+}
+
+/* simpleapi.c: URLs resolved as RFC 3986 says; pages in both forms; hostile names refused */
+static void
+testsimpleapi(void)
+{
+	static const struct {
+		const char *ref, *want;
+	} refs[] = {
+		{ "https://files.example/p/t-1.whl#sha256=ab", "https://files.example/p/t-1.whl" },
+		{ "../../packages/a/t-1.whl", "https://pypi.example/packages/a/t-1.whl" },
+		{ "/whl/cu128/t-1%2Bcu128.whl", "https://pypi.example/whl/cu128/t-1%2Bcu128.whl" },
+		{ "//other.example/x/./y/../t.whl", "https://other.example/x/t.whl" },
+		{ "t-1.whl", "https://pypi.example/simple/torch/t-1.whl" },
+		{ "../../../../../t.whl", "https://pypi.example/t.whl" },
+	};
+	struct indexpage pg;
+	struct sb u = SB_INIT, why = SB_INIT;
+	const char *json = "{\"meta\": {\"api-version\": \"1.1\"}, \"name\": \"torch\", \"files\": ["
+			   "{\"filename\": \"torch-2.9.1-cp312-cp312-manylinux_2_28_x86_64.whl\", \"url\": \"../../f/t.whl\","
+			   " \"hashes\": {\"sha256\": \"" "AB" "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd" "\"},"
+			   " \"core-metadata\": {\"sha256\": \"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"},"
+			   " \"yanked\": \"broken\"}]}";
+	const char *html = "<html><body><a href=\"/whl/cu128/torch-2.9.1%2Bcu128-cp312-cp312-linux_x86_64.whl#sha256="
+			   "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\" data-dist-info-metadata=\"true\""
+			   " data-requires-python=\"&gt;=3.9\">torch-2.9.1+cu128-cp312-cp312-linux_x86_64.whl</a><br/>"
+			   "<A HREF='x.whl'> x &amp; y.whl </A></body></html>";
+	size_t i;
+
+	for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
+		sbreset(&u);
+		urlresolve("https://pypi.example/simple/torch/", refs[i].ref, &u);
+		checkstr(u.buf, refs[i].want, refs[i].ref);
+	}
+	CHECK(indexpageparse("https://pypi.example/simple/torch/", json, strlen(json), "application/vnd.pypi.simple.v1+json",
+			     &pg, &why) == 0 && pg.n == 1 && pg.json, "a PEP 691 page");
+	if (pg.n == 1) {
+		checkstr(pg.files[0].url, "https://pypi.example/f/t.whl", "its url, resolved");
+		CHECK(pg.files[0].sha256 && startswith(pg.files[0].sha256, "ab01") && pg.files[0].metadata &&
+		      pg.files[0].metasha256 && pg.files[0].yanked,
+		      "a hash in lower case; core-metadata with its hash; yanked with a reason");
+	}
+	indexpagefree(&pg);
+	CHECK(indexpageparse("https://pypi.example/simple/torch/", html, strlen(html), "", &pg, &why) == 0 && pg.n == 2 &&
+	      !pg.json, "a PEP 503 page (the text decides)");
+	if (pg.n == 2) {
+		checkstr(pg.files[0].filename, "torch-2.9.1+cu128-cp312-cp312-linux_x86_64.whl", "the anchor's text");
+		checkstr(pg.files[0].requirespython, ">=3.9", "an attribute's entity");
+		checkstr(pg.files[1].filename, "x & y.whl", "an upper-case anchor, blanks trimmed");
+		CHECK(pg.files[0].sha256 && pg.files[0].metadata, "the fragment's hash; data-dist-info-metadata");
+	}
+	indexpagefree(&pg);
+	{
+		static const char *const hostile[] = {
+			"{\"meta\": {\"api-version\": \"1.0\"}, \"files\": [{\"filename\": \"../x.whl\", \"url\": \"x\"}]}",
+			"{\"meta\": {\"api-version\": \"1.0\"}, \"files\": [{\"filename\": \"a/b.whl\", \"url\": \"x\"}]}",
+			"{\"meta\": {\"api-version\": \"1.0\"}, \"files\": [{\"filename\": \"x.whl\", \"url\": \"file:///etc/passwd\"}]}",
+			"{\"meta\": {\"api-version\": \"1.0\"}, \"files\": [{\"filename\": \"x.whl\", \"url\": \"a b\"}]}",
+			"{\"meta\": {\"api-version\": \"2.0\"}, \"files\": []}",
+			"{\"meta\": {\"api-version\": \"1.0\"}, \"files\": {}}",
+			"<a href=\"x\">..</a>",
+			"plain text",
+		};
+
+		for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+			sbreset(&why);
+			CHECK(indexpageparse("https://p.example/simple/torch/", hostile[i], strlen(hostile[i]), "", &pg, &why) < 0 &&
+			      why.len, hostile[i]);
+		}
+	}
+	sbreset(&u);
+	quotenet(&u, "a\x01\xff'");
+	checkstr(u.buf, "'a\\x01\\xff''", "a name from the network, quoted");
+	sbfree(&u);
+	sbfree(&why);
+}
+
+/* coremeta.c: the headers, markers in three values, a torch wheel's CUDA */
+static void
+testcoremeta(void)
+{
+	static const struct {
+		const char *marker;
+		int want;
+	} marks[] = {
+		{ "platform_system == \"Linux\" and platform_machine == \"x86_64\"", MARKER_TRUE },
+		{ " platform_machine=='aarch64'", MARKER_FALSE },
+		{ "python_version < \"3.15\"", MARKER_UNKNOWN },
+		{ "python_version < \"3.15\" and platform_machine == \"aarch64\"", MARKER_FALSE },
+		{ "(python_version < \"3.15\" or sys_platform == 'linux') and extra == \"cuda\"", MARKER_FALSE },
+		{ "'x86' in platform_machine and os_name != 'nt'", MARKER_TRUE },
+		{ "platform_machine not in 'arm64 aarch64'", MARKER_TRUE },
+		{ "platform_machine ==", MARKER_BAD },
+		{ "nonsense == 'x'", MARKER_BAD },
+		{ "(((platform_machine == 'x86_64'", MARKER_BAD },
+	};
+	const char *meta = "Metadata-Version: 2.1\r\nName: torch\nVersion: 2.10.0\n"
+			   "Requires-Dist: nvidia-cuda-runtime-cu12==12.8.90; platform_system == \"Linux\" and platform_machine == \"x86_64\"\n"
+			   "Requires-Dist: triton==3.6.0; platform_system == \"Linux\"\n"
+			   "Requires-Dist: cuda-bindings==12.9.4;\n  platform_machine == \"x86_64\"\n"
+			   "\nRequires-Dist: not-a-header\n";
+	const char *meta13 = "Name: torch\nVersion: 2.15.0\nRequires-Dist: nvidia-cuda-runtime-cu13==13.0.1; extra == \"old\"\n"
+			     "Requires-Dist: cuda-toolkit[cublas,cudart]==13.2.2; platform_system == \"Linux\"\n";
+	struct markerenv env;
+	struct coremeta m;
+	struct sb why = SB_INIT;
+	char cuda[16];
+	size_t i;
+
+	markerlinux(&env, "x86_64");
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		CHECK(markereval(marks[i].marker, &env) == marks[i].want, marks[i].marker);
+	CHECK(coremetaparse(meta, strlen(meta), &m, &why) == 0 && m.nrequires == 3 && !strcmp(m.version, "2.10.0") &&
+	      strstr(m.requires[2], "platform_machine"), "headers to the empty line; a folded field joined");
+	CHECK(torchcuda(&m, "x86_64", cuda, &why) == 0 && !strcmp(cuda, "12.8"), "2.10 on x86_64: 12.8");
+	CHECK(torchcuda(&m, "aarch64", cuda, &why) == 0 && !strcmp(cuda, ""), "2.10 on aarch64: a CPU-only wheel");
+	coremetafree(&m);
+	CHECK(coremetaparse(meta13, strlen(meta13), &m, &why) == 0 && torchcuda(&m, "aarch64", cuda, &why) == 0 &&
+	      !strcmp(cuda, "13.2"), "cuda-toolkit wins; an extra's requirement does not count");
+	coremetafree(&m);
+	sbreset(&why);
+	CHECK(coremetaparse("Name: x\n", 8, &m, &why) < 0 && strstr(why.buf, "no Version"), "no Version");
+	CHECK(coremetaparse("Name: \xff\n", 8, &m, &why) < 0, "not UTF-8");
+	sbfree(&why);
+}
+
+/* yamledit.c: values replaced, lists appended to, all else byte for byte */
+static void
+testyamledit(void)
+{
+	const char *src = "# top\na:\n  versions: [\"1.0\", '2.0']  # c\n  b: {x: [1], y: plain}\n"
+			  "  block:\n    - \"1.0\"   # one\n  one: \"1.0\"\n  empty: []\n";
+	struct arena a = { 0 };
+	struct diags d = { 0 };
+	struct yedits e = { 0 };
+	struct sb out = SB_INIT, why = SB_INIT, q = SB_INIT;
+	struct node *root = ydocparse(&a, src, strlen(src), &d), *m = root ? mapget(root, "a") : NULL;
+	const char *add[] = { "3.0", "4.0b1" };
+	size_t end;
+
+	CHECK(m && d.errors == 0, "the YAML reads");
+	if (!m)
+		return;
+	CHECK(yappendlist(src, strlen(src), mapget(m, "versions"), add, 2, &e, &why) == 0, "a flow list");
+	CHECK(yappendlist(src, strlen(src), mapget(m, "block"), add, 1, &e, &why) == 0, "a block list");
+	CHECK(yappendlist(src, strlen(src), mapget(m, "one"), add, 1, &e, &why) == 0, "a single string");
+	CHECK(yappendlist(src, strlen(src), mapget(m, "empty"), add + 1, 1, &e, &why) == 0, "an empty flow list");
+	CHECK(ynodeend(src, strlen(src), mapget(m, "b"), &end) == 0 && src[end - 1] == '}', "a flow mapping's end");
+	CHECK(yeditapply(src, strlen(src), &e, &out) == 0, "the changes apply");
+	checkstr(out.buf, "# top\na:\n  versions: [\"1.0\", '2.0', '3.0', '4.0b1']  # c\n  b: {x: [1], y: plain}\n"
+			  "  block:\n    - \"1.0\"   # one\n    - \"3.0\"\n  one: [\"1.0\", \"3.0\"]\n  empty: [\"4.0b1\"]\n",
+		 "appended in each list's own style");
+	yquote(&q, "it's", '\'');
+	yquote(&q, "null", 0);
+	yquote(&q, "a\"b", '"');
+	checkstr(q.buf, "'it''s'\"null\"\"a\\\"b\"", "quoting: single, plain refused for null, double");
+	yeditsfree(&e);
+	yeditadd(&e, 3, 5, "x");
+	yeditadd(&e, 5, 1, "y");
+	sbreset(&out);
+	CHECK(yeditapply(src, strlen(src), &e, &out) < 0, "overlapping changes are refused");
+	yeditsfree(&e);
+	sbfree(&out);
+	sbfree(&why);
+	sbfree(&q);
+	diagfree(&d);
+	afree(&a);
+}
+
 int
 main(void)
 {
@@ -527,6 +772,10 @@ main(void)
 	testconfigerrors();
 	testgiturls();
 	teststore();
+	testjson();
+	testsimpleapi();
+	testcoremeta();
+	testyamledit();
 	pepfree();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;

@@ -1,0 +1,33 @@
+/*
+ * remotewheel: the METADATA of wheels on a server, read with HTTP range requests, never the
+ * whole wheel: the zip's last 2 MiB (its end records, and usually its whole central directory),
+ * what of the central directory that lacks, and the one member. The pieces go into a sparse
+ * temporary of the wheel's size that wheelfile.c reads as the zip. Several wheels at once, in
+ * three rounds of parallel requests. For an index that serves no PEP 658 .metadata files.
+ */
+#ifndef WG_REMOTEWHEEL_H
+#define WG_REMOTEWHEEL_H
+
+#include "http.h"
+#include "util.h"
+
+/* one wheel */
+struct remotewheel {
+	const char *url;        /* the wheel's URL */
+	const char *filename;   /* its file name: the .dist-info it holds is <name>-<version>.dist-info */
+	struct sb meta;         /* filled in: the METADATA text */
+	struct sb why;          /* empty when meta was read; else why not (without the URL) */
+	size_t bytes;           /* bytes transferred for it */
+	int requests;           /* requests made for it */
+};
+
+/* the tail fetched first, and what the rest may be */
+#define REMOTE_TAIL (2 << 20)
+#define REMOTE_CD_MAX (64 << 20)          /* a central directory */
+#define REMOTE_WHEEL_MAX (64ULL << 30)    /* a wheel */
+
+/* read the METADATA of the n wheels, with temporaries in tmpdir (removed); lim NULL: http.h's defaults */
+void remotewheelmeta(struct remotewheel *w, size_t n, const char *tmpdir, const struct httplimits *lim);
+void remotewheelfree(struct remotewheel *w);
+
+#endif
