@@ -190,6 +190,12 @@ crosshost(struct builder *b, struct cell *cl)
 		if (!strcmp(h->crossplat[i], name))
 			cl->qemu = h->qemu[i];
 	}
+	if (!cl->qemu && strcmp(h->machine, platformdefault()->machine)) {
+		/* (configure sets up cross builds from x86_64 alone) */
+		cl->whynot = aprintf(b->a, "this %s host builds only %s cells (build %s cells on an %s host, "
+				     "or cross-build them on x86_64)", h->machine, h->machine, name, name);
+		return;
+	}
 	if (!cl->qemu) {
 		cl->whynot = aprintf(b->a, "this %s host has no cross toolchain for %s (./configure --install-deps sets one "
 				     "up when the config names %s; or build on an %s host)", h->machine, name, name, name);

@@ -161,6 +161,16 @@ t_expect "an unknown platform is file:line:col with a suggestion" '
 	grep -q "badplat.yml:1:50: error: unknown platform .arm64. in defaults.platforms; did you mean .aarch64.?" "$WORK/badplat.err"
 	grep -q "badplat.yml:1:57: error: unknown platform .win_amd64. in defaults.platforms: wheelgen builds Linux wheels for x86_64 and aarch64 (nothing here can build or run a Windows wheel)" "$WORK/badplat.err"
 '
+t_expect "on an aarch64 host (an arm runner) its cells build natively, every Python it has, no root file system; x86_64 cells say why not" '
+	printf "machine aarch64\npython 3.11 /usr/bin/python3.11\npython 3.12 /usr/bin/python3.12\ncuda 13.0 /usr/local/cuda-13.0\n" >"$WORK/arm.host"
+	$wg matrix --config "$WORK/plat.yml" --host "$WORK/arm.host" --table >"$WORK/arm.table"
+	[ "$(awk "\$3 == \"yes\" { print \$1 }" "$WORK/arm.table" | tr "\n" " ")" = "a-1.0-py311-cu130-torch2.14-aarch64 b-1.0-py311-aarch64 b-1.0-py312-aarch64 " ]
+	grep -q "^a-1.0-py311-cu130-torch2.13 .* no: this aarch64 host builds only aarch64 cells (build x86_64 cells on an x86_64 host, or cross-build them on x86_64)" "$WORK/arm.table"
+	rm -rf "$WORK/armgen" && $wg gen --config "$WORK/plat.yml" --builddir "$WORK/armgen" --host "$WORK/arm.host" >/dev/null
+	! grep -q "^WG_SYSROOT=\|^WG_QEMU=" "$WORK/armgen/cells/b-1.0-py312-aarch64/spec"
+	! grep -q "^rule sysroot" "$WORK/armgen/graph.ninja"
+'
+
 # a plan of 600 rows over two platforms: no matrix over 256 rows
 python3 - "$WORK/big.yml" <<'PY'
 import sys
