@@ -10,6 +10,7 @@
 #include "graph.h"
 #include "layout.h"
 #include "manifest.h"
+#include "pep.h"
 #include "placeholder.h"
 #include "sources.h"
 #include "steps.h"
@@ -171,7 +172,8 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir, int portable)
 	}
 	if (p->abi)
 		shvar(s, "WG_ABI", p->abi);
-	if (p->nvcc_compress && cl->cuda)
+	/* (nvcc has -compress-mode from CUDA 12.8 on; older toolkits build as they always did) */
+	if (p->nvcc_compress && cl->cuda && pepcmp(cl->cuda, "12.8") >= 0)
 		shvar(s, "WG_NVCC_COMPRESS", p->nvcc_compress);
 	if (!portable)
 		sbaddf(s, "WG_MEMORY_GB=%.1f\n", cl->memory_gb);

@@ -171,6 +171,20 @@ t_expect "on an aarch64 host (an arm runner) its cells build natively, every Pyt
 	! grep -q "^rule sysroot" "$WORK/armgen/graph.ninja"
 '
 
+cat >"$WORK/cmp.yml" <<'YML'
+defaults: {python: ["3.12"], cuda: ["12.6", "13.0"]}
+packages:
+  a: {source: {path: .}, versions: ["1.0"], nvcc_compress: size, local_version: "cu{cuda}"}
+  b: {source: {path: .}, versions: ["1.0"], local_version: "cu{cuda}"}
+YML
+t_expect "nvcc_compress reaches the specs of CUDA 12.8 and later only (older nvcc has no -compress-mode), and not those of packages without it" '
+	printf "python 3.12 /usr/bin/python3\ncuda 12.6 /usr/local/cuda-12.6\ncuda 13.0 /usr/local/cuda-13.0\n" >"$WORK/cmp.host"
+	rm -rf "$WORK/cmpgen" && $wg gen --config "$WORK/cmp.yml" --builddir "$WORK/cmpgen" --host "$WORK/cmp.host" >/dev/null
+	grep -qx "WG_NVCC_COMPRESS=.size." "$WORK/cmpgen/cells/a-1.0-py312-cu130/spec"
+	! grep -q "WG_NVCC_COMPRESS" "$WORK/cmpgen/cells/a-1.0-py312-cu126/spec"
+	! grep -q "WG_NVCC_COMPRESS" "$WORK/cmpgen/cells/b-1.0-py312-cu130/spec"
+'
+
 # a plan of 600 rows over two platforms: no matrix over 256 rows
 python3 - "$WORK/big.yml" <<'PY'
 import sys
