@@ -598,8 +598,8 @@ cmdgen(const struct command *cmd, int argc, char **argv)
 		go.host = &h;
 		if (gengraph(c, &m, &go, &st) == 0) {
 			rc = 0;
-			if (st.graphwritten && st.buildable < st.cells)
-				whynotsummary(&m, st.cells - st.buildable, o.builddir);
+			if (st.graphwritten && st.buildable < st.cells && o.host)
+				whynotsummary(&m, st.cells - st.buildable, o.host);
 			if (o.verbose)
 				notice("%zu cells, %zu buildable here; %zu spec files written; graph.ninja %s",
 					st.cells, st.buildable, st.written, st.graphwritten ? "written" : "unchanged");

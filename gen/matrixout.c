@@ -8,7 +8,7 @@
 #include "matrixout.h"
 
 void
-whynotsummary(const struct matrix *m, size_t n, const char *builddir)
+whynotsummary(const struct matrix *m, size_t n, const char *hostfile)
 {
 	const char **why = xcalloc(m->n, sizeof(*why));
 	size_t *count = xcalloc(m->n, sizeof(*count));
@@ -28,7 +28,7 @@ whynotsummary(const struct matrix *m, size_t n, const char *builddir)
 		fprintf(stderr, "  %zu cell%s: %s\n", count[j], count[j] == 1 ? "" : "s", why[j]);
 	if (nwhy > 5)
 		fprintf(stderr, "  ... and %zu more reasons\n", nwhy - 5);
-	fprintf(stderr, "  (wheelgen matrix --table --host %s/host.txt lists them)\n", builddir);
+	fprintf(stderr, "  (wheelgen matrix --table --host %s lists them)\n", hostfile);
 	free(why);
 	free(count);
 }

@@ -25,6 +25,6 @@ int printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, 
 
 /* on stderr: how many of m's cells (n) this host cannot build, and why, grouped (gen prints it
    when the graph changed) */
-void whynotsummary(const struct matrix *m, size_t n, const char *builddir);
+void whynotsummary(const struct matrix *m, size_t n, const char *hostfile);
 
 #endif
