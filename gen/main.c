@@ -26,6 +26,7 @@
 #include "restore.h"
 #include "status.h"
 #include "store.h"
+#include "summary.h"
 #include "util.h"
 
 #define WG_VERSION "0.1.0"
@@ -50,6 +51,7 @@ static const char usage[] =
 	"  store    the store: pull the config's stored cells for the index; list or remove unused entries\n"
 	"  status   the build and test steps of the build directory: running, ok, failed; time; last line\n"
 	"  claim    take the build directory for the ninja run above (ninja's edges run this first)\n"
+	"  summary  Markdown for a CI job's summary: the plan, a build job's cells, the index\n"
 	"\n"
 	"Without --config, commands read the config ./configure named for the build directory\n"
 	"(DIR/config.ninja), else config/packages.yml.\n"
@@ -216,6 +218,26 @@ static const char outdatedusage[] =
 	"cloned: the tags are listed from the remote. Pre-releases only with --pre.\n"
 	"  --json   a JSON list: package, url, configured, newer (newest first)\n";
 
+static const char summaryusage[] =
+	"usage: wheelgen summary plan [--config FILE] [--profile P] --matrix FILE\n"
+	"       wheelgen summary build [--builddir DIR] [--artifact NAME] CELL...\n"
+	"       wheelgen summary index [--config FILE] [--builddir DIR] [--log FILE]\n"
+	"\n"
+	"Print Markdown that tells what a CI job did ($GITHUB_STEP_SUMMARY), read from what its\n"
+	"steps left, so that it works after a failed step too:\n"
+	"  plan    the cells of profile P (default: every cell), how many the store holds, and\n"
+	"          the missing ones by build job and wheel, from FILE: what 'wheelgen matrix\n"
+	"          --github' printed (with --split N, its matrixK= lines)\n"
+	"  build   for each CELL: its wheel built or restored from the store, its test, whether\n"
+	"          it was published, the wheel's size, the steps' times (DIR/wheels/, tests/,\n"
+	"          publish/, logs/); a failed cell's log, in the artifact NAME when given, with\n"
+	"          its first error lines\n"
+	"  index   after ninja merge-index: how many cells and wheels the index lists\n"
+	"          (DIR/merge-index.rsp), which of them this run's builds made, and each cell of\n"
+	"          the config it left out, with why (merge-index's messages: --log FILE, its\n"
+	"          output)\n"
+	"Exit status 0 when a summary was printed (also one that says an input is missing).\n";
+
 /* a command given what it cannot take: the error, then its usage; exit status 2 */
 WG_NORETURN static void usagefail(const char *text, const char *fmt, ...) WG_PRINTF(2, 3);
 
@@ -237,7 +259,7 @@ usagefail(const char *text, const char *fmt, ...)
 enum {
 	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
-	OPT_BYBUILD,
+	OPT_BYBUILD, OPT_MATRIX, OPT_ARTIFACT, OPT_LOG,
 };
 
 /* a subcommand: its name, what runs it, its --help text and what it takes */
@@ -263,6 +285,7 @@ struct opts {
 	int fd;        /* claim --fd */
 	int all;       /* status --all */
 	int bybuild;   /* matrix --by-build */
+	const char *matrixfile, *artifact, *log;   /* summary --matrix, --artifact, --log */
 };
 
 /*
@@ -320,6 +343,9 @@ static const struct option longopts[] = {
 	{ "fd", required_argument, NULL, OPT_FD },
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "by-build", no_argument, NULL, OPT_BYBUILD },
+	{ "matrix", required_argument, NULL, OPT_MATRIX },
+	{ "artifact", required_argument, NULL, OPT_ARTIFACT },
+	{ "log", required_argument, NULL, OPT_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -347,6 +373,9 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_TEMPLATES: o->templates = optarg; break;
 		case OPT_MISSING: o->missing = 1; break;
 		case OPT_BYBUILD: o->bybuild = 1; break;
+		case OPT_MATRIX: o->matrixfile = optarg; break;
+		case OPT_ARTIFACT: o->artifact = optarg; break;
+		case OPT_LOG: o->log = optarg; break;
 		case OPT_TEST: o->test = 1; break;
 		case OPT_PULL: o->pull = 1; break;
 		case OPT_UNUSED: o->unused = 1; break;
@@ -700,6 +729,67 @@ cmdclaim(const struct command *cmd, int argc, char **argv)
 	return claimbuilddir(o.builddir, o.fd) < 0;
 }
 
+/* the profile named name of c, or NULL with a message listing c's profiles */
+static const struct profile *
+profilenamed(const struct config *c, const char *name, const char *config)
+{
+	size_t i;
+
+	for (i = 0; i < c->nprofiles; i++) {
+		if (!strcmp(c->profiles[i].name, name))
+			return &c->profiles[i];
+	}
+	error("no profile '%s' in %s%s", name, config, c->nprofiles ? "; it has:" : "");
+	for (i = 0; i < c->nprofiles; i++)
+		fprintf(stderr, "  %s\n", c->profiles[i].name);
+	return NULL;
+}
+
+static int
+cmdsummary(const struct command *cmd, int argc, char **argv)
+{
+	struct arena a = { 0 };
+	struct sb out = SB_INIT;
+	const struct profile *prof = NULL;
+	struct opts o;
+	struct host h;
+	struct matrix m;
+	struct config *c = NULL;
+	const char *what;
+	int rc = 1;
+
+	parseopts(argc, argv, &o, cmd);
+	what = o.nargs ? o.args[0] : "";
+	memset(&m, 0, sizeof(m));
+	if (!strcmp(what, "build")) {
+		summarybuild(&out, o.builddir, o.args + 1, (size_t)o.nargs - 1, o.artifact);
+		rc = 0;
+	} else if (!strcmp(what, "plan") || !strcmp(what, "index")) {
+		if (!strcmp(what, "plan") && !o.matrixfile)
+			usagefail(cmd->usage, "summary plan needs --matrix FILE");
+		if (o.nargs > 1)
+			usagefail(cmd->usage, "unexpected argument '%s'", o.args[1]);
+		if ((c = load(&a, &o, &h, &m)) && (!o.profile || (prof = profilenamed(c, o.profile, o.config)))) {
+			if (*what == 'p')
+				summaryplan(&out, &m, prof, o.matrixfile);
+			else
+				summaryindex(&out, &m, o.builddir, o.log);
+			rc = 0;
+		} else {
+			/* (the job's summary still says where to look) */
+			sbaddf(&out, "### %s\n\nThe config could not be read: the log of this step says why.\n",
+			       *what == 'p' ? "Plan" : "Index");
+		}
+	} else {
+		usagefail(cmd->usage, "summary needs plan, build or index");
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	sbfree(&out);
+	free(m.cells);
+	afree(&a);
+	return rc;
+}
+
 static int
 cmdstore(const struct command *cmd, int argc, char **argv)
 {
@@ -925,6 +1015,7 @@ main(int argc, char **argv)
 		{ "store", cmdstore, storeusage, CMD_HOST },
 		{ "status", cmdstatus, statususage, 0 },
 		{ "claim", cmdclaim, claimusage, 0 },
+		{ "summary", cmdsummary, summaryusage, CMD_ARGS },
 		{ NULL, NULL, NULL, 0 },
 	};
 	const struct command *c;
