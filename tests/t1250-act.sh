@@ -9,7 +9,8 @@
 # Backend: the workflow's own, docker, where podman runs containers (docker's client on a podman
 # socket of this test's, through the tests/bin/docker shim: podman 4.3 loses `run --rm`'s exit
 # status), else the host backend (the test's copy of the workflow gets --backend host in its
-# configure lines, and says so). The runs, from an empty store:
+# configure lines, and says so; WG_ACT_BACKEND=host asks for that one). The runs, from an empty
+# store:
 #   push 1  two Pythons: 2 cells missing, built, tested, published; the index lists 2
 #   push 2  nothing changed: 0 missing, the build jobs skipped, the index lists both
 #   push 3  one more Python: 1 missing; the index lists 3
@@ -97,7 +98,9 @@ t_copytree "$probe"
 backend=docker
 why=
 svc=
-if ! command -v podman >/dev/null 2>&1 || ! command -v mmdebstrap >/dev/null 2>&1; then
+if [ "${WG_ACT_BACKEND:-}" = host ]; then
+	why=host
+elif ! command -v podman >/dev/null 2>&1 || ! command -v mmdebstrap >/dev/null 2>&1; then
 	why="podman or mmdebstrap is not installed (tests/run.sh --install-deps installs both)"
 elif ! command -v docker >/dev/null 2>&1; then
 	why="there is no docker client"
@@ -126,7 +129,10 @@ fi
 # (the podman service is this test's: stopped whatever happens)
 trap 'rc=$?; [ -z "$svc" ] || kill "$svc" 2>/dev/null; (exit $rc); t_cleanup' EXIT
 if [ -n "$why" ]; then
-	echo "# skip - the container backend: $why; the workflow runs with the host backend instead (its configure lines' --backend docker become --backend host in the test's copy)"
+	case ${WG_ACT_BACKEND:-} in
+	host) echo "# the host backend, as WG_ACT_BACKEND=host asks (the test's copy of the workflow configures --backend host)" ;;
+	*) echo "# skip - the container backend: $why; the workflow runs with the host backend instead (its configure lines' --backend docker become --backend host in the test's copy)" ;;
+	esac
 	backend=host
 	[ -z "$svc" ] || kill "$svc" 2>/dev/null || true
 	svc=
@@ -322,6 +328,11 @@ t_expect "push 1: the summaries: the plan lists both missing cells, each build t
 	grep -q "^The index lists 2 cells in 2 wheels" "$s/summary.index"
 	grep -q "^This run added 2 cells: .*\`$c1\` (built)" "$s/summary.index"
 	grep -q "Nothing of the config is left out" "$s/summary.index"
+'
+t_expect "the jobs configured the $backend backend" '
+	grep -q "^  backend    $backend" "$WORK/runs/p1/out.plan"
+	grep -q "^  backend    $backend" "$WORK/runs/p1/out.build1"
+	grep -q "^  backend    $backend" "$WORK/runs/p1/out.index"
 '
 t_expect "the build jobs free no disk on act (not a GitHub-hosted runner) and print the free space before" '
 	grep -q "^free-disk: .* free on / before" "$WORK/runs/p1/out.build1"
