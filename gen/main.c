@@ -762,24 +762,24 @@ cmdsummary(const struct command *cmd, int argc, char **argv)
 	what = o.nargs ? o.args[0] : "";
 	memset(&m, 0, sizeof(m));
 	if (!strcmp(what, "build")) {
-		summarybuild(&out, o.builddir, o.args + 1, (size_t)o.nargs - 1, o.artifact);
-		rc = 0;
+		rc = summarybuild(&out, o.builddir, o.args + 1, (size_t)o.nargs - 1, o.artifact) < 0;
 	} else if (!strcmp(what, "plan") || !strcmp(what, "index")) {
 		if (!strcmp(what, "plan") && !o.matrixfile)
 			usagefail(cmd->usage, "summary plan needs --matrix FILE");
 		if (o.nargs > 1)
 			usagefail(cmd->usage, "unexpected argument '%s'", o.args[1]);
-		if ((c = load(&a, &o, &h, &m)) && (!o.profile || (prof = profilenamed(c, o.profile, o.config)))) {
-			if (*what == 'p')
-				summaryplan(&out, &m, prof, o.matrixfile);
-			else
-				summaryindex(&out, &m, o.builddir, o.log);
-			rc = 0;
-		} else {
-			/* (the job's summary still says where to look) */
+		/* (without the config, or the profile, the job's summary still says where to look) */
+		if (!(c = load(&a, &o, &h, &m)))
 			sbaddf(&out, "### %s\n\nThe config could not be read: the log of this step says why.\n",
 			       *what == 'p' ? "Plan" : "Index");
-		}
+		else if (o.profile && !(prof = profilenamed(c, o.profile, o.config)))
+			sbadd(&out, "### Plan\n\nThe config has no such profile: the log of this step lists its profiles.\n");
+		else if (*what == 'p')
+			summaryplan(&out, &m, prof, o.matrixfile);
+		else
+			summaryindex(&out, &m, o.builddir, o.log);
+		/* (a summary that says an input is missing is still one) */
+		rc = c && (!o.profile || prof) ? 0 : 1;
 	} else {
 		usagefail(cmd->usage, "summary needs plan, build or index");
 	}

@@ -77,8 +77,9 @@ planrowparse(const char **p, struct planrow *r)
 		if (jsonstring(p, &key) < 0)
 			break;
 		skipspace(p);
-		if (*(*p)++ != ':')
+		if (**p != ':')
 			break;
+		(*p)++;
 		skipspace(p);
 		if (**p == '"') {
 			if (jsonstring(p, &val) < 0)
@@ -111,6 +112,14 @@ planrowparse(const char **p, struct planrow *r)
 	return rc;
 }
 
+static void
+planrowfree(struct planrow *r)
+{
+	free(r->build);
+	free(r->cells);
+	free(r->runner);
+}
+
 /* the rows of one matrix, {"include": [...]}, appended to *rows; -1 if it is not one */
 static int
 planparse(const char *json, int part, struct planrow **rows, size_t *n, size_t *cap)
@@ -121,11 +130,13 @@ planparse(const char *json, int part, struct planrow **rows, size_t *n, size_t *
 		return -1;
 	p += 9;
 	skipspace(&p);
-	if (*p++ != ':')
+	if (*p != ':')
 		return -1;
+	p++;
 	skipspace(&p);
-	if (*p++ != '[')
+	if (*p != '[')
 		return -1;
+	p++;
 	for (;;) {
 		skipspace(&p);
 		if (*p == ']')
@@ -133,8 +144,10 @@ planparse(const char *json, int part, struct planrow **rows, size_t *n, size_t *
 		GROW(*rows, *cap, *n + 1);
 		memset(&(*rows)[*n], 0, sizeof(**rows));
 		(*rows)[*n].part = part;
-		if (planrowparse(&p, &(*rows)[*n]) < 0)
+		if (planrowparse(&p, &(*rows)[*n]) < 0) {
+			planrowfree(&(*rows)[*n]);
 			return -1;
+		}
 		if (!(*rows)[*n].cells)
 			(*rows)[*n].cells = xstrdup((*rows)[*n].build);
 		(*n)++;
@@ -277,11 +290,8 @@ summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, con
 		mdcells(out, rows[i].cells);
 		sbadd(out, " |\n");
 	}
-	for (i = 0; i < n; i++) {
-		free(rows[i].build);
-		free(rows[i].cells);
-		free(rows[i].runner);
-	}
+	for (i = 0; i < n; i++)
+		planrowfree(&rows[i]);
 	free(rows);
 	sbfree(&why);
 	sbfree(&missing);
@@ -553,6 +563,7 @@ summarybuild(struct sb *out, const char *builddir, char *const *cells, size_t n,
 {
 	struct cellfacts *f = xcalloc(n ? n : 1, sizeof(*f));
 	size_t i;
+	int rc = 0;
 
 	sbadd(out, "### Build");
 	if (n) {
@@ -564,6 +575,10 @@ summarybuild(struct sb *out, const char *builddir, char *const *cells, size_t n,
 		sbaddf(out, " (one wheel, tested in %zu cells)", n);
 	sbadd(out, "\n\n| cell | wheel | test | published | size | time |\n|---|---|---|---|---:|---|\n");
 	for (i = 0; i < n; i++) {
+		if (!plainname(cells[i])) {
+			rc = error("summary build: '%s' is not a cell's name", cells[i]);
+			continue;
+		}
 		cellfacts(builddir, cells[i], &f[i]);
 		cellrow(out, cells[i], &f[i]);
 	}
@@ -575,7 +590,7 @@ summarybuild(struct sb *out, const char *builddir, char *const *cells, size_t n,
 		cellfactsfree(&f[i]);
 	}
 	free(f);
-	return 0;
+	return rc;
 }
 
 /* ---- the index ----------------------------------------------------------------------------- */
@@ -611,21 +626,24 @@ indexlog(const char *log, struct sb *leftout, struct sb *storeline)
 	fclose(f);
 }
 
-/* why cell was left out, by leftout's lines; NULL when they do not name it */
-static const char *
-whyleftout(const struct sb *leftout, const char *cell)
+/* why cell was left out, by leftout's lines, into why; 0 when they do not name it */
+static int
+whyleftout(const struct sb *leftout, const char *cell, struct sb *why)
 {
 	const char *p = leftout->buf;
 	size_t len = strlen(cell);
 
 	while (*p) {
-		if (!strncmp(p, cell, len) && p[len] == '\t')
-			return p + len + 1;
+		if (!strncmp(p, cell, len) && p[len] == '\t') {
+			p += len + 1;
+			sbaddn(why, p, strcspn(p, "\n"));
+			return 1;
+		}
 		if (!(p = strchr(p, '\n')))
 			break;
 		p++;
 	}
-	return NULL;
+	return 0;
 }
 
 /* the manifests merge-index indexed: which it lists (listed, one cell per line), how many
@@ -705,7 +723,7 @@ int
 summaryindex(struct sb *out, const struct matrix *m, const char *builddir, const char *log)
 {
 	struct sb listed = SB_INIT, added = SB_INIT, why = SB_INIT, leftout = SB_INIT, storeline = SB_INIT;
-	struct sb key = SB_INIT;
+	struct sb key = SB_INIT, reason = SB_INIT;
 	size_t ncells = 0, nwheels = 0, i, nout = 0;
 	int rc;
 
@@ -722,8 +740,6 @@ summaryindex(struct sb *out, const struct matrix *m, const char *builddir, const
 		       nwheels == 1 ? "" : "s");
 		indexadded(out, &added);
 		for (i = 0; i < m->n; i++) {
-			const char *w;
-
 			sbreset(&key);
 			sbaddf(&key, "\n%s\n", m->cells[i].id);
 			if (listed.len && strstr(listed.buf, key.buf))
@@ -735,8 +751,10 @@ summaryindex(struct sb *out, const struct matrix *m, const char *builddir, const
 			sbadd(out, "| `");
 			escmd(out, m->cells[i].id);
 			sbadd(out, "` | ");
-			w = whyleftout(&leftout, m->cells[i].id);
-			escmd(out, w ? w : "not in the store (not built yet, its build or test failed, or built from other inputs)");
+			sbreset(&reason);
+			if (!whyleftout(&leftout, m->cells[i].id, &reason))
+				sbadd(&reason, "not in the store (not built yet, its build or test failed, or built from other inputs)");
+			escmd(out, reason.buf);
 			sbadd(out, " |\n");
 		}
 		if (nout > MAXROWS)
@@ -755,5 +773,6 @@ summaryindex(struct sb *out, const struct matrix *m, const char *builddir, const
 	sbfree(&leftout);
 	sbfree(&storeline);
 	sbfree(&key);
+	sbfree(&reason);
 	return rc;
 }

@@ -27,7 +27,8 @@ int summaryplan(struct sb *out, const struct matrix *m, const struct profile *p,
  * A build job: for each of the n cells, from builddir: its wheel (built, restored from the
  * store, or not made), its test (passed, failed, not run), whether it was published, the wheel's
  * size and the steps' times; for a failed step, its log (in the artifact named artifact, which
- * holds builddir/logs/; NULL: none) and the log's first error lines.
+ * holds builddir/logs/; NULL: none) and the log's first error lines. -1 when a CELL is not a
+ * plain name (reported; the others are summed up).
  */
 int summarybuild(struct sb *out, const char *builddir, char *const *cells, size_t n, const char *artifact);
 
