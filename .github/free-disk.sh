@@ -15,15 +15,15 @@ free_k() { df -Pk / | awk 'NR == 2 { print $4 }'; }
 
 before=$(free_k)
 echo "free-disk: $(free_h) free on / before"
-if [ "${RUNNER_ENVIRONMENT:-}" != github-hosted ]; then
+if [ "${RUNNER_ENVIRONMENT:-}" = github-hosted ]; then
+	for d in /usr/share/dotnet /usr/local/lib/android /opt/ghc /opt/hostedtoolcache/CodeQL; do
+		[ -e "$d" ] || continue
+		sudo rm -rf "$d" || echo "free-disk: could not remove $d"
+	done
+	docker image prune --all --force >/dev/null 2>&1 || echo "free-disk: docker image prune failed"
+else
 	echo "free-disk: not a GitHub-hosted runner (RUNNER_ENVIRONMENT='${RUNNER_ENVIRONMENT:-}'): nothing removed"
-	exit 0
 fi
-for d in /usr/share/dotnet /usr/local/lib/android /opt/ghc /opt/hostedtoolcache/CodeQL; do
-	[ -e "$d" ] || continue
-	sudo rm -rf "$d" || echo "free-disk: could not remove $d"
-done
-docker image prune --all --force >/dev/null 2>&1 || echo "free-disk: docker image prune failed"
 after=$(free_k)
 echo "free-disk: $(free_h) free on / after ($(((after - before) / 1048576)) GiB freed)"
 exit 0

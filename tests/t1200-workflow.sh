@@ -124,10 +124,11 @@ else
 	t_fail "shellcheck is not installed (apt-get install shellcheck)"
 fi
 
-t_case "free-disk.sh off a GitHub-hosted runner removes nothing, says so, and prints the free space"
+t_case "free-disk.sh off a GitHub-hosted runner removes nothing, says so, and prints the free space before and after"
 if RUNNER_ENVIRONMENT=self-hosted sh "$top/.github/free-disk.sh" >"$WORK/free.log" 2>&1 &&
 	grep -q "^free-disk: .* free on / before$" "$WORK/free.log" &&
-	grep -q "^free-disk: not a GitHub-hosted runner (RUNNER_ENVIRONMENT='self-hosted'): nothing removed$" "$WORK/free.log"; then
+	grep -q "^free-disk: not a GitHub-hosted runner (RUNNER_ENVIRONMENT='self-hosted'): nothing removed$" "$WORK/free.log" &&
+	grep -q "^free-disk: .* free on / after (-\{0,1\}[0-9]* GiB freed)$" "$WORK/free.log"; then
 	t_pass
 else
 	t_fail "$(cat "$WORK/free.log")"

@@ -335,9 +335,10 @@ t_expect "the jobs configured the $backend backend" '
 	grep -q "^  backend    $backend" "$WORK/runs/p1/out.build1"
 	grep -q "^  backend    $backend" "$WORK/runs/p1/out.index"
 '
-t_expect "the build jobs free no disk on act (not a GitHub-hosted runner) and print the free space before" '
+t_expect "the build jobs free no disk on act (not a GitHub-hosted runner) and print the free space before and after" '
 	grep -q "^free-disk: .* free on / before" "$WORK/runs/p1/out.build1"
 	grep -q "^free-disk: not a GitHub-hosted runner" "$WORK/runs/p1/out.build1"
+	grep -q "^free-disk: .* free on / after" "$WORK/runs/p1/out.build1"
 '
 
 # --- push 2: nothing changed -------------------------------------------------------------------
