@@ -1,4 +1,4 @@
-/* esc: quoting for ninja, POSIX sh, HTML, URLs and JSON (see esc.h). */
+/* esc: quoting for ninja, POSIX sh, HTML, URLs, JSON and Markdown (see esc.h). */
 #include <string.h>
 
 #include "esc.h"
@@ -94,6 +94,30 @@ escjson(struct sb *s, const char *t)
 		t++;
 	}
 	sbaddc(s, '"');
+}
+
+void
+escmd(struct sb *s, const char *t)
+{
+	for (; *t; t++) {
+		unsigned char c = (unsigned char)*t;
+
+		if (c < 0x20 || c == 0x7f)
+			sbaddc(s, ' ');
+		else if (c == '&' || c == '<' || c == '>')
+			sbadd(s, c == '&' ? "&amp;" : c == '<' ? "&lt;" : "&gt;");
+		else if (strchr("\\`*_[]#|~", c))
+			sbaddf(s, "\\%c", c);
+		else
+			sbaddc(s, (char)c);
+	}
+}
+
+void
+escmdcode(struct sb *s, const char *t)
+{
+	for (; *t; t++)
+		sbaddc(s, (unsigned char)*t < 0x20 || *t == 0x7f ? '?' : *t);
 }
 
 /* a file name in an href: '+' and other reserved characters percent-encoded */

@@ -1,4 +1,4 @@
-/* esc: quoting for ninja, POSIX sh, HTML, URLs and JSON. Each appends to a string buffer. */
+/* esc: quoting for ninja, POSIX sh, HTML, URLs, JSON and Markdown. Each appends to a string buffer. */
 #ifndef WG_ESC_H
 #define WG_ESC_H
 
@@ -21,5 +21,10 @@ void escurlpath(struct sb *s, const char *path);
 int escdep(struct sb *s, const char *p);
 /* a JSON string with its quotes; control characters as \uXXXX */
 void escjson(struct sb *s, const char *t);
+/* Markdown text (GitHub's, also in a table cell): \ ` * _ [ ] # | ~ backslash-escaped, & < > as
+   entities, control characters (line breaks too) as spaces: the text stays one literal line */
+void escmd(struct sb *s, const char *t);
+/* a line of a Markdown code block (indented by the caller): control characters as '?' */
+void escmdcode(struct sb *s, const char *t);
 
 #endif

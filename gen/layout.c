@@ -19,6 +19,10 @@ static const struct {
 	[BD_VARIANT] = { "variants/", "/manifest" },
 	[BD_STOREDIR] = { "store/", "" },
 	[BD_HOSTFILE] = { "host.txt", NULL },
+	[BD_TESTFAILED] = { "tests/", ".failed" },
+	[BD_BUILDLOG] = { "logs/", ".build.log" },
+	[BD_TESTLOG] = { "logs/", ".test.log" },
+	[BD_MERGELIST] = { "merge-index.rsp", NULL },
 };
 
 void

