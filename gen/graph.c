@@ -301,6 +301,7 @@ indexspec(struct sb *s, const struct config *c)
 	o.baseurl = (char *)c->baseurl;
 	o.title = (char *)c->title;
 	o.variants = c->variants;
+	o.blobs = c->publishdir || c->publishhttp;
 	for (i = 0; i < c->npkgs; i++) {
 		for (k = 0; k < c->pkgs[i].nyanked; k++) {
 			struct sb y = SB_INIT;

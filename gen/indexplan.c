@@ -251,11 +251,17 @@ readwheels(const char *builddir, char **manifests, size_t n, const struct indexo
 			*rc = -1;
 			continue;
 		}
-		/* where the pages link a stored wheel: the store's blob under base_url; without one, the
+		/* where the pages link a stored wheel: the store's blob under base_url (this build's
+		   wheel too, where the store keeps blobs: publish put it there); without one, the
 		   index's own files/<filename> */
 		if (!o->baseurl) {
 			free(w[nw].stored);
 			w[nw].stored = NULL;
+		} else if (!w[nw].stored && o->blobs) {
+			struct sb b = SB_INIT;
+
+			sbaddf(&b, "blobs/%s/%s", w[nw].sha256, w[nw].filename);
+			w[nw].stored = sbdetach(&b);
 		}
 		/* only tested wheels are indexed */
 		if (!manifesttested(builddir, &w[nw])) {

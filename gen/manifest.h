@@ -55,9 +55,11 @@ struct indexopts {
 	size_t nyanked, nyankedcap;
 	int fromlist;      /* the names are distribution file names, not manifests */
 	int variants;      /* variants=1: the variants/simple/ tree (PEP 825 variant wheels) */
+	int blobs;         /* blobs=1: the store (publish.dir, publish.http) keeps wheels at
+			      blobs/<sha256>/<file>: under baseurl, a wheel not from the store is there */
 };
 
-/* the text of an index spec (key=value lines: base_url, title, variants, yanked), into s */
+/* the text of an index spec (key=value lines: base_url, title, variants, blobs, yanked), into s */
 void indexspecwrite(struct sb *s, const struct indexopts *o);
 /* read an index spec; -1 with a message */
 int indexspecread(const char *path, struct indexopts *o);

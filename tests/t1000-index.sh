@@ -397,8 +397,8 @@ fi
 
 t_case "ThreadSanitizer finds no data race in the threaded index writer (fresh and in place)"
 # shellcheck disable=SC2046
-if cc -std=c99 -O1 -g -fsanitize=thread -pthread $(pkg-config --cflags yaml-0.1 libgit2 libpcre2-8) gen/*.c \
-	-o "$WORK/wheelgen-tsan" $(pkg-config --libs yaml-0.1 libgit2 libpcre2-8) >"$WORK/tsan.log" 2>&1; then
+if cc -std=c99 -O1 -g -fsanitize=thread -pthread $(pkg-config --cflags yaml-0.1 libgit2 libpcre2-8 zlib) gen/*.c \
+	-o "$WORK/wheelgen-tsan" $(pkg-config --libs yaml-0.1 libgit2 libpcre2-8 zlib) >"$WORK/tsan.log" 2>&1; then
 	for f in many fewer; do
 		WHEELGEN_INDEX_THREADS=4 TSAN_OPTIONS=exitcode=66 "$WORK/wheelgen-tsan" index --builddir "$WORK/tsan" \
 			--from-list "$WORK/$f.txt" >>"$WORK/tsan.log" 2>&1 || echo "exit status $? ($f)" >>"$WORK/tsan.log"
@@ -449,8 +449,8 @@ def parse(text):
 p = parse(dom)
 assert p.title == "Wheels", p.title
 assert p.lang == "en" and {"caption", "thead", "tbody", "main", "section"} <= p.tags, (p.lang, p.tags)
-assert p.cells == 2 * npy * 6, p.cells          # a row per wheel (2 per Python), 6 columns
-assert p.scopes == 6, p.scopes
+assert p.cells == 2 * npy * 7, p.cells          # a row per wheel (2 per Python), 7 columns (the platform too)
+assert p.scopes == 7, p.scopes
 assert sorted(p.h3) == ["CUDA 13.0", "CUDA 13.2"], p.h3
 cmds = [l for pre in p.pre for l in pre.splitlines() if l.strip()]
 assert len(cmds) == 4 and all("INDEX" not in c for c in cmds), cmds
@@ -617,7 +617,7 @@ sed -e "s|listen 127.0.0.1:8080;|listen 127.0.0.1:$pport;|" -e "s|root /srv/whee
     root $WORK/dav;
     client_max_body_size 0;
     location / {
-      dav_methods PUT DELETE MKCOL;
+      dav_methods PUT DELETE MKCOL MOVE;
       create_full_put_path on;
       dav_access user:rw group:r all:r;
     }
@@ -645,27 +645,28 @@ else
 	t_fail "$(tail -n 20 "$WORK/dry.log")"
 fi
 
-t_case "ninja publish PUTs each tested wheel, its .metadata and its manifest, and marks the cells published"
+t_case "ninja publish PUTs each tested wheel and its .metadata under blobs/<sha256>/, then its manifest, and marks the cells published"
 if ninja publish >"$WORK/publish.log" 2>&1; then
 	bad=
 	for m in out/wheels/*/manifest; do
 		cell=$(basename "$(dirname "$m")")
 		f=$(sed -n 's/^filename=//p' "$m")
-		cmp -s "out/wheels/$cell/$f" "$WORK/dav/wheels/$f" || bad="$bad $f"
-		cmp -s "out/wheels/$cell/$f.metadata" "$WORK/dav/wheels/$f.metadata" || bad="$bad $f.metadata"
-		# the published manifest: the wheel's, with the test's record (the store's entry)
-		{ grep -v '^origin=' "$m"; printf 'origin=build\ntested=%s\n' "$(sed -n 's/^sha256=//p' "$m")"; sed -n 's/^gpu=/gpu=/p' "out/tests/$cell.ok"; } >"$WORK/want.manifest"
+		sha=$(sed -n 's/^sha256=//p' "$m")
+		cmp -s "out/wheels/$cell/$f" "$WORK/dav/wheels/blobs/$sha/$f" || bad="$bad $f"
+		cmp -s "out/wheels/$cell/$f.metadata" "$WORK/dav/wheels/blobs/$sha/$f.metadata" || bad="$bad $f.metadata"
+		# the published manifest: the wheel's, with the test's record and where the wheel is (the store's entry)
+		{ grep -v '^origin=' "$m"; printf 'origin=build\ntested=%s\n' "$sha"; sed -n 's/^gpu=/gpu=/p' "out/tests/$cell.ok"; printf 'stored=blobs/%s/%s\n' "$sha" "$f"; } >"$WORK/want.manifest"
 		cmp -s "$WORK/want.manifest" "$WORK/dav/wheels/$cell.manifest" || bad="$bad $cell.manifest"
 		[ "$(cat "out/publish/$cell.done")" = "$(sed -n 's/^sha256=//p' "$m")" ] || bad="$bad $cell.done"
 	done
-	if [ -z "$bad" ] && grep -q '"PUT /wheels/wgcuda-0.1.0%2Bcu130-' "$d2/logs/access.log"; then t_pass; else t_fail "missing or different:$bad" "$(tail -n 10 "$WORK/publish.log")"; fi
+	if [ -z "$bad" ] && grep -q '"MOVE /wheels/blobs/[0-9a-f]\{64\}/[^ ]*wgcuda-0.1.0%2Bcu130-' "$d2/logs/access.log"; then t_pass; else t_fail "missing or different:$bad" "$(tail -n 10 "$WORK/publish.log")"; fi
 else
 	t_fail "$(tail -n 20 "$WORK/publish.log")"
 fi
 
-t_case "with index.base_url the pages link the published wheels, and files/ is gone"
-if ninja index >"$WORK/index3.log" 2>&1 && grep -q "href=\"$dav/wheels/wgcuda-0.1.0%2Bcu130-" out/index/cu130/simple/wgcuda/index.html &&
-	grep -q "\"url\": \"$dav/wheels/wgcuda-0.1.0%2Bcu132-" out/index/simple/wgcuda/index.json && [ ! -e out/index/files ] &&
+t_case "with index.base_url the pages link the published wheels (the store's blobs), and files/ is gone"
+if ninja index >"$WORK/index3.log" 2>&1 && grep -q "href=\"$dav/wheels/blobs/[0-9a-f]\{64\}/wgcuda-0.1.0%2Bcu130-" out/index/cu130/simple/wgcuda/index.html &&
+	grep -q "\"url\": \"$dav/wheels/blobs/[0-9a-f]\{64\}/wgcuda-0.1.0%2Bcu132-" out/index/simple/wgcuda/index.json && [ ! -e out/index/files ] &&
 	grep -q '<title>wheelgen test wheels</title>' out/index/index.html; then
 	t_pass
 else
@@ -675,7 +676,7 @@ fi
 t_case "ninja publish-index PUTs the tree; pip installs +cu130 from the published cu130 index, the wheel from the publish URL"
 if ninja publish-index >"$WORK/pi.log" 2>&1; then
 	a=$(pipv "$purl/cu130/simple/" wgcuda)
-	if [ "$a" = 0.1.0+cu130 ] && grep -q '"GET /wheels/wgcuda-0.1.0%2Bcu130-' "$d2/logs/access.log" &&
+	if [ "$a" = 0.1.0+cu130 ] && grep -q '"GET /wheels/blobs/[0-9a-f]\{64\}/wgcuda-0.1.0%2Bcu130-' "$d2/logs/access.log" &&
 		[ "$(curl -s -o /dev/null -w '%{content_type}' -H 'Accept: application/vnd.pypi.simple.v1+json' "$purl/cu130/simple/wgcuda/")" = application/vnd.pypi.simple.v1+json ]; then
 		t_pass
 	else

@@ -176,7 +176,7 @@ else
 	t_fail "$(cat "$WORK/bybuild.json" "$WORK/bybuild.err" 2>/dev/null)"
 fi
 
-t_case "the plan's command prints four job matrices and their row counts for \$GITHUB_OUTPUT, the default profile's cell in the first (an empty store lacks it)"
+t_case "the plan's command prints four job matrices and their row counts for \$GITHUB_OUTPUT, the default profile's x86_64 cell in the first, its aarch64 cell in the second on an arm runner (an empty store lacks them)"
 mkdir -p "$WORK/emptystore"
 if (cd "$src" && WHEELGEN_STORE=$WORK/emptystore out/wheelgen matrix --github --by-build --missing --split 4 --host out/host.txt --profile default) >"$WORK/matrix" 2>"$WORK/matrix.err" &&
 	grep -q -- "matrix --github --by-build --missing --split 4 --host out/host.txt --profile \"\$PROFILE\"" "$wf" &&
@@ -184,21 +184,26 @@ if (cd "$src" && WHEELGEN_STORE=$WORK/emptystore out/wheelgen matrix --github --
 import json, sys
 lines = dict(l.split("=", 1) for l in open(sys.argv[1]).read().splitlines())
 assert sorted(lines) == ["count%d" % k for k in range(1, 5)] + ["matrix%d" % k for k in range(1, 5)], sorted(lines)
-m = json.loads(lines["matrix1"])
-assert m["include"] and lines["count1"] == str(len(m["include"])), lines
-assert all(c["tests"] == "test/" + c["cell"] and c["publishes"] == "publish/" + c["cell"] and c["runner"] == "ubuntu-latest" for c in m["include"]), m
-assert all(json.loads(lines["matrix%d" % k]) == {"include": []} and lines["count%d" % k] == "0" for k in range(2, 5)), lines
+# the default profile's x86_64 cell in the first, its aarch64 cell in the second, on an arm runner
+for k, runner in ((1, "ubuntu-latest"), (2, "ubuntu-24.04-arm")):
+    m = json.loads(lines["matrix%d" % k])
+    assert m["include"] and lines["count%d" % k] == str(len(m["include"])), lines
+    assert all(c["tests"] == "test/" + c["cell"] and c["publishes"] == "publish/" + c["cell"] and c["runner"] == runner for c in m["include"]), m
+    assert all(c["cell"].endswith("-aarch64") == (k == 2) for c in m["include"]), m
+assert all(json.loads(lines["matrix%d" % k]) == {"include": []} and lines["count%d" % k] == "0" for k in range(3, 5)), lines
 PY
 	t_pass
 else
 	t_fail "$(cat "$WORK/matrix" "$WORK/matrix.err")"
 fi
 
-t_case "wheelgen summary: the plan of that matrix, with the cell missing; a usage error without --matrix"
+t_case "wheelgen summary: the plan of that matrix, with both cells missing, each with its job and runner; a usage error without --matrix"
+x86=$(echo "$cells" | grep -v -- "-aarch64$")
 if (cd "$src" && out/wheelgen summary plan --config config/packages.yml --profile default --matrix "$WORK/matrix") >"$WORK/summary.md" 2>&1 &&
 	grep -q "^### Plan: profile \`default\`$" "$WORK/summary.md" &&
-	grep -q "^The profile has 1 cell: the store holds 0, 1 is missing.$" "$WORK/summary.md" &&
-	grep -q "^| build1 | ubuntu-latest | \`$cells\` | \`$cells\` |$" "$WORK/summary.md" &&
+	grep -q "^The profile has 2 cells: the store holds 0, 2 are missing.$" "$WORK/summary.md" &&
+	grep -q "^| build1 | ubuntu-latest | \`$x86\` | \`$x86\` |$" "$WORK/summary.md" &&
+	grep -q "^| build2 | ubuntu-24.04-arm | \`$x86-aarch64\` | \`$x86-aarch64\` |$" "$WORK/summary.md" &&
 	! (cd "$src" && out/wheelgen summary plan --config config/packages.yml) >/dev/null 2>"$WORK/summary.err" &&
 	grep -q "summary plan needs --matrix FILE" "$WORK/summary.err"; then
 	t_pass

@@ -768,6 +768,8 @@ testyamledit(void)
 	sbfree(&q);
 	diagfree(&d);
 	afree(&a);
+}
+
 /* the first error lines of a step's log (gen/summary.c): compiler and Python errors, each once,
    the log's tail without them */
 static void
