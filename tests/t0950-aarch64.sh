@@ -140,7 +140,9 @@ if ! grep -q "^cuda 13.0 " out/host.txt || ! grep -q "^python 3.13 " out/host.tx
 fi
 t_expect "the CUDA fixture for aarch64, two Pythons: nvcc builds an aarch64 extension with GPU code for sm_90, tested under qemu (GPU test skipped); the CUDA object of the second Python is a compile cache hit" '
 	./configure ${WG_CONFARGS:-} --config examples/cuda/aarch64.yml >"$WORK/cuda.configure.log" 2>&1
-	ninja test/wgcuda-0.1.0-py311-cu130-aarch64 test/wgcuda-0.1.0-py313-cu130-aarch64 >"$WORK/cuda.log" 2>&1
+	# (one after the other: run together, the second would compile before the first stored its object)
+	ninja test/wgcuda-0.1.0-py311-cu130-aarch64 >"$WORK/cuda.log" 2>&1
+	ninja test/wgcuda-0.1.0-py313-cu130-aarch64 >>"$WORK/cuda.log" 2>&1
 	for c in wgcuda-0.1.0-py311-cu130-aarch64 wgcuda-0.1.0-py313-cu130-aarch64; do
 		[ -f "out/tests/$c.ok" ] && grep -q "^gpu=skipped$" "out/tests/$c.ok"
 		w=$src/$(ls out/wheels/$c/*.whl)
@@ -156,4 +158,23 @@ t_expect "the CUDA fixture for aarch64, two Pythons: nvcc builds an aarch64 exte
 	sed -n "/ccache statistics of this build/,\$p" out/logs/wgcuda-0.1.0-py313-cu130-aarch64.build.log >"$WORK/cuda.stats"
 	hits=$(sed -n "s/.*Hits: *\([0-9][0-9]*\).*/\1/p" "$WORK/cuda.stats" | head -n 1)
 	[ "${hits:-0}" -ge 1 ]
+'
+
+t_expect "index.variants: the aarch64 cells get PEP 825 variant wheels too: each its cell's tested aarch64 wheel relabelled, listed beside the x86_64 ones in variants/simple/" '
+	cp examples/cuda/aarch64.yml "$WORK/cuda-aarch64.yml"
+	printf "index: {variants: true}\n" >>examples/cuda/aarch64.yml
+	ninja index >"$WORK/variants.log" 2>&1
+	cp "$WORK/cuda-aarch64.yml" examples/cuda/aarch64.yml
+	page=out/index/variants/simple/wgcuda/index.html
+	for c in wgcuda-0.1.0-py311-cu130-aarch64 wgcuda-0.1.0-py313-cu130-aarch64; do
+		v=$(sed -n "s/^filename=//p" "out/variants/$c/manifest")
+		case $v in wgcuda-0.1.0-cp31[13]-cp31[13]-manylinux_2_*_aarch64-cu130.whl) ;; *) echo "variant of $c: $v"; exit 1 ;; esac
+		grep -q "$v" "$page"
+		[ "$(sed -n "s/^variant_of=//p" "out/variants/$c/manifest")" = "$(basename out/wheels/$c/*.whl)" ]
+		rm -rf "$WORK/va" "$WORK/vb" && mkdir "$WORK/va" "$WORK/vb"
+		(cd "$WORK/va" && unzip -q "$src"/out/wheels/$c/*.whl && rm -rf ./*.dist-info)
+		(cd "$WORK/vb" && unzip -q "$src/out/variants/$c/$v" && rm -rf ./*.dist-info)
+		diff -r "$WORK/va" "$WORK/vb"
+	done
+	grep -q "wgcuda-0.1.0-cp311-cp311-linux_x86_64-cu130.whl" "$page"
 '
