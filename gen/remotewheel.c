@@ -165,22 +165,34 @@ plancd(struct remotewheel *w, struct rstate *s)
 	close(fd);
 }
 
+/* the sparse copy opened as a zip (z, for zipclose) and its METADATA member's entry in *e (NULL,
+   with w->why, when it has none); -1 when it could not be opened */
+static int
+zipmeta(struct remotewheel *w, const struct rstate *s, struct zipfile *z, const struct zipentry **e)
+{
+	int fd;
+
+	if (w->why.len)
+		return -1;
+	if ((fd = open(s->zip, O_RDONLY)) < 0 || zipopenfd(fd, z, &w->why) < 0) {
+		if (fd < 0)
+			sbaddf(&w->why, "cannot read '%s': %s", s->zip, strerror(errno));
+		return -1;
+	}
+	*e = findmeta(z, w->filename, &w->why);
+	return 0;
+}
+
 /* after the central directory: the member's piece (its local header, name, extra and data) */
 static void
 planmember(struct remotewheel *w, struct rstate *s)
 {
 	struct zipfile z;
 	const struct zipentry *e;
-	int fd;
 
-	if (w->why.len)
+	if (zipmeta(w, s, &z, &e) < 0)
 		return;
-	if ((fd = open(s->zip, O_RDONLY)) < 0 || zipopenfd(fd, &z, &w->why) < 0) {
-		if (fd < 0)
-			sbaddf(&w->why, "cannot read '%s': %s", s->zip, strerror(errno));
-		return;
-	}
-	if ((e = findmeta(&z, w->filename, &w->why))) {
+	if (e) {
 		if (e->csize > COREMETA_MAX) {
 			sbaddf(&w->why, "its METADATA is %llu bytes compressed (at most %d)", e->csize, COREMETA_MAX);
 		} else {
@@ -202,17 +214,10 @@ readmember(struct remotewheel *w, struct rstate *s)
 {
 	struct zipfile z;
 	const struct zipentry *e;
-	int fd;
 
-	if (w->why.len)
+	if (zipmeta(w, s, &z, &e) < 0)
 		return;
-	if ((fd = open(s->zip, O_RDONLY)) < 0 || zipopenfd(fd, &z, &w->why) < 0) {
-		if (fd < 0)
-			sbaddf(&w->why, "cannot read '%s': %s", s->zip, strerror(errno));
-		return;
-	}
-	if ((e = findmeta(&z, w->filename, &w->why)) && zipread(&z, e, COREMETA_MAX + 1, &w->meta, &w->why) == 0 &&
-	    w->meta.len > COREMETA_MAX)
+	if (e && zipread(&z, e, COREMETA_MAX + 1, &w->meta, &w->why) == 0 && w->meta.len > COREMETA_MAX)
 		sbaddf(&w->why, "its METADATA is larger than %d bytes", COREMETA_MAX);
 	zipclose(&z);
 }
