@@ -301,7 +301,9 @@ indexspec(struct sb *s, const struct config *c)
 	o.baseurl = (char *)c->baseurl;
 	o.title = (char *)c->title;
 	o.variants = c->variants;
-	o.blobs = c->publishdir || c->publishhttp;
+	/* pages link the store's blobs only under a base_url: without one the spec stays the same
+	   when a store is added, and the index is not rebuilt for it */
+	o.blobs = c->baseurl && (c->publishdir || c->publishhttp);
 	for (i = 0; i < c->npkgs; i++) {
 		for (k = 0; k < c->pkgs[i].nyanked; k++) {
 			struct sb y = SB_INIT;
