@@ -403,8 +403,13 @@ mv -f "$depfile.tmp" "$depfile"
 
 # The build's memory: the summed resident size of this step's process tree, sampled every
 # second into $scratch/mem.peak (kB), to hold against what the memory pool budgeted for it.
+# It stops between two samples: a TERM while ps and awk run waits for them (a sample written
+# after the report, into a scratch directory being removed, failed builds with "rm: cannot
+# remove ...: Directory not empty").
 wg_mem_watch() {
     wg_top=$$
+    wg_sleep=
+    trap '[ -z "$wg_sleep" ] || kill "$wg_sleep" 2>/dev/null; exit 0' TERM
     while kill -0 "$wg_top" 2>/dev/null; do
         ps -e -o pid=,ppid=,rss= 2>/dev/null | awk -v top="$wg_top" -v f="$scratch/mem.peak" '
             { parent[$1] = $2; rss[$1] = $3 }
@@ -413,7 +418,10 @@ wg_mem_watch() {
                 getline old <f; close(f)
                 if (sum > old + 0) { print sum >f; close(f) }
             }'
-        sleep 1
+        sleep 1 &
+        wg_sleep=$!
+        wait "$wg_sleep" || true
+        wg_sleep=
     done
 }
 # wg_mem_report: stop the sampler; print the build's peak (into $wg_peak) against the pool's
@@ -421,6 +429,7 @@ wg_mem_watch() {
 # when the build fails (wg_die_hook): a build killed for memory shows it.
 wg_mem_report() {
     kill "$wg_mem_pid" 2>/dev/null || true
+    wait "$wg_mem_pid" 2>/dev/null || true
     wg_peak_kb=$(cat "$scratch/mem.peak" 2>/dev/null)
     wg_peak=''
     [ -n "$wg_peak_kb" ] || return 0
