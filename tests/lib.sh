@@ -41,16 +41,26 @@ t_copytree() {
 # t_case "title": start a case
 t_case() {
 	t_title=$1
+	t_start=$(date +%s)
+}
+
+# WG_CASE_TIMES=FILE: each case's seconds appended there ("SECONDS<TAB>script<TAB>title"), to
+# find the slow ones
+t_timed() {
+	[ -z "${WG_CASE_TIMES:-}" ] ||
+		printf '%s\t%s\t%s\n' "$(($(date +%s) - ${t_start:-$(date +%s)}))" "$(basename "$0" .sh)" "$t_title" >>"$WG_CASE_TIMES"
 }
 
 t_pass() {
 	t_passed=$((t_passed + 1))
+	t_timed
 	echo "ok - $t_title"
 }
 
 # t_fail "why": the current case failed
 t_fail() {
 	t_failed=$((t_failed + 1))
+	t_timed
 	echo "FAIL - $t_title"
 	printf '%s\n' "$@" | sed 's/^/    /'
 }
