@@ -178,9 +178,10 @@ else
 fi
 
 # the clients people have: pip 22.0 to the newest (Debian 12's is 23.0.1) and uv, each in a
-# fresh venv of Python <= 3.11, installing from a variant index and from the combined one,
-# served by nginx (negotiating: JSON for pip >= 22.2 and uv) and by a plain static server
-# (HTML only)
+# venv of Python <= 3.11 of its own (that version of pip put in by uv, from its cache),
+# installing from a variant index and from the combined one, served by nginx (negotiating: JSON
+# for pip >= 22.2 and uv) and by a plain static server (HTML only); wgcuda is uninstalled
+# between two installs
 t_case "the client matrix: pip 22.0.4, 22.3.1, 23.0.1, 23.1.2, 23.2.1, the newest pip and uv, against nginx and a static server"
 if [ -n "$pyold" ]; then
 	exeold=$(sed -n "s/^python $pyold //p" out/host.txt)
@@ -189,15 +190,31 @@ if [ -n "$pyold" ]; then
 	spid=$!
 	bad="" n=0
 	for client in 22.0.4 22.3.1 23.0.1 23.1.2 23.2.1 newest uv; do
+		rm -rf "$WORK/cm"
+		case $client in
+		uv) "$exeold" -m venv --without-pip "$WORK/cm" >>"$WORK/cm.log" 2>&1 ;;
+		newest) "$exeold" -m venv "$WORK/cm" >>"$WORK/cm.log" 2>&1 && "$WORK/cm/bin/pip" install -q --upgrade pip >>"$WORK/cm.log" 2>&1 ;;
+		*) if [ -n "${UV:-}" ]; then
+			"$exeold" -m venv --without-pip "$WORK/cm" >>"$WORK/cm.log" 2>&1 &&
+				"$UV" pip install -q --python "$WORK/cm/bin/python" "pip==$client" >>"$WORK/cm.log" 2>&1
+		else
+			"$exeold" -m venv "$WORK/cm" >>"$WORK/cm.log" 2>&1 && "$WORK/cm/bin/pip" install -q "pip==$client" >>"$WORK/cm.log" 2>&1
+		fi ;;
+		esac
+		case $client in
+		[0-9]*) if [ "$("$WORK/cm/bin/pip" --version 2>/dev/null | awk '{print $2}')" != "$client" ]; then
+			bad="$bad
+  $client: the venv runs pip $("$WORK/cm/bin/pip" --version 2>&1 | tail -n 1)"
+			continue
+		fi ;;
+		esac
 		for server in "$url" "http://127.0.0.1:$sport"; do
 			for idx in cu130 combined; do
-				rm -rf "$WORK/cm"
-				"$exeold" -m venv "$WORK/cm" >/dev/null 2>&1
-				case $client in
-				newest) "$WORK/cm/bin/pip" install -q --upgrade pip >>"$WORK/cm.log" 2>&1 ;;
-				uv) ;;
-				*) "$WORK/cm/bin/pip" install -q "pip==$client" >>"$WORK/cm.log" 2>&1 ;;
-				esac
+				if [ "$client" = uv ]; then
+					"$UV" pip uninstall -q --python "$WORK/cm/bin/python" wgcuda >/dev/null 2>&1 || true
+				else
+					"$WORK/cm/bin/pip" uninstall -q -y wgcuda >/dev/null 2>&1 || true
+				fi
 				if [ "$idx" = cu130 ]; then iurl=$server/cu130/simple/ want=0.1.0+cu130; else iurl=$server/simple/ want=0.1.0+cu132; fi
 				if [ "$client" = uv ]; then
 					"${UV:-uv}" pip install -q --no-cache --python "$WORK/cm/bin/python" --index-url "$iurl" wgcuda >"$WORK/cm.out" 2>&1
@@ -212,7 +229,7 @@ if [ -n "$pyold" ]; then
 		done
 	done
 	kill "$spid" 2>/dev/null || true
-	if [ -z "$bad" ] && [ "$n" = 28 ]; then t_pass; else t_fail "$bad"; fi
+	if [ -z "$bad" ] && [ "$n" = 28 ]; then t_pass; else t_fail "$bad" "$(tail -n 5 "$WORK/cm.log")"; fi
 else
 	t_fail "no Python from 3.8 to 3.11 on this host for the older pips"
 fi

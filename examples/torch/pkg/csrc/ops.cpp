@@ -3,10 +3,13 @@
 // compile cache serves the second Python of a CUDA/torch pair from the first one's objects.
 //   torch.ops.wgtorch.scale(x, a)             x * a: ATen on the CPU, the kernel of scale.cu on CUDA
 //   torch.ops.wgtorch.cuda_runtime_version()  the CUDA runtime version built against (no GPU needed)
+// The kernel (scale.cu) takes plain pointers and the stream; the tensors stay on this side, so
+// scale.cu needs no torch header.
 #include <ATen/ATen.h>
+#include <c10/cuda/CUDAStream.h>
 #include <torch/library.h>
 
-void scale_cuda(at::Tensor out, const at::Tensor &x, double a);
+int scale_launch(float *out, const float *x, float a, int64_t n, cudaStream_t stream);
 int cuda_runtime_version();
 
 static at::Tensor scale_cpu(const at::Tensor &x, double a)
@@ -17,8 +20,12 @@ static at::Tensor scale_cpu(const at::Tensor &x, double a)
 static at::Tensor scale_gpu(const at::Tensor &x, double a)
 {
 	TORCH_CHECK(x.scalar_type() == at::kFloat, "scale: float32 tensors only");
-	auto out = at::empty_like(x);
-	scale_cuda(out, x.contiguous(), a);
+	TORCH_CHECK(x.is_cuda(), "scale: a CUDA tensor");
+	auto in = x.contiguous();
+	auto out = at::empty_like(in);
+	int err = scale_launch(out.data_ptr<float>(), in.data_ptr<float>(), (float)a, in.numel(),
+		c10::cuda::getCurrentCUDAStream(in.get_device()).stream());
+	TORCH_CHECK(err == 0, "scale: the kernel launch failed (CUDA error ", err, ")");
 	return out;
 }
 
