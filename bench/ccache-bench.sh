@@ -2,13 +2,13 @@
 # bench/ccache-bench.sh [cuda] [torch] [causal-conv1d]: the compile cache across cells. For each
 # fixture (examples/cuda: a .cu extension built by nvcc; examples/torch: a torch CUDA extension
 # built by torch.utils.cpp_extension, its kernel including the ATen headers; default both), here
-# for 4 GPU architectures as real CUDA packages build, it builds the wheel for one Python with an empty cache (cell A), then for
-# another Python with the same CUDA (cell B), and prints both wall times, the ratio B/A
-# (target: at most 0.3) and B's ccache hits. causal-conv1d is the real upstream package of
-# docs/records/causal-conv1d.md (its git source must be reachable: the internet, or
-# WHEELGEN_GIT_REWRITE to a mirror), for Python 3.12 and 3.13 and one architecture (about 8
-# minutes on 2 cores). Runs in a private copy of the tree; uses uv and its cache from out/tools
-# and out/cache/uv when tests/run.sh --install-deps put them there.
+# for 4 GPU architectures as real CUDA packages build, it builds the wheel for one Python with an
+# empty cache (cell A), then for another Python with the same CUDA (cell B), and prints both wall
+# times, the ratio B/A (target: at most 0.3) and B's ccache hits. causal-conv1d is the real
+# upstream package of docs/records/causal-conv1d.md (its git source must be reachable: the
+# internet, or WHEELGEN_GIT_REWRITE to a mirror), for Python 3.12 and 3.13 and one architecture
+# (about 8 minutes on 2 cores). Runs in a private copy of the tree; uses uv and its cache from
+# out/tools and out/cache/uv when tests/run.sh --install-deps put them there.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 fixtures=${*:-cuda torch}
