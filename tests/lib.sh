@@ -284,3 +284,15 @@ t_git_http_stop() {
 	[ -f "$1/fcgiwrap.pid" ] && kill "$(cat "$1/fcgiwrap.pid")" 2>/dev/null
 	rm -f "$1/nginx.pid" "$1/fcgiwrap.pid"
 }
+
+# t_podman_socket SOCK: podman's Docker-compatible API on the unix socket SOCK (podman system
+# service, its pid in $svc), waited for (10 s at most), and DOCKER_HOST pointing at it
+t_podman_socket() {
+	podman system service --time=0 "unix://$1" >"$WORK/service.log" 2>&1 &
+	# shellcheck disable=SC2034 # (read by the caller)
+	svc=$!
+	i=0
+	while [ ! -S "$1" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	DOCKER_HOST=unix://$1
+	export DOCKER_HOST
+}

@@ -255,12 +255,7 @@ if [ -n "$pimage" ]; then
 	# docker's client on podman's socket (podman system service): the docker backend for real
 	if command -v docker >/dev/null 2>&1; then
 		sock=$WORK/podman.sock
-		podman system service --time=0 "unix://$sock" >"$WORK/service.log" 2>&1 &
-		svc=$!
-		i=0
-		while [ ! -S "$sock" ] && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-		DOCKER_HOST=unix://$sock
-		export DOCKER_HOST
+		t_podman_socket "$sock"
 		# shellcheck disable=SC2016
 		t_expect "docker (the client, on podman's socket): the quickstart cell builds and tests; the same wheel as podman's" '
 			dsrc=$WORK/dockersock

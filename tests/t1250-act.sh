@@ -106,12 +106,7 @@ else
 		why="podman cannot run a container here: $(tail -n 3 "$WORK/hello.log" | tr '\n' ' ')"
 	else
 		sock=$WORK/podman.sock
-		podman system service --time=0 "unix://$sock" >"$WORK/service.log" 2>&1 &
-		svc=$!
-		i=0
-		while [ ! -S "$sock" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-		DOCKER_HOST=unix://$sock
-		export DOCKER_HOST
+		t_podman_socket "$sock"
 		cp "$top/tests/bin/docker" "$WORK/bin/docker"
 		if ! PATH=$jobpath docker version >"$WORK/docker.log" 2>&1; then
 			why="docker's client cannot reach podman's socket: $(tail -n 3 "$WORK/docker.log" | tr '\n' ' ')"
