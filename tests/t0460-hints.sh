@@ -8,7 +8,9 @@
 src=$WORK/src
 t_copytree "$src"
 cd "$src"
-mkdir -p fixture/oomy fixture/abi/abi fixture/cxx/cxx
+mkdir -p fixture/oomy fixture/abi/abi fixture/cxx/cxx fixture/wrongver
+# a package whose setup.py declares another version than the config's
+printf 'from setuptools import setup\nsetup(name="wrongver", version="2.0")\n' >fixture/wrongver/setup.py
 # a build that dies the way g++ does when the kernel kills cc1plus for memory
 cat >fixture/oomy/setup.py <<'PY'
 import sys
@@ -52,6 +54,10 @@ packages:
     source: {path: cxx}
     versions: ["1.0"]
     cuda: []
+  wrongver:
+    source: {path: wrongver}
+    versions: ["1.0"]
+    cuda: []
   abi:
     source: {path: abi}
     versions: ["1.0"]
@@ -92,6 +98,17 @@ elif grep -A1 '^wheelgen: the first errors in the log (line: text):$' "$WORK/cxx
 	t_pass
 else
 	t_fail "$(head -n 30 "$WORK/cxx.log")"
+fi
+
+t_case "a wheel of another version than the config's fails its build, and the terminal names both versions"
+wv=$(out/wheelgen matrix --config fixture/packages.yml --host out/host.txt --tsv | awk -F'\t' '$2 == "wrongver" {print $1}')
+if ninja "wheel/$wv" >"$WORK/wv.log" 2>&1; then
+	t_fail "the build succeeded"
+elif grep -q "^wheelgen: the build made wrongver-2.0-py3-none-any.whl, version 2.0, but packages.yml builds wrongver 1.0: a wrong version is refused" "$WORK/wv.log" &&
+	[ ! -f "out/wheels/$wv/manifest" ]; then
+	t_pass
+else
+	t_fail "$(tail -n 8 "$WORK/wv.log")"
 fi
 
 t_case "a failure without a known cause gets no hint"
