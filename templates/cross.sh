@@ -9,9 +9,10 @@
 # Python.h from the root file system through --sysroot), nvcc with -ccbin the cross compiler and
 # -target-dir x86_64-linux (the toolkit's headers serve every target), and the target's CUDA
 # runtime and torch (headers and libraries, installed from PyPI for the target with uv) ahead of
-# this machine's. Build isolation would drop the target's sysconfig (or fetch build requirements
-# for the target), so the build runs with --no-build-isolation: a package's build requirements
-# go in its extra_deps. The test installs the wheel (and torch, test_deps) for the target with uv
+# this machine's. Build isolation would drop the target's sysconfig, so the build runs with
+# --no-build-isolation, and the package's own [build-system].requires (pyproject.toml), their
+# markers evaluated for the target, are installed into the build venv as an isolated build would
+# (wg_cross_buildreqs; extra_deps add what a package forgets to declare). The test installs the wheel (and torch, test_deps) for the target with uv
 # --target, and runs the root file system's Python under qemu-user, without binfmt_misc.
 
 # wg_cross_begin: check the tools and the root file system; sets wg_xprefix (the compilers'
@@ -67,10 +68,53 @@ wg_cross_target() {
     wg_uv_cached "$@"
 }
 
+# wg_cross_buildreqs: the package's [build-system].requires (PEP 518; without pyproject.toml or
+# the table, setuptools and wheel, which the venv has) for the target: markers evaluated with the
+# target's machine, installed into the build venv (they run here, in the build: setuptools_scm,
+# Cython, ...). torch stays out of a torch cell's: the venv has the cell's own.
+wg_cross_buildreqs() {
+    wg_xpp=$scratch/src/pyproject.toml
+    [ -f "$wg_xpp" ] || return 0
+    wg_xreqs=$("$py" -c '
+import sys
+try:
+    import tomllib
+except ImportError:
+    from pip._vendor import tomli as tomllib
+try:
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+except ImportError:
+    from pip._vendor.packaging.requirements import Requirement
+    from pip._vendor.packaging.utils import canonicalize_name
+with open(sys.argv[1], "rb") as f:
+    table = tomllib.load(f).get("build-system", {})
+env = {"platform_machine": sys.argv[2], "platform_system": "Linux", "sys_platform": "linux", "os_name": "posix"}
+skip = {canonicalize_name(n) for n in sys.argv[3:]}
+for r in table.get("requires", []):
+    q = Requirement(r)
+    if (q.marker is None or q.marker.evaluate(env)) and canonicalize_name(q.name) not in skip:
+        q.marker = None
+        print(q)
+' "$wg_xpp" "$wg_xmachine" ${WG_TORCH:+torch} 3>&-) || wg_die "cannot read the build requirements of $WG_PACKAGE's pyproject.toml (see above)"
+    [ -n "$wg_xreqs" ] || return 0
+    printf 'wheelgen: cross: the build requirements of pyproject.toml for %s: %s\n' "$wg_xmachine" "$(printf '%s\n' "$wg_xreqs" | tr '\n' ' ')"
+    wg_xold_ifs=$IFS
+    IFS='
+'
+    set -f
+    # shellcheck disable=SC2086 # (one requirement a line, no globbing: "pkg[extra]")
+    set -- $wg_xreqs
+    set +f
+    IFS=$wg_xold_ifs
+    wg_install "$@" || wg_die "cannot install the build requirements of $WG_PACKAGE for $wg_xmachine: $*"
+}
+
 # wg_cross_prepare: after the build venv has its build dependencies: the target's sysconfig in
 # the venv, the target's torch or CUDA runtime in $scratch/target; sets wg_xenv, the exports the
 # build step evals before the build (and only there: the venv's own installs stay native)
 wg_cross_prepare() {
+    wg_cross_buildreqs
     wg_xsysconfig=''
     for wg_f in "$WG_SYSROOT/usr/lib/python$WG_PYTHON"/_sysconfigdata_*"$wg_xmachine"*.py; do
         [ -f "$wg_f" ] && wg_xsysconfig=${wg_f##*/}

@@ -122,6 +122,53 @@ t_expect "a wheel holding a shared object of another machine is refused by the b
 	[ ! -f out/wheels/alien-1.0-py311-aarch64/manifest ]
 '
 
+# a C extension whose version comes from setuptools_scm (a generated version.py that the package
+# imports), with no extra_deps: its [build-system].requires are installed for the target (tomli
+# only where platform_machine is aarch64, which setup.py checks)
+mkdir -p fixture/wgscm/wgscm
+cat >fixture/wgscm/pyproject.toml <<'TOML'
+[build-system]
+requires = ["setuptools>=64", "setuptools_scm>=8", "tomli; platform_machine == 'aarch64'"]
+build-backend = "setuptools.build_meta"
+[project]
+name = "wgscm"
+dynamic = ["version"]
+[tool.setuptools]
+packages = ["wgscm"]
+[tool.setuptools_scm]
+version_file = "wgscm/version.py"
+TOML
+cat >fixture/wgscm/setup.py <<'PY'
+import tomli
+from setuptools import Extension, setup
+assert "_vendor" not in tomli.__file__, tomli.__file__
+setup(ext_modules=[Extension("wgscm._c", ["wgscm/_c.c"])])
+PY
+printf 'from .version import version as __version__\nfrom ._c import answer\n' >fixture/wgscm/wgscm/__init__.py
+cat >fixture/wgscm/wgscm/_c.c <<'C'
+#include <Python.h>
+static PyObject *answer(PyObject *self, PyObject *args) { (void)self; (void)args; return PyLong_FromLong(42); }
+static PyMethodDef methods[] = {{"answer", answer, METH_NOARGS, NULL}, {NULL, NULL, 0, NULL}};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_c", NULL, -1, methods};
+PyMODINIT_FUNC PyInit__c(void) { return PyModule_Create(&module); }
+C
+cat >fixture/wgscm.yml <<'YML'
+defaults: {python: ["3.11"], platforms: [aarch64]}
+packages:
+  wgscm:
+    source: {path: wgscm}
+    versions: ["0.3.0"]
+    cuda: []
+    test_command: python -c "import wgscm; assert wgscm.__version__ == '0.3.0', wgscm.__version__; assert wgscm.answer() == 42"
+YML
+t_expect "a setuptools_scm package without extra_deps: its build requirements, evaluated for aarch64, are installed; its wheel has the config's version and passes its test under qemu" '
+	./configure ${WG_CONFARGS:-} --config fixture/wgscm.yml >"$WORK/scm.configure.log" 2>&1
+	ninja test/wgscm-0.3.0-py311-aarch64 >"$WORK/scm.log" 2>&1
+	grep -q "^wheelgen: cross: the build requirements of pyproject.toml for aarch64: setuptools>=64 setuptools_scm>=8 tomli $" out/logs/wgscm-0.3.0-py311-aarch64.build.log
+	ls out/wheels/wgscm-0.3.0-py311-aarch64/wgscm-0.3.0-cp311-cp311-manylinux_2_28_aarch64.whl
+	[ -f out/tests/wgscm-0.3.0-py311-aarch64.ok ]
+'
+
 t_expect "a host without the cross tools: configure says what is missing, and asking for the cell names the reason" '
 	mkdir -p "$WORK/nobin"
 	for f in /usr/bin/* /usr/local/bin/*; do
