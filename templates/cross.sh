@@ -12,7 +12,8 @@
 # this machine's. Build isolation would drop the target's sysconfig, so the build runs with
 # --no-build-isolation, and the package's own [build-system].requires (pyproject.toml), their
 # markers evaluated for the target, are installed into the build venv as an isolated build would
-# (wg_cross_buildreqs; extra_deps add what a package forgets to declare). The test installs the wheel (and torch, test_deps) for the target with uv
+# (wg_cross_buildreqs; extra_deps add what a package forgets to declare). CMake builds get a
+# toolchain file for the target (wg_cross_cmake), CUDA included. The test installs the wheel (and torch, test_deps) for the target with uv
 # --target, and runs the root file system's Python under qemu-user, without binfmt_misc.
 
 # wg_cross_begin: check the tools and the root file system; sets wg_xprefix (the compilers'
@@ -160,7 +161,105 @@ wg_cross_prepare() {
         wg_xenv="$wg_xenv NVCC=$(wg_quote "$wg_xnvcc -ccbin $wg_xcc -target-dir x86_64-linux")"
         wg_xenv="$wg_xenv PYTORCH_NVCC=$(wg_quote "$wg_xnvcc -target-dir x86_64-linux -Xcompiler --sysroot=$WG_SYSROOT -I$wg_xinc $wg_xti")"
     fi
+    wg_cross_cmake
     printf 'wheelgen: cross: %s\n' "$wg_xenv"
+}
+
+# wg_cross_cmake: a CMake toolchain file for the target ($scratch/toolchain-<machine>.cmake),
+# handed over as CMAKE_TOOLCHAIN_FILE (CMake 3.21 and later read it from the environment) and in
+# CMAKE_ARGS (scikit-build-core and setuptools-based CMake builds pass those to cmake): the
+# system and processor, the cross compilers (the compile cache as their launcher), the root file
+# system as the sysroot, the target's Python headers, and for a CUDA cell nvcc with the cross
+# compiler as its host compiler and a CUDA toolkit for the target ($scratch/cuda-<machine>):
+# this machine's toolkit (nvcc, its headers, nvvm) by symbolic links, with
+# targets/<machine>-linux/lib holding the target's CUDA libraries from PyPI's wheels (cudart
+# and, in a torch cell, cuBLAS, cuSPARSE and the rest torch brings). nvcc reads its nvcc.profile
+# beside the nvcc it was started as (TOP is that directory's parent) and takes
+# targets/<machine>-linux for a host compiler of that machine; find_package(CUDAToolkit) takes
+# the same directory when cross-compiling.
+wg_cross_cmake() {
+    wg_xtc=$scratch/toolchain-$wg_xmachine.cmake
+    # the compilers themselves, not the compile cache's masks on PATH (the cache is their launcher)
+    wg_xgcc='' wg_xgxx=''
+    wg_xold_ifs=$IFS
+    IFS=:
+    for wg_d in $PATH; do
+        case $wg_d in "$scratch"/*) continue ;; esac
+        [ -n "$wg_xgcc" ] || [ ! -x "$wg_d/${wg_xprefix}gcc" ] || wg_xgcc=$wg_d/${wg_xprefix}gcc
+        [ -n "$wg_xgxx" ] || [ ! -x "$wg_d/${wg_xprefix}g++" ] || wg_xgxx=$wg_d/${wg_xprefix}g++
+    done
+    IFS=$wg_xold_ifs
+    if [ -z "$wg_xgcc" ] || [ -z "$wg_xgxx" ]; then
+        wg_die "${wg_xprefix}g++ not found: apt-get install g++-$wg_xmachine-linux-gnu"
+    fi
+    wg_xlaunch=''
+    [ -z "${WG_CCACHE:-}" ] || [ ! -x "$WG_CCACHE" ] || wg_xlaunch=$WG_CCACHE
+    {
+        printf '# written by wheelgen (templates/cross.sh) for %s\n' "$CELL"
+        printf 'set(CMAKE_SYSTEM_NAME Linux)\nset(CMAKE_SYSTEM_PROCESSOR %s)\n' "$wg_xmachine"
+        printf 'set(CMAKE_SYSROOT "%s")\n' "$WG_SYSROOT"
+        printf 'set(CMAKE_C_COMPILER "%s")\nset(CMAKE_CXX_COMPILER "%s")\n' "$wg_xgcc" "$wg_xgxx"
+        if [ -n "$wg_xlaunch" ]; then
+            printf 'set(CMAKE_C_COMPILER_LAUNCHER "%s")\nset(CMAKE_CXX_COMPILER_LAUNCHER "%s")\n' "$wg_xlaunch" "$wg_xlaunch"
+        fi
+        # the target's Python headers, ahead of the build Python's that a build backend names;
+        # FindPython asks a cross build's python-config, not its interpreter, for the extension
+        # suffix (Python_add_library WITH_SOABI): the root file system's, which runs here (a
+        # shell script), found where FindPython keeps it
+        printf 'set(Python_INCLUDE_DIR "%s")\nset(Python3_INCLUDE_DIR "%s")\n' "$wg_xinc" "$wg_xinc"
+        wg_xpc=$WG_SYSROOT/usr/bin/$wg_xmachine-linux-gnu-python$WG_PYTHON-config
+        if [ -f "$wg_xpc" ]; then
+            printf 'set(_Python_CONFIG "%s" CACHE FILEPATH "the target'"'"'s python-config (wheelgen)")\n' "$wg_xpc"
+            printf 'set(_Python3_CONFIG "%s" CACHE FILEPATH "the target'"'"'s python-config (wheelgen)")\n' "$wg_xpc"
+        fi
+    } >"$wg_xtc.tmp"
+    wg_xroots=$WG_SYSROOT
+    if [ -n "$WG_CUDA" ]; then
+        wg_xcuda=$scratch/cuda-$wg_xmachine
+        wg_xcl=$wg_xcuda/targets/$wg_xmachine-linux/lib
+        rm -rf "$wg_xcuda"
+        mkdir -p "$wg_xcuda/bin" "$wg_xcl"
+        for wg_f in "$WG_CUDA_HOME"/bin/*; do
+            ln -s "$wg_f" "$wg_xcuda/bin/"
+        done
+        [ ! -e "$WG_CUDA_HOME/nvvm" ] || ln -s "$WG_CUDA_HOME/nvvm" "$wg_xcuda/nvvm"
+        # (the toolkit's headers serve every target, as for the builds that read NVCC)
+        ln -s "$WG_CUDA_HOME/include" "$wg_xcuda/targets/$wg_xmachine-linux/include"
+        ln -s "targets/$wg_xmachine-linux/include" "$wg_xcuda/include"
+        ln -s "targets/$wg_xmachine-linux/lib" "$wg_xcuda/lib64"
+        ln -s lib64 "$wg_xcuda/lib"
+        # the target's CUDA libraries; the wheels carry libX.so.N only: libX.so beside it
+        find "$wg_xt/nvidia" -path '*/lib/*' \( -name 'lib*.so*' -o -name 'lib*.a' \) 2>/dev/null | LC_ALL=C sort >"$scratch/cuda-libs"
+        while IFS= read -r wg_f; do
+            wg_n=${wg_f##*/}
+            [ -e "$wg_xcl/$wg_n" ] || ln -s "$wg_f" "$wg_xcl/$wg_n"
+            case $wg_n in
+                *.so.*) [ -e "$wg_xcl/${wg_n%%.so.*}.so" ] || ln -s "$wg_n" "$wg_xcl/${wg_n%%.so.*}.so" ;;
+            esac
+        done <"$scratch/cuda-libs"
+        [ -e "$wg_xcl/libcudart_static.a" ] || [ -e "$wg_xcl/libcudart.so" ] ||
+            wg_die "no CUDA runtime for $wg_xmachine among the target's CUDA libraries in $wg_xt/nvidia"
+        printf 'wheelgen: cross: the CUDA toolkit for %s: %s (%s libraries from PyPI'"'"'s %s wheels)\n' \
+            "$wg_xmachine" "$wg_xcuda" "$(wc -l <"$scratch/cuda-libs" | tr -d ' ')" "$wg_xmachine"
+        {
+            printf 'set(CMAKE_CUDA_COMPILER "%s")\nset(CMAKE_CUDA_HOST_COMPILER "%s")\n' "$wg_xcuda/bin/nvcc" "$wg_xgxx"
+            [ -z "$wg_xlaunch" ] || printf 'set(CMAKE_CUDA_COMPILER_LAUNCHER "%s")\n' "$wg_xlaunch"
+            printf 'set(CUDAToolkit_ROOT "%s")\n' "$wg_xcuda"
+        } >>"$wg_xtc.tmp"
+        wg_xroots="$wg_xroots;$wg_xcuda/targets/$wg_xmachine-linux"
+    fi
+    {
+        printf 'set(CMAKE_FIND_ROOT_PATH "%s")\n' "$wg_xroots"
+        # programs from this machine; libraries from the target; headers and CMake packages
+        # (pybind11's, nanobind's: in the build venv) from either
+        printf 'set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)\nset(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)\n'
+        printf 'set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)\nset(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)\n'
+    } >>"$wg_xtc.tmp"
+    mv -f "$wg_xtc.tmp" "$wg_xtc"
+    printf 'wheelgen: cross: the CMake toolchain file %s:\n' "$wg_xtc"
+    sed 's/^/  | /' "$wg_xtc"
+    # (CMAKE_ARGS: the config's own env entry, set before, is kept after the toolchain file)
+    wg_xenv="$wg_xenv CMAKE_TOOLCHAIN_FILE=\"\$wg_xtc\" CMAKE_ARGS=\"-DCMAKE_TOOLCHAIN_FILE=\$wg_xtc\${CMAKE_ARGS:+ \$CMAKE_ARGS}\""
 }
 
 # wg_cross_test_env: for the test of a cell of the target: $scratch/site holds what the test

@@ -6,7 +6,9 @@
 # aarch64, its test run under qemu-user); the index lists both wheels, pip --platform
 # manylinux_2_28_aarch64 resolves the aarch64 one and this host's pip installs the x86_64 one;
 # the CUDA fixture for aarch64 (nvcc -ccbin the cross compiler) for two Pythons, the second's
-# CUDA object a compile cache hit; a wheel with a shared object of the wrong machine is refused;
+# CUDA object a compile cache hit; a setuptools_scm package without extra_deps (its build
+# requirements installed for the target); CMake's CUDA cross build through the toolchain file
+# (examples/cmake-cuda); a wheel with a shared object of the wrong machine is refused;
 # a host without the cross tools says so at configure time and when the cell is asked for
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -224,4 +226,28 @@ t_expect "index.variants: the aarch64 cells get PEP 825 variant wheels too: each
 		diff -r "$WORK/va" "$WORK/vb"
 	done
 	grep -q "wgcuda-0.1.0-cp311-cp311-linux_x86_64-cu130.whl" "$page"
+'
+
+t_expect "CMake's CUDA cross build (examples/cmake-cuda, scikit-build-core): the toolchain file reaches CMake; the module is ELF aarch64 with GPU code for sm_90, links the aarch64 CUDA runtime, and loads under qemu" '
+	./configure ${WG_CONFARGS:-} --config examples/cmake-cuda/packages.yml >"$WORK/cmake.configure.log" 2>&1
+	c=wgcmake-0.1.0-py311-cu130-aarch64
+	ninja "test/$c" >"$WORK/cmake.log" 2>&1
+	l=out/logs/$c.build.log
+	grep -q "^  | set(CMAKE_CUDA_HOST_COMPILER \"/usr/bin/aarch64-linux-gnu-g++\")$" "$l"
+	grep -q "The CUDA compiler identification is NVIDIA" "$l"
+	grep -q "GPU code in the wheel: sm_90" "$l"
+	# the link: the runtime of the target CUDA directory, an aarch64 archive from PyPI
+	grep "Linking CXX shared module\|-shared .*-o _kernels" "$l" | grep -q "cuda-aarch64/targets/aarch64-linux/lib/libcudart_static.a"
+	w=$src/$(ls out/wheels/$c/*.whl)
+	case ${w##*/} in wgcmake-0.1.0+cu130-cp311-cp311-manylinux_2_*_aarch64.whl) ;; *) echo "$w"; exit 1 ;; esac
+	rm -rf "$WORK/cm" && mkdir "$WORK/cm" && (cd "$WORK/cm" && unzip -q "$w")
+	so=$WORK/cm/wgcmake/_kernels.cpython-311-aarch64-linux-gnu.so
+	readelf -h "$so" | grep -q "Machine: *AArch64"
+	readelf -S "$so" | grep -q "\.nv_fatbin"
+	grep -q "^imported compiled module wgcmake._kernels$" "out/logs/$c.test.log"
+	# (the test_command runs where there is a GPU: here the version of the CUDA runtime linked
+	# in, under qemu)
+	sr=out/sysroots/aarch64-bookworm
+	v=$(PYTHONPATH=$WORK/cm qemu-aarch64-static -L "$sr" "$sr/usr/bin/python3.11" -c "import wgcmake; print(wgcmake.runtime_version())")
+	[ "$v" -ge 13000 ]
 '
