@@ -213,6 +213,11 @@ wg_cross_cmake() {
             printf 'set(_Python3_CONFIG "%s" CACHE FILEPATH "the target'"'"'s python-config (wheelgen)")\n' "$wg_xpc"
         fi
     } >"$wg_xtc.tmp"
+    # a torch cell: find_package(Torch) finds the target's torch (its libraries are the
+    # target's), not the build venv's
+    if [ -n "$WG_TORCH" ] && [ -d "$wg_xt/torch/share/cmake/Torch" ]; then
+        printf 'set(Torch_DIR "%s")\n' "$wg_xt/torch/share/cmake/Torch" >>"$wg_xtc.tmp"
+    fi
     wg_xroots=$WG_SYSROOT
     if [ -n "$WG_CUDA" ]; then
         wg_xcuda=$scratch/cuda-$wg_xmachine
