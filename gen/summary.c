@@ -308,7 +308,9 @@ errorat(const char *line, const char *at)
 	return at == line || !((at[-1] >= 'a' && at[-1] <= 'z') || at[-1] == '_');
 }
 
-/* does the log line say an error, by wg_first_errors' rule or as Python's last traceback line? */
+/* does the log line say an error, by templates/step-lib.sh's wg_first_errors_of rule (a
+   compiler's, ninja's, a linker's refusal of an object, Python's last traceback line)? The two
+   are held to one fixture: tests/golden/first-errors.log */
 static int
 errorline(const char *line)
 {
@@ -322,7 +324,11 @@ errorline(const char *line)
 	if ((at = strstr(line, "tmp")) && (strstr(at, "/a.c:") || strstr(at, "/a.cc:") || strstr(at, "/a.cpp:") ||
 					  strstr(at, "/a.cu:")))
 		return 0;
-	if (startswith(line, "FAILED: "))
+	/* (a download that pip retries: the retry decides) */
+	if (strstr(line, "Retrying (Retry("))
+		return 0;
+	if (startswith(line, "FAILED: ") || strstr(line, "file in wrong format") ||
+	    strstr(line, "Relocations in generic ELF"))
 		return 1;
 	for (i = 0; i < sizeof(needles) / sizeof(*needles); i++) {
 		for (at = strstr(line, needles[i]); at; at = strstr(at + 1, needles[i])) {

@@ -42,9 +42,10 @@ int summaryindex(struct sb *out, const struct matrix *m, const char *builddir, c
 
 /*
  * The first error lines of a step's log, into lines (one per line, "N: text", at most max):
- * the compiler's ("error:", "fatal error", "#error", ninja's "FAILED:"; the rule of
- * templates/step-lib.sh's wg_first_errors) and Python's ("SomeError: ..."), each message once;
- * without any, the log's last lines. 0, or -1 when the log cannot be read.
+ * the compiler's ("error:", "fatal error", "#error"), ninja's "FAILED:", a linker's refusal of
+ * an object ("file in wrong format") and Python's ("SomeError: ..."), each message once: the rule
+ * of templates/step-lib.sh's wg_first_errors_of (tests/golden/first-errors.log holds both to
+ * it); without any, the log's last lines. 0, or -1 when the log cannot be read.
  */
 int firsterrors(const char *log, size_t max, struct sb *lines);
 

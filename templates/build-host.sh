@@ -268,7 +268,11 @@ if [ -n "$WG_SYSROOT" ]; then
 fi
 if [ -n "$WG_CUDA_ARCHS" ]; then
     TORCH_CUDA_ARCH_LIST=$WG_CUDA_ARCHS
-    export TORCH_CUDA_ARCH_LIST
+    # the same for CMake (3.20 and later: CMAKE_CUDA_ARCHITECTURES): 9.0 -> 90-real (GPU code
+    # only, as for torch), 12.0+PTX -> 120 (with its PTX)
+    CUDAARCHS=$(printf '%s\n' "$WG_CUDA_ARCHS" | tr -s ';, ' '\n\n\n' |
+        awk 'NF { p = sub(/\+PTX$/, ""); sub(/\./, ""); printf "%s%s%s", s, $0, p ? "" : "-real"; s = ";" }')
+    export TORCH_CUDA_ARCH_LIST CUDAARCHS
 fi
 
 # --- source ------------------------------------------------------------------
@@ -551,6 +555,27 @@ wg_one() {
 }
 wg_one "$scratch/dist" "the build"
 
+# the wheel is the config's package at the config's version (a local label aside): a build that
+# made another (a setuptools_scm package without its build requirements makes 0.0.0) fails here
+wg_wname=${wheel_name%%-*}
+wg_wver=${wheel_name#*-}
+wg_wver=${wg_wver%%-*}
+wg_wver=${wg_wver%%+*}
+wg_norm() { printf '%s' "$1" | tr '[:upper:]' '[:lower:]' | tr -s '._-' '___'; }
+if [ "$(wg_norm "$wg_wname")" != "$(wg_norm "$WG_PACKAGE")" ] &&
+    { [ "$WG_SOURCE_KIND" != pypi ] || [ "$(wg_norm "$wg_wname")" != "$(wg_norm "$WG_SOURCE")" ]; }; then
+    wg_die "the build made $wheel_name, a wheel of '$wg_wname', but packages.yml builds '$WG_PACKAGE': the package's name differs from the config's (rename the entry to the distribution's name)"
+fi
+if [ "$wg_wver" != "$WG_VERSION" ] &&
+    ! "$py" -c 'import sys
+try:
+    from packaging.version import Version
+except ImportError:
+    from pip._vendor.packaging.version import Version
+sys.exit(Version(sys.argv[1]) != Version(sys.argv[2]))' "$wg_wver" "$WG_VERSION" 3>&- 2>/dev/null; then
+    wg_die "the build made $wheel_name, version $wg_wver, but packages.yml builds $WG_PACKAGE $WG_VERSION: a wrong version is refused (setuptools_scm says 0.0.0 when it is missing from the build: docs/troubleshooting.md, \"a wheel of the wrong version\")"
+fi
+
 # a cell of another platform than x86_64 is always repaired: a manylinux tag of its machine
 # (a wheel without a platform, none-any, has nothing to repair)
 case $wheel_name in *-none-any.whl) wg_pure=1 ;; *) wg_pure=0 ;; esac
@@ -633,10 +658,6 @@ if [ "$WG_ABI" = abi3 ] && [ "$wg_abi" != abi3 ] && [ "$wg_abi" != none ]; then
     wg_die "$CELL built $wheel_name, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api, e.g. Extension(..., py_limited_api=True) and bdist_wheel's py_limited_api = cp39), or remove 'abi: abi3'"
 fi
 
-if [ "${wg_wheel_version%%+*}" != "$WG_VERSION" ]; then
-    printf 'wheelgen: warning: wheel version %s differs from the version %s in packages.yml\n' \
-        "$wg_wheel_version" "$WG_VERSION"
-fi
 # The wheel's sha256 and size, and its METADATA written beside it as <wheel>.metadata (the
 # index serves it: PEP 658/714), with that file's sha256 and the Requires-Python it gives;
 # with a local_version, the label goes into the file name, .dist-info, METADATA and RECORD

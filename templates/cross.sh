@@ -9,9 +9,11 @@
 # Python.h from the root file system through --sysroot), nvcc with -ccbin the cross compiler and
 # -target-dir x86_64-linux (the toolkit's headers serve every target), and the target's CUDA
 # runtime and torch (headers and libraries, installed from PyPI for the target with uv) ahead of
-# this machine's. Build isolation would drop the target's sysconfig (or fetch build requirements
-# for the target), so the build runs with --no-build-isolation: a package's build requirements
-# go in its extra_deps. The test installs the wheel (and torch, test_deps) for the target with uv
+# this machine's. Build isolation would drop the target's sysconfig, so the build runs with
+# --no-build-isolation, and the package's own [build-system].requires (pyproject.toml), their
+# markers evaluated for the target, are installed into the build venv as an isolated build would
+# (wg_cross_buildreqs; extra_deps add what a package forgets to declare). CMake builds get a
+# toolchain file for the target (wg_cross_cmake), CUDA included. The test installs the wheel (and torch, test_deps) for the target with uv
 # --target, and runs the root file system's Python under qemu-user, without binfmt_misc.
 
 # wg_cross_begin: check the tools and the root file system; sets wg_xprefix (the compilers'
@@ -67,10 +69,53 @@ wg_cross_target() {
     wg_uv_cached "$@"
 }
 
+# wg_cross_buildreqs: the package's [build-system].requires (PEP 518; without pyproject.toml or
+# the table, setuptools and wheel, which the venv has) for the target: markers evaluated with the
+# target's machine, installed into the build venv (they run here, in the build: setuptools_scm,
+# Cython, ...). torch stays out of a torch cell's: the venv has the cell's own.
+wg_cross_buildreqs() {
+    wg_xpp=$scratch/src/pyproject.toml
+    [ -f "$wg_xpp" ] || return 0
+    wg_xreqs=$("$py" -c '
+import sys
+try:
+    import tomllib
+except ImportError:
+    from pip._vendor import tomli as tomllib
+try:
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+except ImportError:
+    from pip._vendor.packaging.requirements import Requirement
+    from pip._vendor.packaging.utils import canonicalize_name
+with open(sys.argv[1], "rb") as f:
+    table = tomllib.load(f).get("build-system", {})
+env = {"platform_machine": sys.argv[2], "platform_system": "Linux", "sys_platform": "linux", "os_name": "posix"}
+skip = {canonicalize_name(n) for n in sys.argv[3:]}
+for r in table.get("requires", []):
+    q = Requirement(r)
+    if (q.marker is None or q.marker.evaluate(env)) and canonicalize_name(q.name) not in skip:
+        q.marker = None
+        print(q)
+' "$wg_xpp" "$wg_xmachine" ${WG_TORCH:+torch} 3>&-) || wg_die "cannot read the build requirements of $WG_PACKAGE's pyproject.toml (see above)"
+    [ -n "$wg_xreqs" ] || return 0
+    printf 'wheelgen: cross: the build requirements of pyproject.toml for %s: %s\n' "$wg_xmachine" "$(printf '%s\n' "$wg_xreqs" | tr '\n' ' ')"
+    wg_xold_ifs=$IFS
+    IFS='
+'
+    set -f
+    # shellcheck disable=SC2086 # (one requirement a line, no globbing: "pkg[extra]")
+    set -- $wg_xreqs
+    set +f
+    IFS=$wg_xold_ifs
+    wg_install "$@" || wg_die "cannot install the build requirements of $WG_PACKAGE for $wg_xmachine: $*"
+}
+
 # wg_cross_prepare: after the build venv has its build dependencies: the target's sysconfig in
 # the venv, the target's torch or CUDA runtime in $scratch/target; sets wg_xenv, the exports the
 # build step evals before the build (and only there: the venv's own installs stay native)
 wg_cross_prepare() {
+    wg_cross_buildreqs
     wg_xsysconfig=''
     for wg_f in "$WG_SYSROOT/usr/lib/python$WG_PYTHON"/_sysconfigdata_*"$wg_xmachine"*.py; do
         [ -f "$wg_f" ] && wg_xsysconfig=${wg_f##*/}
@@ -116,7 +161,110 @@ wg_cross_prepare() {
         wg_xenv="$wg_xenv NVCC=$(wg_quote "$wg_xnvcc -ccbin $wg_xcc -target-dir x86_64-linux")"
         wg_xenv="$wg_xenv PYTORCH_NVCC=$(wg_quote "$wg_xnvcc -target-dir x86_64-linux -Xcompiler --sysroot=$WG_SYSROOT -I$wg_xinc $wg_xti")"
     fi
+    wg_cross_cmake
     printf 'wheelgen: cross: %s\n' "$wg_xenv"
+}
+
+# wg_cross_cmake: a CMake toolchain file for the target ($scratch/toolchain-<machine>.cmake),
+# handed over as CMAKE_TOOLCHAIN_FILE (CMake 3.21 and later read it from the environment) and in
+# CMAKE_ARGS (scikit-build-core and setuptools-based CMake builds pass those to cmake): the
+# system and processor, the cross compilers (the compile cache as their launcher), the root file
+# system as the sysroot, the target's Python headers, and for a CUDA cell nvcc with the cross
+# compiler as its host compiler and a CUDA toolkit for the target ($scratch/cuda-<machine>):
+# this machine's toolkit (nvcc, its headers, nvvm) by symbolic links, with
+# targets/<machine>-linux/lib holding the target's CUDA libraries from PyPI's wheels (cudart
+# and, in a torch cell, cuBLAS, cuSPARSE and the rest torch brings). nvcc reads its nvcc.profile
+# beside the nvcc it was started as (TOP is that directory's parent) and takes
+# targets/<machine>-linux for a host compiler of that machine; find_package(CUDAToolkit) takes
+# the same directory when cross-compiling.
+wg_cross_cmake() {
+    wg_xtc=$scratch/toolchain-$wg_xmachine.cmake
+    # the compilers themselves, not the compile cache's masks on PATH (the cache is their launcher)
+    wg_xgcc='' wg_xgxx=''
+    wg_xold_ifs=$IFS
+    IFS=:
+    for wg_d in $PATH; do
+        case $wg_d in "$scratch"/*) continue ;; esac
+        [ -n "$wg_xgcc" ] || [ ! -x "$wg_d/${wg_xprefix}gcc" ] || wg_xgcc=$wg_d/${wg_xprefix}gcc
+        [ -n "$wg_xgxx" ] || [ ! -x "$wg_d/${wg_xprefix}g++" ] || wg_xgxx=$wg_d/${wg_xprefix}g++
+    done
+    IFS=$wg_xold_ifs
+    if [ -z "$wg_xgcc" ] || [ -z "$wg_xgxx" ]; then
+        wg_die "${wg_xprefix}g++ not found: apt-get install g++-$wg_xmachine-linux-gnu"
+    fi
+    wg_xlaunch=''
+    [ -z "${WG_CCACHE:-}" ] || [ ! -x "$WG_CCACHE" ] || wg_xlaunch=$WG_CCACHE
+    {
+        printf '# written by wheelgen (templates/cross.sh) for %s\n' "$CELL"
+        printf 'set(CMAKE_SYSTEM_NAME Linux)\nset(CMAKE_SYSTEM_PROCESSOR %s)\n' "$wg_xmachine"
+        printf 'set(CMAKE_SYSROOT "%s")\n' "$WG_SYSROOT"
+        printf 'set(CMAKE_C_COMPILER "%s")\nset(CMAKE_CXX_COMPILER "%s")\n' "$wg_xgcc" "$wg_xgxx"
+        if [ -n "$wg_xlaunch" ]; then
+            printf 'set(CMAKE_C_COMPILER_LAUNCHER "%s")\nset(CMAKE_CXX_COMPILER_LAUNCHER "%s")\n' "$wg_xlaunch" "$wg_xlaunch"
+        fi
+        # the target's Python headers, ahead of the build Python's that a build backend names;
+        # FindPython asks a cross build's python-config, not its interpreter, for the extension
+        # suffix (Python_add_library WITH_SOABI): the root file system's, which runs here (a
+        # shell script), found where FindPython keeps it
+        printf 'set(Python_INCLUDE_DIR "%s")\nset(Python3_INCLUDE_DIR "%s")\n' "$wg_xinc" "$wg_xinc"
+        wg_xpc=$WG_SYSROOT/usr/bin/$wg_xmachine-linux-gnu-python$WG_PYTHON-config
+        if [ -f "$wg_xpc" ]; then
+            printf 'set(_Python_CONFIG "%s" CACHE FILEPATH "the target'"'"'s python-config (wheelgen)")\n' "$wg_xpc"
+            printf 'set(_Python3_CONFIG "%s" CACHE FILEPATH "the target'"'"'s python-config (wheelgen)")\n' "$wg_xpc"
+        fi
+    } >"$wg_xtc.tmp"
+    # a torch cell: find_package(Torch) finds the target's torch (its libraries are the
+    # target's), not the build venv's
+    if [ -n "$WG_TORCH" ] && [ -d "$wg_xt/torch/share/cmake/Torch" ]; then
+        printf 'set(Torch_DIR "%s")\n' "$wg_xt/torch/share/cmake/Torch" >>"$wg_xtc.tmp"
+    fi
+    wg_xroots=$WG_SYSROOT
+    if [ -n "$WG_CUDA" ]; then
+        wg_xcuda=$scratch/cuda-$wg_xmachine
+        wg_xcl=$wg_xcuda/targets/$wg_xmachine-linux/lib
+        rm -rf "$wg_xcuda"
+        mkdir -p "$wg_xcuda/bin" "$wg_xcl"
+        for wg_f in "$WG_CUDA_HOME"/bin/*; do
+            ln -s "$wg_f" "$wg_xcuda/bin/"
+        done
+        [ ! -e "$WG_CUDA_HOME/nvvm" ] || ln -s "$WG_CUDA_HOME/nvvm" "$wg_xcuda/nvvm"
+        # (the toolkit's headers serve every target, as for the builds that read NVCC)
+        ln -s "$WG_CUDA_HOME/include" "$wg_xcuda/targets/$wg_xmachine-linux/include"
+        ln -s "targets/$wg_xmachine-linux/include" "$wg_xcuda/include"
+        ln -s "targets/$wg_xmachine-linux/lib" "$wg_xcuda/lib64"
+        ln -s lib64 "$wg_xcuda/lib"
+        # the target's CUDA libraries; the wheels carry libX.so.N only: libX.so beside it
+        find "$wg_xt/nvidia" -path '*/lib/*' \( -name 'lib*.so*' -o -name 'lib*.a' \) 2>/dev/null | LC_ALL=C sort >"$scratch/cuda-libs"
+        while IFS= read -r wg_f; do
+            wg_n=${wg_f##*/}
+            [ -e "$wg_xcl/$wg_n" ] || ln -s "$wg_f" "$wg_xcl/$wg_n"
+            case $wg_n in
+                *.so.*) [ -e "$wg_xcl/${wg_n%%.so.*}.so" ] || ln -s "$wg_n" "$wg_xcl/${wg_n%%.so.*}.so" ;;
+            esac
+        done <"$scratch/cuda-libs"
+        [ -e "$wg_xcl/libcudart_static.a" ] || [ -e "$wg_xcl/libcudart.so" ] ||
+            wg_die "no CUDA runtime for $wg_xmachine among the target's CUDA libraries in $wg_xt/nvidia"
+        printf 'wheelgen: cross: the CUDA toolkit for %s: %s (%s libraries from PyPI'"'"'s %s wheels)\n' \
+            "$wg_xmachine" "$wg_xcuda" "$(wc -l <"$scratch/cuda-libs" | tr -d ' ')" "$wg_xmachine"
+        {
+            printf 'set(CMAKE_CUDA_COMPILER "%s")\nset(CMAKE_CUDA_HOST_COMPILER "%s")\n' "$wg_xcuda/bin/nvcc" "$wg_xgxx"
+            [ -z "$wg_xlaunch" ] || printf 'set(CMAKE_CUDA_COMPILER_LAUNCHER "%s")\n' "$wg_xlaunch"
+            printf 'set(CUDAToolkit_ROOT "%s")\n' "$wg_xcuda"
+        } >>"$wg_xtc.tmp"
+        wg_xroots="$wg_xroots;$wg_xcuda/targets/$wg_xmachine-linux"
+    fi
+    {
+        printf 'set(CMAKE_FIND_ROOT_PATH "%s")\n' "$wg_xroots"
+        # programs from this machine; libraries from the target; headers and CMake packages
+        # (pybind11's, nanobind's: in the build venv) from either
+        printf 'set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)\nset(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)\n'
+        printf 'set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)\nset(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)\n'
+    } >>"$wg_xtc.tmp"
+    mv -f "$wg_xtc.tmp" "$wg_xtc"
+    printf 'wheelgen: cross: the CMake toolchain file %s:\n' "$wg_xtc"
+    sed 's/^/  | /' "$wg_xtc"
+    # (CMAKE_ARGS: the config's own env entry, set before, is kept after the toolchain file)
+    wg_xenv="$wg_xenv CMAKE_TOOLCHAIN_FILE=\"\$wg_xtc\" CMAKE_ARGS=\"-DCMAKE_TOOLCHAIN_FILE=\$wg_xtc\${CMAKE_ARGS:+ \$CMAKE_ARGS}\""
 }
 
 # wg_cross_test_env: for the test of a cell of the target: $scratch/site holds what the test

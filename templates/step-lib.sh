@@ -125,12 +125,11 @@ wg_on_exit() {
     exit "$wg_rc"
 }
 
-# wg_first_errors: after a failure, the log's first compiler errors (the cause; the tail is
-# mostly the traceback of the tool that gave up), with their line numbers, each message once
+# wg_first_errors: after a failure, the log's first errors (the cause; the tail is mostly the
+# traceback of the tool that gave up), with their line numbers, each message once
+# (wg_first_errors_of)
 wg_first_errors() {
-    grep -n -E '(^|[^a-z_])(error:|fatal error|#error)|^FAILED: ' "$log" 2>/dev/null |
-        grep -v -E '^[0-9]+:(\+ |wheelgen: )|tmp[a-z0-9_]+/a\.(c|cc|cpp|cu):' |
-        awk -F: '{ k = $0; sub(/^[0-9]+:/, "", k); gsub(/[0-9]+/, "N", k) } !seen[k]++' | head -n 5 >"$log.first" || true
+    wg_first_errors_of "$log" 5 >"$log.first" 2>/dev/null || true
     if [ -s "$log.first" ]; then
         printf 'wheelgen: the first errors in the log (line: text):\n'
         sed 's/^/  /' "$log.first"
@@ -139,10 +138,30 @@ wg_first_errors() {
     rm -f "$log.first"
 }
 
+# wg_first_errors_of LOG MAX: the first MAX error lines of LOG as "LINE: text", each message
+# once (numbers aside). An error line: a compiler's ("error:", "fatal error", "#error", not
+# inside a word), ninja's "FAILED: ", a linker's refusal of an object ("file in wrong format",
+# "Relocations in generic ELF"), Python's last traceback line ("SomeError: ..."). Not: a command
+# (+ ...), wheelgen's own lines (a retry that worked, such as uv's offline try, is logged as
+# one), a build system's compiler checks (tmp.../a.c), pip's "Retrying (Retry(...". gen/summary.c
+# applies the same rule (firsterrors); tests/golden/first-errors.* hold both to it.
+wg_first_errors_of() {
+    LC_ALL=C awk -v max="$2" '
+        /^(\+ |wheelgen)/ || /tmp.*\/a\.(c|cc|cpp|cu):/ || /Retrying \(Retry\(/ { next }
+        /^FAILED: / || /file in wrong format|Relocations in generic ELF/ || /(^|[^a-z_])(error:|fatal error|#error)/ ||
+            /^[A-Za-z0-9_.]+(Error|Exception):/ {
+            k = $0
+            gsub(/[0-9]+/, "N", k)
+            if (!seen[k]++ && n++ < max) print NR ": " $0
+        }' "$1"
+}
+
 # wg_hint: after a failure, a line of advice when the log shows a cause people often hit
 # (docs/troubleshooting.md has the longer story)
 wg_hint() {
-    if grep -q -E 'Killed signal terminated program|died due to signal 9|signal 9 \(Kill|virtual memory exhausted|std::bad_alloc|[Oo]ut of memory|Cannot allocate memory' "$log"; then
+    if grep -q -E 'file in wrong format|Relocations in generic ELF' "$log"; then
+        wg_hint_object
+    elif grep -q -E 'Killed signal terminated program|died due to signal 9|signal 9 \(Kill|virtual memory exhausted|std::bad_alloc|[Oo]ut of memory|Cannot allocate memory' "$log"; then
         printf 'wheelgen: hint: a compiler was killed or ran out of memory. Each build claims memory_per_job_gb x MAX_JOBS x NVCC_THREADS in the memory pool: raise memory_per_job_gb or lower max_jobs / nvcc_threads for this package, or ./configure --max-jobs N / --memory-gb N\n'
     elif grep -q 'undefined symbol' "$log"; then
         printf 'wheelgen: hint: "undefined symbol" at import: the extension was compiled against another torch, CUDA or C++ ABI than the one that loaded it. The test installs the torch the manifest records; if it still fails, the build saw a different torch (check "torch ... built with CUDA" near the top of the build log)\n'
@@ -153,6 +172,36 @@ wg_hint() {
     elif grep -q -E 'CUDA_HOME environment variable is not set|nvcc: not found|No such file or directory: .*/bin/nvcc' "$log"; then
         printf 'wheelgen: hint: the build found no CUDA toolkit: install it (or ./configure --cuda-from-pypi X.Y) and re-run ./configure, which records the toolkits it finds\n'
     fi
+}
+
+# wg_hint_object: the linker refused an object of another machine: which object, which machine
+# (its ELF header, where the object is still there: the build's scratch directory is kept after
+# a failure; else the linker's "EM: N"), and what to do
+wg_hint_object() {
+    wg_hl=$(grep -E 'file in wrong format|Relocations in generic ELF' "$log" | head -n 1)
+    wg_ho=$(printf '%s\n' "$wg_hl" | sed -n -E 's/^.*: ([^:]+): (Relocations in generic ELF|error adding symbols: file in wrong format|file in wrong format).*$/\1/p')
+    wg_hm=$(grep -o -E 'Relocations in generic ELF \(EM: [0-9]+\)' "$log" | head -n 1 | grep -o -E '[0-9]+' || true)
+    wg_hf=''
+    if [ -n "$wg_ho" ]; then
+        case $wg_ho in
+            /*) [ ! -f "$wg_ho" ] || wg_hf=$wg_ho ;;
+            *) [ -z "${scratch:-}" ] || [ ! -d "$scratch" ] ||
+                wg_hf=$(find "$scratch" -path "*/${wg_ho#./}" -type f 2>/dev/null | head -n 1) ;;
+        esac
+    fi
+    # e_machine: 2 bytes at offset 18 (a little-endian ELF: byte 5 is 1)
+    if [ -n "$wg_hf" ] && [ "$(od -An -tu1 -j5 -N1 "$wg_hf" 2>/dev/null | tr -d ' ')" = 1 ]; then
+        wg_hm=$(od -An -tu1 -j18 -N2 "$wg_hf" | awk '{ print $1 + 256 * $2 }')
+    fi
+    case $wg_hm in
+        62) wg_hn=x86_64 ;; 183) wg_hn=aarch64 ;; 3) wg_hn=i386 ;; 40) wg_hn=arm ;; 243) wg_hn=riscv ;; 21) wg_hn=ppc64 ;;
+        '') wg_hn='another machine' ;; *) wg_hn="ELF machine $wg_hm" ;;
+    esac
+    wg_hd=''
+    [ -z "$wg_hf" ] || ! command -v file >/dev/null 2>&1 || wg_hd=" ($(file -b "$wg_hf" | cut -d, -f1-2))"
+    # shellcheck disable=SC2016 # ($CC: the variables' names)
+    printf 'wheelgen: hint: the linker refused %s, an object for %s%s, in a build for %s: the step that compiled it did not use the cross compilers. A CMake build reads them from the toolchain file wheelgen hands over (CMAKE_TOOLCHAIN_FILE, CMAKE_ARGS); a build that runs gcc, g++ or nvcc by a fixed name, or ships prebuilt objects, needs a patch (patches:) to use $CC, $CXX and $NVCC (docs/troubleshooting.md, "Cross builds")\n' \
+        "${wg_ho:-an object}" "$wg_hn" "$wg_hd" "${WG_PLATFORM:-$(uname -m)}"
 }
 
 wg_die() {
@@ -206,9 +255,17 @@ wg_uv_cached() {
         eval "wg_uv_fresh_$wg_key=\$wg_fresh"
     fi
     if [ "$wg_fresh" = yes ]; then
-        if wg_uv "$@" --offline; then
+        # what the offline try says is kept apart: when it fails, its errors are logged as
+        # wheelgen's lines ("wheelgen: (offline try) ..."), which no failure report counts
+        # as the cause (wg_first_errors_of)
+        wg_off=${TMPDIR:-/tmp}/wheelgen-uv-offline.$$
+        if wg_uv "$@" --offline >"$wg_off" 2>&1; then
+            cat "$wg_off"
+            rm -f "$wg_off"
             return 0
         fi
+        sed 's/^/wheelgen: (offline try) /' "$wg_off"
+        rm -f "$wg_off"
         printf 'wheelgen: note: that did not work from uv'"'"'s cache alone (--offline); asking the index\n'
         [ -z "${wg_uv_clean:-}" ] || rm -rf "$wg_uv_clean"
     fi

@@ -8,7 +8,23 @@
 src=$WORK/src
 t_copytree "$src"
 cd "$src"
-mkdir -p fixture/oomy fixture/abi/abi fixture/cxx/cxx
+mkdir -p fixture/oomy fixture/abi/abi fixture/cxx/cxx fixture/wrongver fixture/xlink/obj
+# a link that fails the way a cross link does when an object was compiled for another machine
+# (an aarch64 object here, on any host: the ELF header is all the hint reads), after a download
+# that pip retried
+printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\001\000\267\000\001\000\000\000' >fixture/xlink/obj/ops.cu.o
+cat >fixture/xlink/setup.py <<'PY'
+import sys
+sys.stderr.write("WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError(\\'<x>: Failed to establish a new connection: [Errno 101] Network is unreachable\\')': /simple/ninja/\n")
+for i in range(3):
+    sys.stderr.write("/usr/bin/ld: obj/ops.cu.o: Relocations in generic ELF (EM: 183)\n")
+sys.stderr.write("/usr/bin/ld: obj/ops.cu.o: error adding symbols: file in wrong format\ncollect2: error: ld returned 1 exit status\n")
+for i in range(30):
+    sys.stderr.write("  File \"/usr/lib/python3/setuptools/x.py\", line %d, in run\n" % i)
+sys.exit(1)
+PY
+# a package whose setup.py declares another version than the config's
+printf 'from setuptools import setup\nsetup(name="wrongver", version="2.0")\n' >fixture/wrongver/setup.py
 # a build that dies the way g++ does when the kernel kills cc1plus for memory
 cat >fixture/oomy/setup.py <<'PY'
 import sys
@@ -52,6 +68,14 @@ packages:
     source: {path: cxx}
     versions: ["1.0"]
     cuda: []
+  xlink:
+    source: {path: xlink}
+    versions: ["1.0"]
+    cuda: []
+  wrongver:
+    source: {path: wrongver}
+    versions: ["1.0"]
+    cuda: []
   abi:
     source: {path: abi}
     versions: ["1.0"]
@@ -92,6 +116,56 @@ elif grep -A1 '^wheelgen: the first errors in the log (line: text):$' "$WORK/cxx
 	t_pass
 else
 	t_fail "$(head -n 30 "$WORK/cxx.log")"
+fi
+
+t_case "a wheel of another version than the config's fails its build, and the terminal names both versions"
+wv=$(out/wheelgen matrix --config fixture/packages.yml --host out/host.txt --tsv | awk -F'\t' '$2 == "wrongver" {print $1}')
+if ninja "wheel/$wv" >"$WORK/wv.log" 2>&1; then
+	t_fail "the build succeeded"
+elif grep -q "^wheelgen: the build made wrongver-2.0-py3-none-any.whl, version 2.0, but packages.yml builds wrongver 1.0: a wrong version is refused" "$WORK/wv.log" &&
+	[ ! -f "out/wheels/$wv/manifest" ]; then
+	t_pass
+else
+	t_fail "$(tail -n 8 "$WORK/wv.log")"
+fi
+
+t_case "a link refusing an object of another machine: the linker's lines are the first errors (not pip's retry), the hint names the object and its machine"
+xl=$(out/wheelgen matrix --config fixture/packages.yml --host out/host.txt --tsv | awk -F'\t' '$2 == "xlink" {print $1}')
+if ninja "wheel/$xl" >"$WORK/xl.log" 2>&1; then
+	t_fail "the build succeeded"
+elif sed -n '/^wheelgen: the first errors in the log/,/^wheelgen: the log ends:$/p' "$WORK/xl.log" >"$WORK/xl.first" &&
+	grep -q '^  [0-9]*: /usr/bin/ld: obj/ops.cu.o: Relocations in generic ELF (EM: 183)$' "$WORK/xl.first" &&
+	grep -q '^  [0-9]*: /usr/bin/ld: obj/ops.cu.o: error adding symbols: file in wrong format$' "$WORK/xl.first" &&
+	! grep -q 'Retrying' "$WORK/xl.first" &&
+	grep -q "^wheelgen: hint: the linker refused obj/ops.cu.o, an object for aarch64.*, in a build for $(uname -m): the step that compiled it did not use the cross compilers.*CMAKE_TOOLCHAIN_FILE" "$WORK/xl.log"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/xl.log")"
+fi
+
+t_case "the first-errors rule of the steps (step-lib.sh) finds the lines tests/golden/first-errors.expect lists (gen/summary.c's unit test holds it to the same)"
+# shellcheck disable=SC2016
+if sh -c '. templates/step-lib.sh; wg_first_errors_of tests/golden/first-errors.log 10' >"$WORK/golden.first" &&
+	diff tests/golden/first-errors.expect "$WORK/golden.first" >"$WORK/golden.diff"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/golden.diff")"
+fi
+
+t_case "uv's offline try that failed before the index answered: its errors are logged as wheelgen's lines, no first error"
+printf '#!/bin/sh\ncase "$*" in *--offline*) echo "error: Because ninja was not found in the cache, the requirements are unsatisfiable" >&2; exit 1 ;; esac\necho "Installed 1 package"\n' >"$WORK/fakeuv"
+chmod +x "$WORK/fakeuv"
+# shellcheck disable=SC2016
+# (two steps: the first asks the index and stamps it, the second tries offline first)
+for i in 1 2; do
+	sh -c '. templates/step-lib.sh; B=$1 WG_UV=$2 UV_CACHE_DIR=$1/uv py=python3; wg_uv_cached pip install ninja' sh "$WORK/uvtry" "$WORK/fakeuv"
+done >"$WORK/uvtry.log" 2>&1
+# shellcheck disable=SC2016
+if grep -q "^wheelgen: (offline try) error: Because ninja was not found" "$WORK/uvtry.log" && [ "$(grep -c "^Installed 1 package$" "$WORK/uvtry.log")" = 2 ] &&
+	[ -z "$(sh -c '. templates/step-lib.sh; wg_first_errors_of "$1" 5' sh "$WORK/uvtry.log")" ]; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/uvtry.log")"
 fi
 
 t_case "a failure without a known cause gets no hint"

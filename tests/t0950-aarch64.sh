@@ -6,7 +6,9 @@
 # aarch64, its test run under qemu-user); the index lists both wheels, pip --platform
 # manylinux_2_28_aarch64 resolves the aarch64 one and this host's pip installs the x86_64 one;
 # the CUDA fixture for aarch64 (nvcc -ccbin the cross compiler) for two Pythons, the second's
-# CUDA object a compile cache hit; a wheel with a shared object of the wrong machine is refused;
+# CUDA object a compile cache hit; a setuptools_scm package without extra_deps (its build
+# requirements installed for the target); CMake's CUDA cross build through the toolchain file
+# (examples/cmake-cuda); a wheel with a shared object of the wrong machine is refused;
 # a host without the cross tools says so at configure time and when the cell is asked for
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -122,6 +124,53 @@ t_expect "a wheel holding a shared object of another machine is refused by the b
 	[ ! -f out/wheels/alien-1.0-py311-aarch64/manifest ]
 '
 
+# a C extension whose version comes from setuptools_scm (a generated version.py that the package
+# imports), with no extra_deps: its [build-system].requires are installed for the target (tomli
+# only where platform_machine is aarch64, which setup.py checks)
+mkdir -p fixture/wgscm/wgscm
+cat >fixture/wgscm/pyproject.toml <<'TOML'
+[build-system]
+requires = ["setuptools>=64", "setuptools_scm>=8", "tomli; platform_machine == 'aarch64'"]
+build-backend = "setuptools.build_meta"
+[project]
+name = "wgscm"
+dynamic = ["version"]
+[tool.setuptools]
+packages = ["wgscm"]
+[tool.setuptools_scm]
+version_file = "wgscm/version.py"
+TOML
+cat >fixture/wgscm/setup.py <<'PY'
+import tomli
+from setuptools import Extension, setup
+assert "_vendor" not in tomli.__file__, tomli.__file__
+setup(ext_modules=[Extension("wgscm._c", ["wgscm/_c.c"])])
+PY
+printf 'from .version import version as __version__\nfrom ._c import answer\n' >fixture/wgscm/wgscm/__init__.py
+cat >fixture/wgscm/wgscm/_c.c <<'C'
+#include <Python.h>
+static PyObject *answer(PyObject *self, PyObject *args) { (void)self; (void)args; return PyLong_FromLong(42); }
+static PyMethodDef methods[] = {{"answer", answer, METH_NOARGS, NULL}, {NULL, NULL, 0, NULL}};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_c", NULL, -1, methods};
+PyMODINIT_FUNC PyInit__c(void) { return PyModule_Create(&module); }
+C
+cat >fixture/wgscm.yml <<'YML'
+defaults: {python: ["3.11"], platforms: [aarch64]}
+packages:
+  wgscm:
+    source: {path: wgscm}
+    versions: ["0.3.0"]
+    cuda: []
+    test_command: python -c "import wgscm; assert wgscm.__version__ == '0.3.0', wgscm.__version__; assert wgscm.answer() == 42"
+YML
+t_expect "a setuptools_scm package without extra_deps: its build requirements, evaluated for aarch64, are installed; its wheel has the config's version and passes its test under qemu" '
+	./configure ${WG_CONFARGS:-} --config fixture/wgscm.yml >"$WORK/scm.configure.log" 2>&1
+	ninja test/wgscm-0.3.0-py311-aarch64 >"$WORK/scm.log" 2>&1
+	grep -q "^wheelgen: cross: the build requirements of pyproject.toml for aarch64: setuptools>=64 setuptools_scm>=8 tomli $" out/logs/wgscm-0.3.0-py311-aarch64.build.log
+	ls out/wheels/wgscm-0.3.0-py311-aarch64/wgscm-0.3.0-cp311-cp311-manylinux_2_28_aarch64.whl
+	[ -f out/tests/wgscm-0.3.0-py311-aarch64.ok ]
+'
+
 t_expect "a host without the cross tools: configure says what is missing, and asking for the cell names the reason" '
 	mkdir -p "$WORK/nobin"
 	for f in /usr/bin/* /usr/local/bin/*; do
@@ -177,4 +226,28 @@ t_expect "index.variants: the aarch64 cells get PEP 825 variant wheels too: each
 		diff -r "$WORK/va" "$WORK/vb"
 	done
 	grep -q "wgcuda-0.1.0-cp311-cp311-linux_x86_64-cu130.whl" "$page"
+'
+
+t_expect "CMake's CUDA cross build (examples/cmake-cuda, scikit-build-core): the toolchain file reaches CMake; the module is ELF aarch64 with GPU code for sm_90, links the aarch64 CUDA runtime, and loads under qemu" '
+	./configure ${WG_CONFARGS:-} --config examples/cmake-cuda/packages.yml >"$WORK/cmake.configure.log" 2>&1
+	c=wgcmake-0.1.0-py311-cu130-aarch64
+	ninja "test/$c" >"$WORK/cmake.log" 2>&1
+	l=out/logs/$c.build.log
+	grep -q "^  | set(CMAKE_CUDA_HOST_COMPILER \"/usr/bin/aarch64-linux-gnu-g++\")$" "$l"
+	grep -q "The CUDA compiler identification is NVIDIA" "$l"
+	grep -q "GPU code in the wheel: sm_90" "$l"
+	# the link: the runtime of the target CUDA directory, an aarch64 archive from PyPI
+	grep "Linking CXX shared module\|-shared .*-o _kernels" "$l" | grep -q "cuda-aarch64/targets/aarch64-linux/lib/libcudart_static.a"
+	w=$src/$(ls out/wheels/$c/*.whl)
+	case ${w##*/} in wgcmake-0.1.0+cu130-cp311-cp311-manylinux_2_*_aarch64.whl) ;; *) echo "$w"; exit 1 ;; esac
+	rm -rf "$WORK/cm" && mkdir "$WORK/cm" && (cd "$WORK/cm" && unzip -q "$w")
+	so=$WORK/cm/wgcmake/_kernels.cpython-311-aarch64-linux-gnu.so
+	readelf -h "$so" | grep -q "Machine: *AArch64"
+	readelf -S "$so" | grep -q "\.nv_fatbin"
+	grep -q "^imported compiled module wgcmake._kernels$" "out/logs/$c.test.log"
+	# (the test_command runs where there is a GPU: here the version of the CUDA runtime linked
+	# in, under qemu)
+	sr=out/sysroots/aarch64-bookworm
+	v=$(PYTHONPATH=$WORK/cm qemu-aarch64-static -L "$sr" "$sr/usr/bin/python3.11" -c "import wgcmake; print(wgcmake.runtime_version())")
+	[ "$v" -ge 13000 ]
 '

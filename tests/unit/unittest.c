@@ -781,7 +781,7 @@ testfirsterrors(void)
 		"In file: fatal error: y.h: No such file\nFAILED: a.o\nwheelgen: build x failed\n"
 		"Traceback:\nAssertionError: boom\nwheelgen-step: end 2 1 1 s\n";
 	static const char log2[] = "wheelgen-step: start 1 test x\none\ntwo\nthree\nwheelgen-step: end 2 1 1 s\n";
-	char dir[] = "/tmp/wgunitXXXXXX", path[64];
+	char dir[] = "/tmp/wgunitXXXXXX", path[64], *want;
 	struct sb lines = SB_INIT;
 
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -794,6 +794,16 @@ testfirsterrors(void)
 	CHECK(writeifchanged(path, log2, strlen(log2)) >= 0, "a log without errors written");
 	CHECK(firsterrors(path, 2, &lines) == 0, "the log read");
 	checkstr(lines.buf, "two\nthree\n", "without errors: its last lines");
+	/* the rule templates/step-lib.sh's wg_first_errors_of applies (tests/t0460 holds it to the
+	   same files): linkers' refusals, no retries (run from the top of the tree) */
+	if ((want = readfile("tests/golden/first-errors.expect", NULL))) {
+		sbreset(&lines);
+		CHECK(firsterrors("tests/golden/first-errors.log", 10, &lines) == 0, "the shared log read");
+		checkstr(lines.buf, want, "tests/golden/first-errors.log: the lines step-lib.sh's rule finds");
+		free(want);
+	} else {
+		CHECK(0, "tests/golden/first-errors.expect read");
+	}
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	CHECK(system(path) == 0, "cleanup");
 	sbfree(&lines);

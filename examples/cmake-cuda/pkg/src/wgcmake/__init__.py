@@ -1,0 +1,11 @@
+"""wgcmake: wheelgen's CMake CUDA fixture. runtime_version() works anywhere; gpu_selftest() needs a GPU."""
+from ._kernels import axpy, runtime_version
+
+__all__ = ["axpy", "runtime_version", "gpu_selftest"]
+
+
+def gpu_selftest(n=1000):
+    """Run the kernel on the GPU and check its result; raises if no GPU is usable."""
+    y = axpy(2.0, [float(i) for i in range(n)], [1.0] * n)
+    assert y == [2.0 * i + 1.0 for i in range(n)], "wrong results from the GPU"
+    return True
