@@ -269,7 +269,7 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 		want.package = cl->pkg->norm;
 		want.version = m.wheelversion;
 		want.python = cl->python;
-		want.machine = "x86_64";
+		want.machine = cl->platform->machine;
 		want.tags = m.tags;
 		if (wheelcheck(wtmp.buf, m.filename, &want, why) < 0) {
 			struct sb w = SB_INIT;
