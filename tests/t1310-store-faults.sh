@@ -223,6 +223,23 @@ t_expect "two publishers of identical builds of one cell at once both succeed" '
 	! grep -q "another publisher" "$WORK/same.a" "$WORK/same.b"
 '
 
+t_expect "the loser of a publish race marks the bytes the store names (the winner's sha256), not its own" '
+	writeconfig "{dir: \"$store\"}" && ninja build.ninja >/dev/null 2>&1
+	(cd "$other" && writeconfig "{dir: \"$store\"}" && ninja build.ninja >/dev/null 2>&1)
+	(cd "$other" && sh templates/publish.sh out "$b") >"$WORK/win.log" 2>&1
+	cp "$store/$b.manifest" "$WORK/winner.manifest"
+	won=$(sed -n "s/^sha256=//p" "$WORK/winner.manifest") mine=$(sed -n "s/^sha256=//p" "out/wheels/$b/manifest")
+	[ -n "$won" ] && [ "$won" != "$mine" ]
+	# (the winner'"'"'s manifest lands right after this publisher'"'"'s, before it reads the store back)
+	rm -rf "$WORK/tpl" && cp -R templates "$WORK/tpl" && mv "$WORK/tpl/publish-dir.sh" "$WORK/tpl/publish-dir.real.sh"
+	printf "%s\n" "sh \"\$(dirname \"\$0\")/publish-dir.real.sh\" \"\$@\" || exit 1" \
+		"case \$* in *.manifest) cp \"$WORK/winner.manifest\" \"$store/$b.manifest\" ;; esac" >"$WORK/tpl/publish-dir.sh"
+	sh "$WORK/tpl/publish.sh" out "$b" >"$WORK/lose.log" 2>&1
+	grep -q "another publisher.s build of the cell (sha256 $won) is the entry of $store now; this one (sha256 $mine)" "$WORK/lose.log"
+	[ "$(sed -n 1p "out/publish/$b.done")" = "$won" ] && grep -q "^built=$mine " "out/publish/$b.done"
+	[ "$(sed -n 1p "$other/out/publish/$b.done")" = "$won" ]
+'
+
 t_expect "restore refuses a wheel that is not the cell (its module built for another Python), with its manifest and blob made to match" '
 	rm -rf out/wheels out/tests out/publish
 	w=$store/$(sed -n "s/^stored=//p" "$store/$a.manifest")
