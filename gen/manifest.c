@@ -160,6 +160,7 @@ static const struct {
 	{ "origin", offsetof(struct wheelinfo, origin) },
 	{ "stored", offsetof(struct wheelinfo, stored) },
 	{ "wheel_version", offsetof(struct wheelinfo, wheelversion) },
+	{ "platform", offsetof(struct wheelinfo, platform) },
 };
 enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
 
@@ -298,6 +299,7 @@ manifestfree(struct wheelinfo *w)
 	free(w->origin);
 	free(w->stored);
 	free(w->wheelversion);
+	free(w->platform);
 	free(w->dir);
 	memset(w, 0, sizeof(*w));
 }

@@ -25,6 +25,7 @@ struct wheelinfo {
 	char *origin;   /* build (built here) or store (restored), or NULL */
 	char *stored;   /* where a store holds the wheel (blobs/<sha256>/<filename>), or NULL: filename */
 	char *wheelversion; /* the wheel's version, with its local label (wheel_version=), or NULL */
+	char *platform;     /* the machine its cell is built for (platform=: "x86_64", "aarch64"), or NULL */
 	int vjson;      /* not a wheel: the {name}-{version}-variants.json of the index's variant wheels */
 	long long size;
 	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
