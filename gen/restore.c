@@ -669,14 +669,34 @@ checkremote(const struct store *s, const struct matrix *m, const char *builddir,
 	return rc;
 }
 
+/* cells no longer stored (or built here now) leave the pulled tree top: each but keep's */
+static void
+prunepulled(const char *top, struct sb *keep)
+{
+	struct sb dir = SB_INIT;
+	struct dirent *e;
+	DIR *d;
+
+	if (!(d = opendir(top)))
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !setadd(keep, e->d_name))
+			continue;
+		sbreset(&dir);
+		sbaddf(&dir, "%s/%s", top, e->d_name);
+		rmtree(dir.buf);
+	}
+	closedir(d);
+	sbfree(&dir);
+}
+
 int
 pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int manifestsonly)
 {
 	struct sb top = SB_INIT, dir = SB_INIT, tmp = SB_INIT, why = SB_INIT, keep = SB_INIT, pulled = SB_INIT;
 	size_t i, nstored = 0, nlocal = 0, nmissing = 0, nother = 0, nbad = 0;
+	enum storestate st;
 	int rc = 0;
-	DIR *d;
-	struct dirent *e;
 
 	bdpath(&top, builddir, BD_STOREDIR, "");
 	if (mkdirs(top.buf) < 0) {
@@ -686,19 +706,18 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 	sbaddf(&tmp, "%s/.manifest.tmp", top.buf);
 	for (i = 0; i < m->n && rc == 0; i++) {
 		const struct cell *cl = &m->cells[i];
-		struct stat st;
 		char key[65];
 		int r;
 
 		sbreset(&dir);
 		bdpath(&dir, builddir, BD_MANIFEST, cl->id);
-		if (stat(dir.buf, &st) == 0) {
+		if (access(dir.buf, F_OK) == 0) {
 			nlocal++;
 			continue;
 		}
 		sbreset(&why);
 		/* (copyentry checks the wheel, downloading it or not) */
-		switch (storelookup(k, s, cl, tmp.buf, 0, key, &why)) {
+		switch ((st = storelookup(k, s, cl, tmp.buf, 0, key, &why))) {
 		case STORED:
 			sbreset(&dir);
 			bdpath(&dir, builddir, BD_STOREDIR, cl->id);
@@ -729,13 +748,12 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 			rc = -1;
 			break;
 		case WHEELBAD:
-			nbad++;
-			notice("merge-index: left out %s: %s", cl->id, why.buf);
-			takeout(s, cl, tmp.buf, why.buf);
-			break;
 		case BADENTRY:
+			/* (an entry without a key is old, not damaged: it stays) */
 			nbad++;
 			notice("merge-index: left out %s: %s", cl->id, why.buf);
+			if (st == WHEELBAD)
+				takeout(s, cl, tmp.buf, why.buf);
 			break;
 		case OTHERKEY:
 			nother++;
@@ -750,17 +768,8 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 	    checkremote(s, m, builddir, pulled.buf, &nbad, &nstored, &why) < 0)
 		rc = error("merge-index: cannot check the wheels of the store %s: %s (no index written: it would lack "
 			   "stored cells)", storename(s), why.buf);
-	/* cells no longer stored (or built here now) leave the pulled tree */
-	if (rc == 0 && (d = opendir(top.buf))) {
-		while ((e = readdir(d))) {
-			if (e->d_name[0] == '.' || !setadd(&keep, e->d_name))
-				continue;
-			sbreset(&dir);
-			sbaddf(&dir, "%s/%s", top.buf, e->d_name);
-			rmtree(dir.buf);
-		}
-		closedir(d);
-	}
+	if (rc == 0)
+		prunepulled(top.buf, &keep);
 	if (rc == 0)
 		report("store %s: %zu cell%s of the config restored%s, %zu built here, %zu not in the store, %zu built from "
 		       "other inputs (an earlier config), %zu left out: a damaged entry (listed above; taken out of the store, "
