@@ -103,14 +103,6 @@ entryfits(const struct cell *cl, const struct wheelinfo *m, struct sb *why)
 	return rc;
 }
 
-/*
- * Take the damaged entry of cell out of the store, so that the next plan builds the cell again
- * (the store heals on the next publish): a directory store's <cell>.manifest is renamed
- * <cell>.manifest.damaged (kept for a look), an HTTP store's is removed (DELETE, with
- * WG_HTTP_TOKEN). Only while the manifest is still the damaged one (sha256: its wheel's): a
- * publisher's new entry stays. A store that cannot be written (a GitHub release, no token)
- * keeps it, with a warning. 0 when taken out, -1 when not
- */
 int
 storetakeout(const struct store *s, const char *cell, const char *sha256, const char *why)
 {
@@ -131,7 +123,11 @@ storetakeout(const struct store *s, const char *cell, const char *sha256, const 
 		rc = 0;
 		goto out;
 	}
-	if (r == 0 && manifestparse(tmp.buf, &m, &err) == 0) {
+	if (r < 0) {
+		warn("the damaged entry %s%s stays in the store: %s: %s", storename(s), name.buf, err.buf, why);
+		goto out;
+	}
+	if (manifestparse(tmp.buf, &m, &err) == 0) {
 		r = sha256 && strcmp(m.sha256, sha256) ? 1 : 0;
 		manifestfree(&m);
 		if (r) {
