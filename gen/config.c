@@ -1023,17 +1023,16 @@ loadcontainer(struct ctx *x, struct node *root)
 {
 	struct node *n, *v;
 	const char *s;
+	size_t k;
 
-	/* images for the docker and podman backends: PyTorch's manylinux builder images carry
-	   every CPython at /opt/python/cpXY-cpXY and the CUDA toolkit at /usr/local/cuda-X.Y; a
+	/* images for the docker and podman backends: each platform's defaults (platform.c); a
 	   platform other than x86_64 has its own (container.<platform>: {image, cpu_image}) */
-	x->c->image[0] = "pytorch/manylinux2_28-builder:cuda{cuda_version}";
-	x->c->cpuimage[0] = "quay.io/pypa/manylinux_2_28_x86_64";
-	x->c->image[1] = "pytorch/manylinux2_28_aarch64-builder:cuda{cuda_version}";
-	x->c->cpuimage[1] = "quay.io/pypa/manylinux_2_28_aarch64";
+	for (k = 0; k < nplatforms; k++) {
+		x->c->image[k] = platforms[k].image;
+		x->c->cpuimage[k] = platforms[k].cpuimage;
+	}
 	if ((n = mapget(root, "container")) && wantmap(x, n, "'container'")) {
 		const char *containerkeys[2 + PLATFORM_MAX + 1] = { "image", "cpu_image" };
-		size_t k;
 
 		for (k = 1; k < nplatforms; k++)
 			containerkeys[1 + k] = platforms[k].name;

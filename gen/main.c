@@ -166,7 +166,7 @@ static const char restoreusage[] =
 
 static const char storeusage[] =
 	"usage: wheelgen store [--config FILE] [--builddir DIR] [--host FILE] [--templates DIR]\n"
-	"                      (--pull | --unused [--delete])\n"
+	"                      (--pull | --unused [--delete] | verify [--repair])\n"
 	"\n"
 	"The store is where published cells live: for each, <cell>.manifest (with its key and\n"
 	"test record), the wheel and its .metadata. It is read from $WHEELGEN_STORE (a directory,\n"
@@ -177,7 +177,14 @@ static const char storeusage[] =
 	"             with their wheels unless index.base_url is set (the pages link there)\n"
 	"  --unused   list the store's entries that no cell of the config keys\n"
 	"  --delete   with --unused: remove them (the manifest first; a wheel another kept entry\n"
-	"             names stays). An HTTP store needs DELETE (WebDAV) and a listing (autoindex)\n";
+	"             names stays). An HTTP store needs DELETE (WebDAV) and a listing (autoindex)\n"
+	"  verify     the scrub: every entry's wheel (and .metadata) downloaded and hashed against\n"
+	"             its manifest; one line each on stdout, '<entry>\\tok' or '<entry>\\tdamaged: why'.\n"
+	"             Exit status 1 when damage stays (or the store cannot be read)\n"
+	"  --repair   with verify: take each damaged entry out (a directory store's manifest becomes\n"
+	"             <cell>.manifest.damaged; an HTTP store's is deleted), so that the next plan\n"
+	"             builds the cell again. Restore and merge-index do the same with the damage\n"
+	"             they find\n";
 
 static const char claimusage[] =
 	"usage: wheelgen claim [--builddir DIR] [--fd N]\n"
@@ -315,7 +322,7 @@ enum {
 	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
 	OPT_BYBUILD, OPT_SPLIT, OPT_WRITE, OPT_INDEX, OPT_CUDAINDEX, OPT_SINCE, OPT_DROP, OPT_FOLLOW, OPT_NOPLATFORMS, OPT_RANGE,
-	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT,
+	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT, OPT_REPAIR,
 	OPT_MATRIX, OPT_ARTIFACT, OPT_LOG,
 };
 
@@ -344,6 +351,7 @@ struct opts {
 	int bybuild;   /* matrix --by-build */
 	long split;    /* matrix --split N */
 	int canary;    /* matrix --canary */
+	int repair;    /* store verify --repair */
 	int count;     /* matrix --count */
 	const char *write;                  /* torch-table, outdated --write FILE */
 	const char *index, *cudaindex, *since;  /* torch-table */
@@ -419,6 +427,7 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "canary", no_argument, NULL, OPT_CANARY },
 	{ "count", no_argument, NULL, OPT_COUNT },
+	{ "repair", no_argument, NULL, OPT_REPAIR },
 	{ "matrix", required_argument, NULL, OPT_MATRIX },
 	{ "artifact", required_argument, NULL, OPT_ARTIFACT },
 	{ "log", required_argument, NULL, OPT_LOG },
@@ -443,6 +452,7 @@ updateopts(struct opts *o, int c)
 	case OPT_FOLLOW: o->follow = 1; break;
 	case OPT_NOPLATFORMS: o->noplatforms = 1; break;
 	case OPT_RANGE: o->range = 1; break;
+	case OPT_REPAIR: o->repair = 1; break;
 	case OPT_TIMEOUT:
 		o->timeout = strtol(optarg, &end, 10);
 		if (*end || o->timeout < 1 || o->timeout > 86400) {
@@ -493,7 +503,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_EXPLAIN: o->explain = 1; break;
 		case OPT_ALL: o->all = 1; break;
 		case OPT_CANARY: case OPT_COUNT: case OPT_WRITE: case OPT_INDEX: case OPT_CUDAINDEX: case OPT_SINCE:
-		case OPT_DROP: case OPT_FOLLOW: case OPT_NOPLATFORMS: case OPT_RANGE: case OPT_TIMEOUT:
+		case OPT_DROP: case OPT_FOLLOW: case OPT_NOPLATFORMS: case OPT_RANGE: case OPT_TIMEOUT: case OPT_REPAIR:
 			updateopts(o, c);
 			break;
 		case OPT_FD:
@@ -928,19 +938,25 @@ static int
 cmdstore(const struct command *cmd, int argc, char **argv)
 {
 	struct keyed x;
-	int rc = 1;
+	int rc = 1, verify;
 
 	parseopts(argc, argv, &x.o, cmd);
-	if (x.o.pull == x.o.unused || (x.o.del && !x.o.unused)) {
-		usagefail(cmd->usage, "store needs --pull or --unused [--delete]");
+	verify = x.o.nargs == 1 && !strcmp(x.o.args[0], "verify");
+	if (verify ? x.o.pull || x.o.unused || x.o.del
+		   : x.o.nargs || x.o.repair || x.o.pull == x.o.unused || (x.o.del && !x.o.unused)) {
+		usagefail(cmd->usage, "store needs --pull, --unused [--delete] or verify [--repair]");
 	}
 	if (loadkeyed(&x, KEY_FROM_LOCK) < 0)
 		;
-	else if (x.st.kind == STORE_NONE && x.o.unused)
+	else if (x.st.kind == STORE_NONE && (x.o.unused || verify))
 		error("no store: the config has no publish: destination and WHEELGEN_STORE is not set");
 	else if (x.st.kind == STORE_NONE)
 		rc = 0; /* nothing to pull: the index holds the cells built here */
-	else if (mkdirs(x.o.builddir) == 0)
+	else if (mkdirs(x.o.builddir) < 0)
+		;
+	else if (verify)
+		rc = verifystore(&x.st, x.o.builddir, x.o.repair) != 0;
+	else
 		rc = (x.o.pull ? pullstore(&x.k, &x.st, &x.m, x.o.builddir, x.c->baseurl != NULL)
 			       : unusedstore(&x.k, &x.st, &x.m, x.o.builddir, x.o.del)) < 0;
 	unloadkeyed(&x);
@@ -1186,7 +1202,7 @@ main(int argc, char **argv)
 		{ "torch-table", cmdtorchtable, torchtableusage, 0 },
 		{ "key", cmdkey, keyusage, CMD_ARGS | CMD_HOST },
 		{ "restore", cmdrestore, restoreusage, CMD_ARGS | CMD_HOST },
-		{ "store", cmdstore, storeusage, CMD_HOST },
+		{ "store", cmdstore, storeusage, CMD_ARGS | CMD_HOST },
 		{ "status", cmdstatus, statususage, 0 },
 		{ "claim", cmdclaim, claimusage, 0 },
 		{ "summary", cmdsummary, summaryusage, CMD_ARGS },

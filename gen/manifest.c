@@ -8,6 +8,7 @@
 
 #include "files.h"
 #include "manifest.h"
+#include "platform.h"
 #include "pep.h"
 #include "util.h"
 
@@ -159,6 +160,7 @@ static const struct {
 	{ "origin", offsetof(struct wheelinfo, origin) },
 	{ "stored", offsetof(struct wheelinfo, stored) },
 	{ "wheel_version", offsetof(struct wheelinfo, wheelversion) },
+	{ "platform", offsetof(struct wheelinfo, platform) },
 };
 enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
 
@@ -297,6 +299,7 @@ manifestfree(struct wheelinfo *w)
 	free(w->origin);
 	free(w->stored);
 	free(w->wheelversion);
+	free(w->platform);
 	free(w->dir);
 	memset(w, 0, sizeof(*w));
 }
@@ -429,9 +432,9 @@ indexapiversion(const struct indexopts *o)
 const char *
 wheelplatform(const char *filename)
 {
-	static const char *const machines[] = { "x86_64", "aarch64", "i686", "armv7l", "ppc64le", "s390x" };
-	const char *dash = strrchr(filename, '-');
-	size_t i, n;
+	const char *dash = strrchr(filename, '-'), *p, *end;
+	const struct platform *pl;
+	size_t n;
 
 	if (!dash)
 		return "";
@@ -440,18 +443,13 @@ wheelplatform(const char *filename)
 		n -= 4;
 	if (n == 3 && !strncmp(dash + 1, "any", 3))
 		return "any";
-	for (i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
-		size_t k = strlen(machines[i]);
-		const char *p = dash + 1;
+	/* a compressed tag set: each of its tags names the machine alike; the machines are
+	   platform.c's */
+	for (p = dash + 1, end = dash + 1 + n; p < end; p += strcspn(p, ".") + 1) {
+		size_t t = strcspn(p, ".");
 
-		/* a compressed tag set: each of its tags names the machine alike */
-		while (p < dash + 1 + n) {
-			size_t t = strcspn(p, ".");
-
-			if (t > k && p[t - k - 1] == '_' && !strncmp(p + t - k, machines[i], k))
-				return machines[i];
-			p += t + 1;
-		}
+		if ((pl = platformoftag(p, t < (size_t)(end - p) ? t : (size_t)(end - p))))
+			return pl->machine;
 	}
 	return "";
 }

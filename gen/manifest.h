@@ -25,6 +25,7 @@ struct wheelinfo {
 	char *origin;   /* build (built here) or store (restored), or NULL */
 	char *stored;   /* where a store holds the wheel (blobs/<sha256>/<filename>), or NULL: filename */
 	char *wheelversion; /* the wheel's version, with its local label (wheel_version=), or NULL */
+	char *platform;     /* the machine its cell is built for (platform=: "x86_64", "aarch64"), or NULL */
 	int vjson;      /* not a wheel: the {name}-{version}-variants.json of the index's variant wheels */
 	long long size;
 	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
@@ -75,8 +76,8 @@ int manifesttested(const char *builddir, const struct wheelinfo *w);
 void wheelversion(struct sb *s, const char *filename);
 /* why w's version is yanked ("" when no reason was given), or NULL when it is not */
 const char *yankof(const struct indexopts *o, const struct wheelinfo *w);
-/* the machine a wheel's file name's platform tag names ("x86_64", "aarch64", "any"; "" when it
-   names none: a macOS or Windows wheel) */
+/* the machine of platform.c's table a wheel's file name's platform tag names ("x86_64",
+   "aarch64"), "any", or "" for none of them (a macOS or Windows wheel, Linux i686) */
 const char *wheelplatform(const char *filename);
 /* the API version the pages claim: 1.1 (PEP 700), 1.0 for pages built from file names alone */
 const char *indexapiversion(const struct indexopts *o);

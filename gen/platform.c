@@ -4,8 +4,12 @@
 #include "platform.h"
 
 const struct platform platforms[] = {
-	{ "x86_64", "", "x86_64", "amd64", "ubuntu-latest", "x86_64-linux-gnu-" },
-	{ "aarch64", "-aarch64", "aarch64", "arm64", "ubuntu-24.04-arm", "aarch64-linux-gnu-" },
+	/* (PyTorch's manylinux builder images carry every CPython at /opt/python/cpXY-cpXY and
+	   the CUDA toolkit at /usr/local/cuda-X.Y; PyPA's manylinux images every CPython) */
+	{ "x86_64", "", "x86_64", "amd64", "ubuntu-latest", "x86_64-linux-gnu-",
+	  "pytorch/manylinux2_28-builder:cuda{cuda_version}", "quay.io/pypa/manylinux_2_28_x86_64" },
+	{ "aarch64", "-aarch64", "aarch64", "arm64", "ubuntu-24.04-arm", "aarch64-linux-gnu-",
+	  "pytorch/manylinux2_28_aarch64-builder:cuda{cuda_version}", "quay.io/pypa/manylinux_2_28_aarch64" },
 };
 const size_t nplatforms = sizeof(platforms) / sizeof(platforms[0]);
 const char *const platformnames[] = { "x86_64", "aarch64", NULL };
@@ -26,6 +30,21 @@ const struct platform *
 platformdefault(void)
 {
 	return &platforms[0];
+}
+
+const struct platform *
+platformoftag(const char *tag, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nplatforms; i++) {
+		size_t k = strlen(platforms[i].machine);
+
+		/* linux_<machine>, manylinux_2_28_<machine>, musllinux_1_2_<machine> */
+		if (len > k && tag[len - k - 1] == '_' && !strncmp(tag + len - k, platforms[i].machine, k))
+			return &platforms[i];
+	}
+	return NULL;
 }
 
 const char *

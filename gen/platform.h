@@ -19,6 +19,8 @@ struct platform {
 	const char *deb;       /* Debian's name of the architecture (an arm64 rootfs for aarch64) */
 	const char *runner;    /* the GitHub Actions runner that builds it natively */
 	const char *cross;     /* the cross compilers' prefix on another machine, NULL: none */
+	const char *image;     /* the docker/podman backends' default image of a CUDA cell */
+	const char *cpuimage;  /* ... and of a cell without CUDA */
 };
 
 /* every platform, the default first; NULL-terminated names for "did you mean" */
@@ -32,5 +34,7 @@ const struct platform *platformfind(const char *name);
 const char *platformalias(const char *name);
 /* the default platform (x86_64) */
 const struct platform *platformdefault(void);
+/* the platform a wheel platform tag (linux_aarch64, manylinux_2_28_x86_64) is for, or NULL */
+const struct platform *platformoftag(const char *tag, size_t len);
 
 #endif

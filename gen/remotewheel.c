@@ -47,11 +47,14 @@ putpiece(struct remotewheel *w, struct rstate *s, const struct httpget *g)
 	w->bytes += g->got;
 	if (g->why.len) {
 		sbaddf(&w->why, "GET bytes %s: %s", g->range, g->why.buf);
+		w->fault = 1;
 		return -1;
 	}
 	if (g->status != 206 || !parsecrange(g->crange, &a, &b, &t)) {
 		sbaddf(&w->why, "GET bytes %s: HTTP %ld%s", g->range, g->status,
 		       g->status == 200 ? " (the server does not answer range requests)" : "");
+		w->noranges = g->status == 200;
+		w->fault = g->status == 0 || g->status == 401 || g->status == 403 || g->status == 429 || g->status >= 500;
 		return -1;
 	}
 	if (t > REMOTE_WHEEL_MAX || b - a + 1 != g->got || (s->total && t != s->total)) {
@@ -67,7 +70,7 @@ putpiece(struct remotewheel *w, struct rstate *s, const struct httpget *g)
 		sbaddf(&w->why, "cannot write '%s': %s", s->zip, strerror(errno));
 	} else {
 		rc = 0;
-		s->total = t;
+		s->total = w->size = t;
 		if (a < s->have || !s->have)
 			s->have = a;
 	}
@@ -110,22 +113,23 @@ fetchround(struct remotewheel *w, struct rstate *s, size_t n, const struct httpl
 	free(idx);
 }
 
-/* the .dist-info/METADATA member of z for the wheel named filename, or NULL with why */
+/* the .dist-info/<w->member> member of z for the wheel, or NULL with why */
 static const struct zipentry *
-findmeta(const struct zipfile *z, const char *filename, struct sb *why)
+findmeta(const struct zipfile *z, const struct remotewheel *w, struct sb *why)
 {
 	struct wheelname wn;
-	struct sb want = SB_INIT;
+	struct sb want = SB_INIT, file = SB_INIT;
 	const struct zipentry *found = NULL;
 	size_t i, nfound = 0;
 
-	if (wheelnameparse(filename, &wn, why) < 0)
+	if (wheelnameparse(w->filename, &wn, why) < 0)
 		return NULL;
-	sbaddf(&want, "%s-%s.dist-info/METADATA", wn.dist, wn.version);
+	sbaddf(&file, "/%s", w->member ? w->member : "METADATA");
+	sbaddf(&want, "%s-%s.dist-info%s", wn.dist, wn.version, file.buf);
 	for (i = 0; i < z->n; i++) {
 		const char *name = z->e[i].name, *slash = strchr(name, '/');
 
-		if (!slash || strchr(slash + 1, '/') || strcmp(slash, "/METADATA") || (size_t)(slash - name) < 10 ||
+		if (!slash || strchr(slash + 1, '/') || strcmp(slash, file.buf) || (size_t)(slash - name) < 10 ||
 		    strncmp(slash - 10, ".dist-info", 10))
 			continue;
 		if (!strcasecmp(name, want.buf) || !found)
@@ -133,11 +137,16 @@ findmeta(const struct zipfile *z, const char *filename, struct sb *why)
 		nfound++;
 	}
 	if (!found) {
-		sbadd(why, "the wheel has no .dist-info/METADATA");
+		sbaddf(why, "the wheel has no .dist-info%s", file.buf);
+	} else if (w->exact && (nfound > 1 || strcmp(found->name, want.buf))) {
+		sbaddf(why, "its .dist-info is not (only) %.*s, as its name says (%s)", (int)(want.len - file.len), want.buf,
+		       found->name);
+		found = NULL;
 	} else if (nfound > 1 && strcasecmp(found->name, want.buf)) {
 		sbaddf(why, "the wheel has %zu .dist-info directories, none named %s", nfound, want.buf);
 		found = NULL;
 	}
+	sbfree(&file);
 	sbfree(&want);
 	wheelnamefree(&wn);
 	return found;
@@ -179,7 +188,7 @@ zipmeta(struct remotewheel *w, const struct rstate *s, struct zipfile *z, const 
 			sbaddf(&w->why, "cannot read '%s': %s", s->zip, strerror(errno));
 		return -1;
 	}
-	*e = findmeta(z, w->filename, &w->why);
+	*e = findmeta(z, w, &w->why);
 	return 0;
 }
 
@@ -232,7 +241,7 @@ remotewheelmeta(struct remotewheel *w, size_t n, const char *tmpdir, const struc
 		snprintf(s[i].zip, sizeof(s[i].zip), "%s/wheel%zu.zip", tmpdir, i);
 		snprintf(s[i].part, sizeof(s[i].part), "%s/wheel%zu.part", tmpdir, i);
 		unlink(s[i].zip);
-		s[i].from = REMOTE_TAIL;
+		s[i].from = w[i].tail ? w[i].tail : REMOTE_TAIL;
 		s[i].to = (unsigned long long)-1; /* the last REMOTE_TAIL bytes */
 	}
 	fetchround(w, s, n, lim);

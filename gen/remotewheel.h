@@ -11,12 +11,20 @@
 #include "http.h"
 #include "util.h"
 
-/* one wheel */
+/* one wheel (zeroed, then url and filename set: its METADATA is read) */
 struct remotewheel {
 	const char *url;        /* the wheel's URL */
 	const char *filename;   /* its file name: the .dist-info it holds is <name>-<version>.dist-info */
-	struct sb meta;         /* filled in: the METADATA text */
+	const char *member;     /* the .dist-info's file to read: NULL "METADATA", or "WHEEL" */
+	int exact;              /* the wheel must hold one .dist-info, named exactly as its file name says */
+	size_t tail;            /* the tail fetched first: 0 REMOTE_TAIL; a few KB where a wheel's
+				   .dist-info (written last) is all that is wanted */
+	struct sb meta;         /* filled in: the member's text */
 	struct sb why;          /* empty when meta was read; else why not (without the URL) */
+	int fault;              /* with why: no answer, a refusal (401, 403, 5xx) or a timeout: says
+				   nothing of the wheel */
+	int noranges;           /* with why: the server answered a range request with the whole file */
+	unsigned long long size; /* the wheel's size, from the answers' Content-Range (0: unknown) */
 	size_t bytes;           /* bytes transferred for it */
 	int requests;           /* requests made for it */
 };

@@ -14,6 +14,8 @@
 #include "files.h"
 #include "layout.h"
 #include "manifest.h"
+#include "platform.h"
+#include "remotewheel.h"
 #include "restore.h"
 #include "wheelfile.h"
 #include "sha256.h"
@@ -62,6 +64,102 @@ checkstored(const struct store *s, const struct wheelinfo *m, struct sb *why)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * Does manifest m, the store's entry of cell cl, say what the cell is: its cell=, version=,
+ * python=, platform= and its wheel's file name (project, tags=, Python, machine)? Seen without
+ * the wheel. 0, or 1 with why
+ */
+static int
+entryfits(const struct cell *cl, const struct wheelinfo *m, struct sb *why)
+{
+	struct wheelwant want;
+	struct sb w = SB_INIT;
+	int rc = 1;
+
+	if (strcmp(orempty(m->cell), cl->id))
+		sbaddf(why, "its cell= is '%s'", orempty(m->cell));
+	else if (m->version && *m->version && strcmp(m->version, cl->version))
+		sbaddf(why, "its version= is %s", m->version);
+	else if (m->python && *m->python && strcmp(m->python, cl->python))
+		sbaddf(why, "its python= is %s", m->python);
+	else if (m->platform && *m->platform && strcmp(m->platform, cl->platform->machine))
+		sbaddf(why, "its platform= is %s", m->platform);
+	else if (!goodwheel(m->filename))
+		sbaddf(why, "its filename= '%s' is not a wheel's", m->filename);
+	else {
+		want.package = cl->pkg->norm;
+		want.version = m->wheelversion;
+		want.python = cl->python;
+		want.machine = cl->platform->machine;
+		want.tags = m->tags;
+		if (wheelnamecheck(m->filename, &want, &w) == 0)
+			rc = 0;
+		else
+			sbaddf(why, "its wheel %s: %s", m->filename, w.buf);
+	}
+	sbfree(&w);
+	return rc;
+}
+
+int
+storetakeout(const struct store *s, const char *cell, const char *sha256, const char *why)
+{
+	struct sb name = SB_INIT, tmp = SB_INIT, err = SB_INIT, from = SB_INIT, to = SB_INIT;
+	struct wheelinfo m;
+	int rc = -1, r;
+
+	sbaddf(&name, "%s.manifest", cell);
+	sbaddf(&tmp, "/tmp/wgtakeout.%ld", (long)getpid());
+	if (s->from && !strcmp(s->from, "publish.github")) {
+		warn("the damaged entry %s%s stays in the store (a GitHub release: wheelgen cannot remove its assets; "
+		     "publish the cell again): %s", storename(s), name.buf, why);
+		goto out;
+	}
+	/* (still the damaged entry? a publisher may have replaced it since) */
+	r = storeget(s, name.buf, tmp.buf, MANIFEST_MAX, &err);
+	if (r == 1) {
+		rc = 0;
+		goto out;
+	}
+	if (r < 0) {
+		warn("the damaged entry %s%s stays in the store: %s: %s", storename(s), name.buf, err.buf, why);
+		goto out;
+	}
+	if (manifestparse(tmp.buf, &m, &err) == 0) {
+		r = sha256 && strcmp(m.sha256, sha256) ? 1 : 0;
+		manifestfree(&m);
+		if (r) {
+			rc = 0;
+			goto out;
+		}
+	}
+	sbreset(&err);
+	if (s->kind == STORE_DIR) {
+		sbaddf(&from, "%s%s", s->where, name.buf);
+		sbaddf(&to, "%s.damaged", from.buf);
+		if (rename(from.buf, to.buf) == 0)
+			rc = 0;
+		else
+			sbaddf(&err, "cannot rename '%s': %s", from.buf, strerror(errno));
+	} else {
+		rc = storedel(s, name.buf, &err);
+	}
+	if (rc == 0)
+		report("took the damaged entry %s%s out of the store%s (the next plan builds %s again): %s", storename(s),
+		       name.buf, s->kind == STORE_DIR ? " (now .manifest.damaged)" : "", cell, why);
+	else
+		warn("the damaged entry %s%s stays in the store: %s (wheelgen store verify --repair takes it out, "
+		     "with write access): %s", storename(s), name.buf, err.buf, why);
+out:
+	unlink(tmp.buf);
+	sbfree(&name);
+	sbfree(&tmp);
+	sbfree(&err);
+	sbfree(&from);
+	sbfree(&to);
+	return rc;
 }
 
 enum storestate
@@ -118,6 +216,11 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 		} else {
 			st = STORED;
 		}
+		sbreset(&err);
+		if (st == STORED && entryfits(cl, &m, &err)) {
+			sbaddf(why, "store entry %s%s contradicts its cell: %s", storename(s), name.buf, err.buf);
+			st = WHEELBAD;
+		}
 		if (st == STORED && check) {
 			sbreset(&err);
 			r = checkstored(s, &m, &err);
@@ -136,8 +239,9 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 	return st;
 }
 
-/* fetch the store's name into dest and check its sha256 (and size, when size is not NULL); 0, or
-   1 with why (nothing left at dest) */
+/* fetch the store's name into dest and check its sha256 (and size, when size is not NULL); 0, 1
+   with why (damage: missing, or other bytes), or -1 with why (the store could not be read or
+   dest not written); nothing left at dest but on 0 */
 static int
 fetchchecked(const struct store *s, const char *name, const char *dest, const char *sha, long long size,
 	     struct sb *why)
@@ -149,7 +253,7 @@ fetchchecked(const struct store *s, const char *name, const char *dest, const ch
 	if (r != 0) {
 		if (r == 1)
 			sbaddf(why, "%s%s is missing", storename(s), name);
-		return 1;
+		return r;
 	}
 	if (sha256file(dest, got) < 0 || strcmp(got, sha)) {
 		sbaddf(why, "%s%s has sha256 %s, its manifest says %s", storename(s), name, got, sha);
@@ -232,8 +336,10 @@ dropothers(const char *dir, const char *keep)
  * Copy cl's stored entry (its manifest already at tmpman) into dir: the wheel and .metadata
  * (unless manifestsonly), each checked against the manifest's sha256 and size, the wheel
  * against the cell (its name, tags, .dist-info and modules: wheelfile.c), then the manifest with
- * origin=store. 0; 1 with why (the entry is not what it says: nothing copied); -1 on a local
- * error (a message printed).
+ * origin=store. Manifests only: the wheel is checked where the store allows without a download
+ * (there, its size; a directory store's also its sha256 and its contents). 0; 1 with why (the
+ * entry is damaged: nothing copied); -1 with why (a fault: the store could not be read, or dir
+ * not written).
  */
 static int
 copyentry(const struct store *s, const struct cell *cl, const char *tmpman, const char *dir, int manifestsonly,
@@ -256,21 +362,39 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 	sbaddf(&meta, "%s.metadata", wheelfile(&m));
 	sbaddf(&mtmp, "%s/.%s.metadata.store", dir, m.filename);
 	sbaddf(&mdst, "%s/%s.metadata", dir, m.filename);
+	want.package = cl->pkg->norm;
+	want.version = m.wheelversion;
+	want.python = cl->python;
+	want.machine = cl->platform->machine;
+	want.tags = m.tags;
 	if (manifestsonly) {
 		int r = checkstored(s, &m, why);
 
 		if (r != 0) {
-			rc = r < 0 ? 1 : r;
+			rc = r;
 			goto out;
 		}
+		if (s->kind == STORE_DIR) {
+			/* (a directory store's wheel is at hand: the whole check, as a restore does) */
+			struct sb path = SB_INIT;
+
+			sbaddf(&path, "%s%s", s->where, wheelfile(&m));
+			r = wheelcheck(path.buf, m.filename, &want, why);
+			sbfree(&path);
+			if (r < 0) {
+				struct sb w = SB_INIT;
+
+				sbaddf(&w, "%s%s is not a wheel of %s: %s", storename(s), wheelfile(&m), cl->id, why->buf);
+				sbreset(why);
+				sbadd(why, w.buf);
+				sbfree(&w);
+				goto out;
+			}
+		}
 	} else {
-		if (fetchchecked(s, wheelfile(&m), wtmp.buf, m.sha256, m.size, why))
+		if ((rc = fetchchecked(s, wheelfile(&m), wtmp.buf, m.sha256, m.size, why)) != 0)
 			goto out;
-		want.package = cl->pkg->norm;
-		want.version = m.wheelversion;
-		want.python = cl->python;
-		want.machine = "x86_64";
-		want.tags = m.tags;
+		rc = 1;
 		if (wheelcheck(wtmp.buf, m.filename, &want, why) < 0) {
 			struct sb w = SB_INIT;
 
@@ -281,7 +405,7 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 			unlink(wtmp.buf);
 			goto out;
 		}
-		if (m.metasha && *m.metasha && fetchchecked(s, meta.buf, mtmp.buf, m.metasha, 0, why)) {
+		if (m.metasha && *m.metasha && (rc = fetchchecked(s, meta.buf, mtmp.buf, m.metasha, 0, why)) != 0) {
 			unlink(wtmp.buf);
 			goto out;
 		}
@@ -294,7 +418,8 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 			utimensat(AT_FDCWD, wtmp.buf, ts, 0);
 		}
 		if (rename(wtmp.buf, wdst.buf) < 0 || (m.metasha && *m.metasha && rename(mtmp.buf, mdst.buf) < 0)) {
-			rc = error("cannot move the wheel into '%s': %s", dir, strerror(errno));
+			sbaddf(why, "cannot move the wheel into '%s': %s", dir, strerror(errno));
+			rc = -1;
 			unlink(wtmp.buf);
 			unlink(mtmp.buf);
 			goto out;
@@ -302,7 +427,8 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 		dropothers(dir, m.filename);
 	}
 	sbaddf(&man, "%s/manifest", dir);
-	rc = manifestcopy(tmpman, man.buf, "store");
+	if ((rc = manifestcopy(tmpman, man.buf, "store")) < 0)
+		sbaddf(why, "cannot write '%s'", man.buf);
 out:
 	manifestfree(&m);
 	sbfree(&wtmp);
@@ -312,6 +438,22 @@ out:
 	sbfree(&meta);
 	sbfree(&man);
 	return rc;
+}
+
+/* take cl's entry (its manifest at tmpman) out of the store: damage found */
+static void
+takeout(const struct store *s, const struct cell *cl, const char *tmpman, const char *why)
+{
+	struct wheelinfo m;
+	struct sb err = SB_INIT;
+
+	if (manifestparse(tmpman, &m, &err) == 0) {
+		storetakeout(s, cl->id, m.sha256, why);
+		manifestfree(&m);
+	} else {
+		storetakeout(s, cl->id, NULL, why);
+	}
+	sbfree(&err);
 }
 
 int
@@ -344,16 +486,24 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 	switch (st) {
 	case STORED:
 		rc = copyentry(s, cl, tmp.buf, dir.buf, 0, &why);
-		if (rc == 1)
+		if (rc == 1) {
 			warn("store entry of %s: %s; building it", cl->id, why.buf);
+			takeout(s, cl, tmp.buf, why.buf);
+		} else if (rc < 0) {
+			warn("%s; building %s", why.buf, cl->id);
+			rc = 1;
+		}
 		if (rc == 0)
 			rc = writedepfile(cl, builddir, dir.buf);
 		if (rc == 0)
 			report("restored %s from the store %s (key %.12s)", cl->id, storename(s), key);
 		break;
+	case WHEELBAD:
+		warn("%s; building %s", why.buf, cl->id);
+		takeout(s, cl, tmp.buf, why.buf);
+		break;
 	case STOREDOWN:
 	case BADENTRY:
-	case WHEELBAD:
 		warn("%s; building %s", why.buf, cl->id);
 		break;
 	case OTHERKEY:
@@ -404,14 +554,145 @@ restoretest(const char *builddir, const char *cell)
 	return rc;
 }
 
+/* a damaged entry that merge-index leaves out: said, its pulled copy removed, taken out of the store */
+static void
+leaveout(const struct store *s, const struct cell *cl, const char *pulled, const char *sha, const char *why)
+{
+	notice("merge-index: left out %s: %s", cl->id, why);
+	if (pulled)
+		rmtree(pulled);
+	storetakeout(s, cl->id, sha, why);
+}
+
+/* the bytes of the wheel's tail read to check a stored wheel by range requests */
+#define CHECK_TAIL 16384
+
+/*
+ * Manifests only, an HTTP store: check the wheels of the pulled cells (ids, one per line) by a
+ * few KB of range reads each: the size their manifest says, one .dist-info named as the file
+ * name says, whose WHEEL lists the name's tags. A damaged one is left out (*nbad). 0, or -1
+ * with why (no answer, a refusal: a fault)
+ */
+static int
+checkremote(const struct store *s, const struct matrix *m, const char *builddir, const char *ids, size_t *nbad,
+	    size_t *nstored, struct sb *why)
+{
+	struct remotewheel *rw;
+	struct wheelinfo *mf;
+	const struct cell **cl;
+	struct sb tmpdir = SB_INIT, path = SB_INIT, *url;
+	char *list = xstrdup(ids), *next = list, *id;
+	size_t n = 0, cap = 0, i, j;
+	int rc = 0, noranges = 0;
+
+	for (id = list; *id; id++)
+		cap += *id == '\n';
+	rw = xcalloc(cap + 1, sizeof(*rw));
+	mf = xcalloc(cap + 1, sizeof(*mf));
+	cl = xcalloc(cap + 1, sizeof(*cl));
+	url = xcalloc(cap + 1, sizeof(*url));
+	while (*ids && (id = nextline(&next))) {
+		for (j = 0; j < m->n && strcmp(m->cells[j].id, id); j++)
+			;
+		sbreset(&path);
+		bdpath(&path, builddir, BD_STOREDIR, id);
+		sbadd(&path, "/manifest");
+		if (j == m->n || manifestparse(path.buf, &mf[n], why) < 0) {
+			sbreset(why);
+			continue;
+		}
+		cl[n] = &m->cells[j];
+		sbadd(&url[n], s->where);
+		escurlpath(&url[n], wheelfile(&mf[n]));
+		rw[n].url = url[n].buf;
+		rw[n].filename = mf[n].filename;
+		rw[n].member = "WHEEL";
+		rw[n].exact = 1;
+		rw[n].tail = CHECK_TAIL;
+		n++;
+	}
+	bdpath(&tmpdir, builddir, BD_STOREDIR, ".check");
+	if (n && mkdirs(tmpdir.buf) < 0) {
+		sbaddf(why, "cannot make '%s': %s", tmpdir.buf, strerror(errno));
+		rc = -1;
+	} else if (n) {
+		struct httplimits lim = { s->timeout, s->stall, HTTP_PARALLEL };
+
+		remotewheelmeta(rw, n, tmpdir.buf, &lim);
+		rmtree(tmpdir.buf);
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		struct sb bad = SB_INIT;
+
+		if (rw[i].why.len && rw[i].fault) {
+			sbaddf(why, "%s: %s", rw[i].url, rw[i].why.buf);
+			rc = -1;
+		} else if (rw[i].why.len && rw[i].noranges) {
+			noranges = 1;
+		} else if (rw[i].why.len) {
+			sbaddf(&bad, "its wheel %s%s: %s", storename(s), wheelfile(&mf[i]), rw[i].why.buf);
+		} else if (mf[i].size > 0 && rw[i].size != (unsigned long long)mf[i].size) {
+			sbaddf(&bad, "its wheel %s%s has %llu bytes, its manifest says %lld", storename(s), wheelfile(&mf[i]),
+			       rw[i].size, mf[i].size);
+		} else if (!wheeltagsok(rw[i].meta.buf, mf[i].filename)) {
+			sbaddf(&bad, "its wheel %s%s: its .dist-info/WHEEL does not list the tags of its name", storename(s),
+			       wheelfile(&mf[i]));
+		}
+		if (bad.len) {
+			sbreset(&path);
+			bdpath(&path, builddir, BD_STOREDIR, cl[i]->id);
+			leaveout(s, cl[i], path.buf, mf[i].sha256, bad.buf);
+			(*nbad)++;
+			(*nstored)--;
+		}
+		sbfree(&bad);
+	}
+	if (noranges)
+		warn("the store %s does not answer range requests: the wheels the index links are checked by their size "
+		     "alone", storename(s));
+	for (i = 0; i < n; i++) {
+		remotewheelfree(&rw[i]);
+		manifestfree(&mf[i]);
+		sbfree(&url[i]);
+	}
+	free(rw);
+	free(mf);
+	free(cl);
+	free(url);
+	free(list);
+	sbfree(&tmpdir);
+	sbfree(&path);
+	return rc;
+}
+
+/* cells no longer stored (or built here now) leave the pulled tree top: each but keep's */
+static void
+prunepulled(const char *top, struct sb *keep)
+{
+	struct sb dir = SB_INIT;
+	struct dirent *e;
+	DIR *d;
+
+	if (!(d = opendir(top)))
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !setadd(keep, e->d_name))
+			continue;
+		sbreset(&dir);
+		sbaddf(&dir, "%s/%s", top, e->d_name);
+		rmtree(dir.buf);
+	}
+	closedir(d);
+	sbfree(&dir);
+}
+
 int
 pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int manifestsonly)
 {
-	struct sb top = SB_INIT, dir = SB_INIT, tmp = SB_INIT, why = SB_INIT, keep = SB_INIT;
+	struct sb top = SB_INIT, dir = SB_INIT, tmp = SB_INIT, why = SB_INIT, keep = SB_INIT, pulled = SB_INIT;
 	size_t i, nstored = 0, nlocal = 0, nmissing = 0, nother = 0, nbad = 0;
-	int rc = 0, down = 0;
-	DIR *d;
-	struct dirent *e;
+	enum storestate st;
+	int rc = 0;
 
 	bdpath(&top, builddir, BD_STOREDIR, "");
 	if (mkdirs(top.buf) < 0) {
@@ -421,22 +702,18 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 	sbaddf(&tmp, "%s/.manifest.tmp", top.buf);
 	for (i = 0; i < m->n && rc == 0; i++) {
 		const struct cell *cl = &m->cells[i];
-		struct stat st;
 		char key[65];
+		int r;
 
 		sbreset(&dir);
 		bdpath(&dir, builddir, BD_MANIFEST, cl->id);
-		if (stat(dir.buf, &st) == 0) {
+		if (access(dir.buf, F_OK) == 0) {
 			nlocal++;
-			continue;
-		}
-		if (down) {
-			nmissing++;
 			continue;
 		}
 		sbreset(&why);
 		/* (copyentry checks the wheel, downloading it or not) */
-		switch (storelookup(k, s, cl, tmp.buf, 0, key, &why)) {
+		switch ((st = storelookup(k, s, cl, tmp.buf, 0, key, &why))) {
 		case STORED:
 			sbreset(&dir);
 			bdpath(&dir, builddir, BD_STOREDIR, cl->id);
@@ -445,25 +722,34 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 				break;
 			}
 			sbreset(&why);
-			rc = copyentry(s, cl, tmp.buf, dir.buf, manifestsonly, &why);
-			if (rc == 0) {
+			r = copyentry(s, cl, tmp.buf, dir.buf, manifestsonly, &why);
+			if (r == 0) {
 				nstored++;
 				setadd(&keep, cl->id);
-			} else if (rc == 1) {
-				rc = 0;
+				sbaddf(&pulled, "%s\n", cl->id);
+			} else if (r == 1) {
 				nbad++;
+				rmtree(dir.buf);
 				notice("merge-index: left out %s: %s", cl->id, why.buf);
+				takeout(s, cl, tmp.buf, why.buf);
+			} else {
+				rc = error("merge-index: cannot take %s from the store %s: %s (no index written: it would lack "
+					   "stored cells)", cl->id, storename(s), why.buf);
 			}
 			break;
 		case STOREDOWN:
-			warn("%s: the index holds only the cells built here", why.buf);
-			down = 1;
-			nmissing++;
+			rc = error("merge-index: %s (no index written: it would lack stored cells)", why.buf);
 			break;
-		case BADENTRY:
+		case KEYERROR:
+			rc = -1;
+			break;
 		case WHEELBAD:
+		case BADENTRY:
+			/* (an entry without a key is old, not damaged: it stays) */
 			nbad++;
 			notice("merge-index: left out %s: %s", cl->id, why.buf);
+			if (st == WHEELBAD)
+				takeout(s, cl, tmp.buf, why.buf);
 			break;
 		case OTHERKEY:
 			nother++;
@@ -473,28 +759,121 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 		}
 	}
 	unlink(tmp.buf);
-	/* cells no longer stored (or built here now) leave the pulled tree */
-	if (rc == 0 && (d = opendir(top.buf))) {
-		while ((e = readdir(d))) {
-			if (e->d_name[0] == '.' || !setadd(&keep, e->d_name))
-				continue;
-			sbreset(&dir);
-			sbaddf(&dir, "%s/%s", top.buf, e->d_name);
-			rmtree(dir.buf);
-		}
-		closedir(d);
-	}
-	report("store %s: %zu cell%s of the config restored%s, %zu built here, %zu not in the store, %zu built from "
-	       "other inputs (an earlier config), %zu left out: a damaged entry (listed above; a plan builds them again)",
-	       storename(s), nstored, nstored == 1 ? "" : "s", manifestsonly ? " (manifests only: the pages link the store)" : "",
-	       nlocal, nmissing, nother, nbad);
+	sbreset(&why);
+	if (rc == 0 && manifestsonly && s->kind == STORE_HTTP &&
+	    checkremote(s, m, builddir, pulled.buf, &nbad, &nstored, &why) < 0)
+		rc = error("merge-index: cannot check the wheels of the store %s: %s (no index written: it would lack "
+			   "stored cells)", storename(s), why.buf);
+	if (rc == 0)
+		prunepulled(top.buf, &keep);
+	if (rc == 0)
+		report("store %s: %zu cell%s of the config restored%s, %zu built here, %zu not in the store, %zu built from "
+		       "other inputs (an earlier config), %zu left out: a damaged entry (listed above; taken out of the store, "
+		       "so that the next plan builds them again)",
+		       storename(s), nstored, nstored == 1 ? "" : "s",
+		       manifestsonly ? " (manifests only: the pages link the store)" : "", nlocal, nmissing, nother, nbad);
 out:
 	sbfree(&top);
 	sbfree(&dir);
 	sbfree(&tmp);
 	sbfree(&why);
 	sbfree(&keep);
+	sbfree(&pulled);
 	return rc;
+}
+
+/* verify one entry (its manifest fetched to tmpman); 0 whole, 1 damaged (why), -1 a fault (why) */
+static int
+verifyentry(const struct store *s, const char *entry, const char *tmpman, const char *tmpwheel, struct wheelinfo *m,
+	    struct sb *why)
+{
+	struct sb meta = SB_INIT, cell = SB_INIT;
+	struct wheelwant want;
+	int r;
+
+	sbaddn(&cell, entry, strlen(entry) - strlen(".manifest"));
+	if ((r = storeget(s, entry, tmpman, MANIFEST_MAX, why)) != 0) {
+		if (r == 1)
+			sbadd(why, "removed while it was read");
+		goto out;
+	}
+	if (manifestparse(tmpman, m, why) < 0) {
+		r = 1;
+		goto out;
+	}
+	r = 1;
+	if (strcmp(orempty(m->cell), cell.buf)) {
+		sbaddf(why, "its cell= is '%s'", orempty(m->cell));
+		goto out;
+	}
+	if ((r = fetchchecked(s, wheelfile(m), tmpwheel, m->sha256, m->size, why)) != 0)
+		goto out;
+	if (m->python && *m->python && goodwheel(m->filename)) {
+		/* (the wheel is at hand: is it what its manifest says, as a restore checks it?) */
+		want.package = m->package;
+		want.version = m->wheelversion;
+		want.python = m->python;
+		want.machine = m->platform && *m->platform ? m->platform : platformdefault()->machine;
+		want.tags = m->tags;
+		if (wheelcheck(tmpwheel, m->filename, &want, why) < 0) {
+			r = 1;
+			goto out;
+		}
+	}
+	unlink(tmpwheel);
+	sbaddf(&meta, "%s.metadata", wheelfile(m));
+	if (m->metasha && *m->metasha)
+		r = fetchchecked(s, meta.buf, tmpwheel, m->metasha, 0, why);
+out:
+	unlink(tmpwheel);
+	unlink(tmpman);
+	sbfree(&meta);
+	sbfree(&cell);
+	return r;
+}
+
+int
+verifystore(const struct store *s, const char *builddir, int repair)
+{
+	struct sb names = SB_INIT, why = SB_INIT, tmpman = SB_INIT, tmpwheel = SB_INIT;
+	char *next, *name;
+	size_t n = 0, nbad = 0, nout = 0;
+	int rc = 0;
+
+	if (storelist(s, ".manifest", &names, &why) < 0)
+		return error("cannot list the store %s: %s", storename(s), why.buf);
+	sbaddf(&tmpman, "%s/.verify.manifest", builddir);
+	sbaddf(&tmpwheel, "%s/.verify.wheel", builddir);
+	next = names.buf;
+	while (rc == 0 && names.len && (name = nextline(&next))) {
+		struct wheelinfo m;
+		int r;
+
+		memset(&m, 0, sizeof(m));
+		sbreset(&why);
+		n++;
+		r = verifyentry(s, name, tmpman.buf, tmpwheel.buf, &m, &why);
+		if (r < 0) {
+			rc = error("cannot verify the store %s: %s", storename(s), why.buf);
+		} else if (r == 0) {
+			printf("%s\tok\n", name);
+		} else {
+			printf("%s\tdamaged: %s\n", name, why.buf);
+			nbad++;
+			name[strlen(name) - strlen(".manifest")] = '\0';
+			if (repair && storetakeout(s, name, m.sha256, why.buf) == 0)
+				nout++;
+		}
+		manifestfree(&m);
+	}
+	if (rc == 0)
+		notice("store %s: %zu entr%s verified, %zu damaged%s", storename(s), n, n == 1 ? "y" : "ies", nbad,
+		       repair ? (nout == nbad ? " (taken out: the next plan builds them again)" : " (some stay: see above)") : "");
+	sbfree(&names);
+	sbfree(&why);
+	sbfree(&tmpman);
+	sbfree(&tmpwheel);
+	return rc < 0 ? -1 : nbad > nout ? 1 : 0;
 }
 
 int

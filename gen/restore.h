@@ -52,9 +52,33 @@ int restoretest(const char *builddir, const char *cell);
  * For the index of everything: the manifests of the cells of m whose key the store holds,
  * into BUILDDIR/store/<cell>/ (with the wheel and .metadata unless manifestsonly), except
  * cells built here (BUILDDIR/wheels/<cell>/manifest); cells no longer stored are removed from
- * there. Prints a summary. 0, or -1 on a local error.
+ * there. A damaged entry (a wrong hash, a wheel that is not the cell's; manifests only: what
+ * the store shows without a download, an HTTP store's wheel's size, .dist-info and WHEEL tags
+ * by a few KB of range reads) is left out and taken out of the store (storetakeout). Prints a
+ * summary. 0; -1 (an error naming the store and the cause; nothing removed from BUILDDIR/store) when
+ * the store could not be read (down, refusing, too slow) or BUILDDIR not written: an index
+ * must never lack a stored cell because of a fault.
  */
 int pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int manifestsonly);
+
+/*
+ * Take the damaged entry of cell out of the store, so that the next plan builds it again: a
+ * directory store's <cell>.manifest becomes <cell>.manifest.damaged (kept for a look), an HTTP
+ * store's is removed (DELETE, WG_HTTP_TOKEN). Only while the store's manifest still names the
+ * wheel of sha256 (NULL: any): a publisher's new entry stays. A store that cannot be written
+ * (a GitHub release, a refused DELETE) keeps it, with a warning. Prints what it did; why: the
+ * damage. 0 when the entry is out, -1 when it stays.
+ */
+int storetakeout(const struct store *s, const char *cell, const char *sha256, const char *why);
+
+/*
+ * The scrub: every entry of the store (<cell>.manifest) read, its wheel downloaded and hashed
+ * against the manifest (sha256, size), and its .metadata's; one line each on stdout,
+ * "<entry>\tok" or "<entry>\tdamaged: <why>"; with repair, each damaged entry taken out
+ * (storetakeout). 0 when every entry is whole or (repair) was taken out; 1 when damage stays;
+ * -1 when the store could not be listed or read (a message printed).
+ */
+int verifystore(const struct store *s, const char *builddir, int repair);
 
 /*
  * The store's entries (<cell>.manifest) that no cell of m keys, one line each on stdout:

@@ -11,6 +11,7 @@
 #include "files.h"
 #include "http.h"
 #include "pep.h"
+#include "platform.h"
 #include "remotewheel.h"
 #include "sha256.h"
 #include "simpleapi.h"
@@ -19,9 +20,10 @@
 #include "yamledit.h"
 #include "ydoc.h"
 
-/* the Linux machines a row's platforms name, in the order written */
+/* the Linux machines a row's platforms name: their places in platform.c's table, the one list
+   of machines (a unit test holds the two in step) */
 enum { M_X86, M_ARM, NMACH };
-static const char *const machines[NMACH] = { "x86_64", "aarch64" };
+#define machines(k) (platforms[(k)].machine)
 
 /* a set of strings, in the order added */
 struct strset {
@@ -348,17 +350,14 @@ static int
 tagmachine(const char *plat)
 {
 	char *tags = xstrdup(plat), *save = NULL, *tag;
-	int m = -1, k;
+	const struct platform *p;
+	int m = -1;
 
 	for (tag = strtok_r(tags, ".", &save); tag && m < 0; tag = strtok_r(NULL, ".", &save)) {
 		if (!startswith(tag, "manylinux") && !startswith(tag, "linux_"))
 			continue;
-		for (k = 0; k < NMACH; k++) {
-			size_t n = strlen(tag), l = strlen(machines[k]);
-
-			if (n > l + 1 && tag[n - l - 1] == '_' && !strcmp(tag + n - l, machines[k]))
-				m = k;
-		}
+		if ((p = platformoftag(tag, strlen(tag))) && p - platforms < NMACH)
+			m = (int)(p - platforms);
 	}
 	free(tags);
 	return m;
@@ -627,7 +626,7 @@ readmeta(struct metajob *j, const char *text, size_t len, const char *from)
 		sbadd(&why, " ");
 		quotenet(&why, cm.version);
 		error("%s: the metadata of %s, not of torch %s", from, why.buf, j->m->release);
-	} else if (torchcuda(&cm, machines[j->machine], j->m->cuda[j->machine], &why) < 0) {
+	} else if (torchcuda(&cm, machines(j->machine), j->m->cuda[j->machine], &why) < 0) {
 		error("%s: %s", from, why.buf);
 		rc = -1;
 	} else {
@@ -787,7 +786,7 @@ minorrow(struct tt *t, struct minor *m, struct row *r)
 	   cells there would build against a torch without CUDA) */
 	for (k = 0; k < NMACH; k++) {
 		if (m->py[k].n && !(k == M_ARM && m->known[M_ARM] && !*m->cuda[M_ARM] && m->known[M_X86] && *m->cuda[M_X86]))
-			setadd1(&r->platforms, machines[k]);
+			setadd1(&r->platforms, machines(k));
 	}
 	r->pypi = pypiof(t, m, old);
 	if (t->cudaread && m->cudarelease)
@@ -853,7 +852,7 @@ buildrows(struct tt *t)
 
 /* a row's value, {cuda: [...], python: [...], pypi: "...", platforms: [...]} */
 static void
-rowvalue(struct sb *s, const struct row *r, int platforms)
+rowvalue(struct sb *s, const struct row *r, int withplatforms)
 {
 	sbadd(s, "{cuda: ");
 	yflowlist(s, r->cuda.v, r->cuda.n, '"');
@@ -863,7 +862,7 @@ rowvalue(struct sb *s, const struct row *r, int platforms)
 		sbadd(s, ", pypi: ");
 		yquote(s, r->pypi, '"');
 	}
-	if (platforms && (r->onindex || r->platforms.n)) {
+	if (withplatforms && (r->onindex || r->platforms.n)) {
 		sbadd(s, ", platforms: ");
 		yflowlist(s, r->platforms.v, r->platforms.n, '"');
 	}

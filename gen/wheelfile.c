@@ -567,6 +567,73 @@ modulesok(const struct zipfile *z, const struct wheelwant *w, struct sb *why)
 	return 0;
 }
 
+/* the name-level checks of wheelcheck on x, parsed */
+static int
+namecheck(const struct wheelname *x, const struct wheelwant *w, struct sb *why)
+{
+	struct sb want = SB_INIT;
+	char *norm = xmalloc(strlen(x->dist) + 1);
+	int rc = -1;
+
+	pepnormalize(x->dist, norm);
+	if (strcmp(norm, w->package)) {
+		sbaddf(why, "it is a wheel of %s, not %s", x->dist, w->package);
+		goto out;
+	}
+	if (w->version && strcmp(x->version, w->version)) {
+		/* (PEP 427 spells the version with '_' for '-' ) */
+		sbaddf(why, "it is version %s, not %s", x->version, w->version);
+		goto out;
+	}
+	if (w->tags) {
+		sbaddf(&want, "%s-%s-%s", x->py, x->abi, x->plat);
+		if (strcmp(want.buf, w->tags)) {
+			sbaddf(why, "its name's tags are %s, its manifest says %s", want.buf, w->tags);
+			goto out;
+		}
+	}
+	if (!pyok(x, w, why))
+		goto out;
+	if (!alltags(x->plat, platok, w)) {
+		sbaddf(why, "its platform %s is not Linux %s", x->plat, w->machine);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(norm);
+	sbfree(&want);
+	return rc;
+}
+
+int
+wheelnamecheck(const char *filename, const struct wheelwant *w, struct sb *why)
+{
+	struct wheelname x;
+	int rc;
+
+	if (wheelnameparse(filename, &x, why) < 0)
+		return -1;
+	rc = namecheck(&x, w, why);
+	wheelnamefree(&x);
+	return rc;
+}
+
+int
+wheeltagsok(const char *text, const char *filename)
+{
+	struct wheelname x;
+	struct sb why = SB_INIT;
+	int ok;
+
+	if (wheelnameparse(filename, &x, &why) < 0) {
+		sbfree(&why);
+		return 0;
+	}
+	ok = wheeltags(text, &x);
+	wheelnamefree(&x);
+	return ok;
+}
+
 int
 wheelcheck(const char *path, const char *filename, const struct wheelwant *w, struct sb *why)
 {
@@ -574,36 +641,13 @@ wheelcheck(const char *path, const char *filename, const struct wheelwant *w, st
 	struct zipfile z;
 	struct sb dir = SB_INIT, text = SB_INIT, want = SB_INIT;
 	const struct zipentry *e;
-	char *norm;
 	int fd, rc = -1;
 
 	if (wheelnameparse(filename, &x, why) < 0)
 		return -1;
 	z.fd = -1;
-	norm = xmalloc(strlen(x.dist) + 1);
-	pepnormalize(x.dist, norm);
-	if (strcmp(norm, w->package)) {
-		sbaddf(why, "it is a wheel of %s, not %s", x.dist, w->package);
+	if (namecheck(&x, w, why) < 0)
 		goto out;
-	}
-	if (w->version && strcmp(x.version, w->version)) {
-		/* (PEP 427 spells the version with '_' for '-' ) */
-		sbaddf(why, "it is version %s, not %s", x.version, w->version);
-		goto out;
-	}
-	if (w->tags) {
-		sbaddf(&want, "%s-%s-%s", x.py, x.abi, x.plat);
-		if (strcmp(want.buf, w->tags)) {
-			sbaddf(why, "its name's tags are %s, its manifest says %s", want.buf, w->tags);
-			goto out;
-		}
-	}
-	if (!pyok(&x, w, why))
-		goto out;
-	if (!alltags(x.plat, platok, w)) {
-		sbaddf(why, "its platform %s is not Linux %s", x.plat, w->machine);
-		goto out;
-	}
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		sbaddf(why, "cannot read %s: %s", path, strerror(errno));
 		goto out;
@@ -632,7 +676,6 @@ wheelcheck(const char *path, const char *filename, const struct wheelwant *w, st
 out:
 	if (z.fd >= 0)
 		zipclose(&z);
-	free(norm);
 	wheelnamefree(&x);
 	sbfree(&dir);
 	sbfree(&text);

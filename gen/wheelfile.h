@@ -69,6 +69,11 @@ struct wheelwant {
  * cpython-XY suffix) and machine (its ELF header). 0, or -1 with why.
  */
 int wheelcheck(const char *path, const char *filename, const struct wheelwant *w, struct sb *why);
+/* the checks of wheelcheck that its file name alone allows (project, version, tags, Python,
+   machine): for a manifest's filename=, without the wheel. 0, or -1 with why */
+int wheelnamecheck(const char *filename, const struct wheelwant *w, struct sb *why);
+/* does the text of a wheel's WHEEL file list "Tag: py-abi-plat" for every tag of filename's? */
+int wheeltagsok(const char *text, const char *filename);
 
 /* ELF e_machine names: "x86_64", "aarch64", or NULL for what is not an ELF file's head */
 const char *elfmachine(const unsigned char *head, size_t n);

@@ -12,7 +12,9 @@
 #   publish.github  a GitHub release's assets   (templates/publish-github.sh)
 # The manifest goes last: a reader that finds it finds the wheel (the store, wheelgen restore);
 # a directory or HTTP store keeps the wheel and its .metadata at blobs/<sha256>/ (the manifest's
-# stored=). Then BUILDDIR/publish/<cell>.done records the wheel's sha256. Every transfer has
+# stored=). Then BUILDDIR/publish/<cell>.done records the sha256 of the wheel the store's manifest
+# names: this build's, or, when another publisher's build of the cell won a race, that one's
+# (and a line built=<this build's sha256>). Every transfer has
 # the time limits publish.timeout and publish.stall_timeout. The mark is removed
 # first and written last, so an interrupted or failed upload never leaves the cell marked
 # published. The index (BUILDDIR/index) goes to publish.index_dir and/or publish.index_http;
@@ -101,6 +103,7 @@ mkdir -p "$tmp/flat" "$tmp/blob"
     cat "$tmp/flat/$cell.manifest"
     printf 'stored=%s/%s\n' "$blob" "$filename"
 } >"$tmp/blob/$cell.manifest"
+marked=$sha
 limits="--retries $WG_PUBLISH_RETRIES --timeout $WG_PUBLISH_TIMEOUT --stall $WG_PUBLISH_STALL"
 
 # A directory or an HTTP store: the wheel and its .metadata under blobs/<their sha256>/, then
@@ -127,9 +130,14 @@ for dest in "$WG_PUBLISH_DIR" "$WG_PUBLISH_HTTP"; do
     sh "$here/$pub" $dry $limits "$dest" "$tmp/blob/$cell.manifest"
     [ -z "$dry" ] || continue
     now=$(whose "$dest")
-    if [ "$now" != "$sha" ]; then
+    if [ -z "$now" ]; then
+        printf 'wheelgen: publish %s: %s holds no manifest of the cell after its publish (read back: none)\n' "$cell" "$dest" >&2
+        exit 1
+    elif [ "$now" != "$sha" ]; then
         printf 'wheelgen: publish %s: another publisher'"'"'s build of the cell (sha256 %s) is the entry of %s now; this one (sha256 %s) stays there unreferenced\n' \
-            "$cell" "${now:-none}" "$dest" "$sha" >&2
+            "$cell" "$now" "$dest" "$sha" >&2
+        # (the mark records the bytes the store names, not this build's)
+        marked=$now
     fi
 done
 if [ -n "$WG_PUBLISH_GITHUB_REPO" ]; then
@@ -140,5 +148,9 @@ if [ -n "$WG_PUBLISH_GITHUB_REPO" ]; then
         "$WG_PUBLISH_GITHUB_REPO" "$WG_PUBLISH_GITHUB_TAG" "$@" "$tmp/flat/$cell.manifest"
 fi
 [ -z "$dry" ] || exit 0
-printf '%s\n' "$sha" >"$stamp.tmp.$$"
+if [ "$marked" = "$sha" ]; then
+    printf '%s\n' "$sha" >"$stamp.tmp.$$"
+else
+    printf '%s\nbuilt=%s (another publisher'"'"'s build is the store'"'"'s)\n' "$marked" "$sha" >"$stamp.tmp.$$"
+fi
 mv -f "$stamp.tmp.$$" "$stamp"

@@ -70,6 +70,23 @@ t_expect "its test ran emulated: the log says so, the module was loaded by the P
 	! grep -q "^emulated=" "out/tests/$q.ok"
 '
 
+t_expect "both cells published to a directory store: a fresh clone's ninja restores the aarch64 cell (its wheel checked as aarch64) and builds nothing" '
+	sed "/^# /d" "$qcfg" >examples/quickstart/aarch64-pub.yml
+	printf "publish: {dir: \"%s\"}\n" "$WORK/store" >>examples/quickstart/aarch64-pub.yml
+	./configure ${WG_CONFARGS:-} --config examples/quickstart/aarch64-pub.yml >"$WORK/pub.configure.log" 2>&1
+	ninja publish >"$WORK/pub.log" 2>&1
+	[ -f "$WORK/store/$qa.manifest" ] && [ -f "$WORK/store/$q.manifest" ]
+	t_copytree "$WORK/fresh"
+	cd "$WORK/fresh"
+	./configure ${WG_CONFARGS:-} --config "$qcfg" >"$WORK/fresh.configure.log" 2>&1
+	WHEELGEN_STORE=$WORK/store ninja >"$WORK/fresh.log" 2>&1
+	grep -q "restored $qa from the store $WORK/store/" "$WORK/fresh.log"
+	grep -q "^origin=store$" "out/wheels/$qa/manifest" && grep -q "^origin=store$" "out/wheels/$q/manifest"
+	[ -z "$(find out/logs -name "*.build.log" -o -name "*.test.log")" ]
+	! grep -q "building\|is not a wheel of" "$WORK/fresh.log"
+	cd "$src" && ./configure ${WG_CONFARGS:-} --config "$qcfg" >>"$WORK/pub.configure.log" 2>&1
+'
+
 # the index, served by nginx: pip resolves each platform's wheel
 nd=$WORK/nginx
 port=$(t_freeport)

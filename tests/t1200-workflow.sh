@@ -24,14 +24,14 @@ else
 fi
 
 t_case "the workflow validates against GitHub's workflow schema"
-if "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$wf" >"$WORK/schema.log" 2>&1; then t_pass; else t_fail "$(cat "$WORK/schema.log")"; fi
+if "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$wf" "$top/.github/workflows/store-verify.yml" >"$WORK/schema.log" 2>&1; then t_pass; else t_fail "$(cat "$WORK/schema.log")"; fi
 
 t_case "the schema check catches a broken workflow (steps that are not a list)"
 sed 's/^    steps:$/    steps: 3/' "$wf" >"$WORK/broken.yml"
 if "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$WORK/broken.yml" >"$WORK/broken.log" 2>&1; then t_fail "the broken copy passed"; else t_pass; fi
 
 t_case "actionlint finds nothing in the workflow (expressions, needs, action inputs and runtimes, shellcheck of run:)"
-if "$venv/bin/actionlint" -shellcheck="$(command -v shellcheck || true)" "$wf" >"$WORK/actionlint.log" 2>&1; then
+if "$venv/bin/actionlint" -shellcheck="$(command -v shellcheck || true)" "$wf" "$top/.github/workflows/store-verify.yml" >"$WORK/actionlint.log" 2>&1; then
 	t_pass
 else
 	t_fail "$(cat "$WORK/actionlint.log")"
@@ -46,6 +46,22 @@ elif grep -q 'plann' "$WORK/actionlint-broken.log" && grep -q 'node20' "$WORK/ac
 else
 	t_fail "$(cat "$WORK/actionlint-broken.log")"
 fi
+
+t_case "the index job deploys nothing when ninja merge-index fails (a store it cannot read): no step after it runs on failure; the scrub runs store verify --repair weekly"
+if "$venv/bin/python" - "$wf" "$top/.github/workflows/store-verify.yml" >"$WORK/deploy.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(cat "$WORK/deploy.log")"; fi
+import sys, yaml
+steps = yaml.safe_load(open(sys.argv[1]))["jobs"]["index"]["steps"]
+at = [i for i, st in enumerate(steps) if "ninja merge-index" in st.get("run", "")]
+assert len(at) == 1, at
+merge = steps[at[0]]
+assert merge.get("shell") == "bash" and "continue-on-error" not in merge, merge  # (bash: -eo pipefail)
+for st in steps[at[0] + 1:]:
+    if "deploy" in str(st.get("uses", "")) or "upload-pages" in str(st.get("uses", "")):
+        assert "if" not in st and "continue-on-error" not in st, st
+verify = yaml.safe_load(open(sys.argv[2]))
+assert "schedule" in verify[True], verify[True]
+assert any("store verify --repair" in st.get("run", "") for st in verify["jobs"]["verify"]["steps"])
+PY
 
 t_case "jobs plan -> build1..build4 -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix or summary, .github/free-disk.sh"
 if "$venv/bin/python" - "$wf" >"$WORK/steps.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(cat "$WORK/steps.log")"; fi

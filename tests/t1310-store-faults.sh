@@ -6,7 +6,11 @@
 # publish heal the store (a directory store, and nginx WebDAV on 127.0.0.1); publishing is
 # atomic: kill -9 at random moments of two publishers of differing builds of one cell never
 # leaves a manifest that names bytes the store does not hold; two publishers of identical
-# builds both succeed; a restored wheel must be the cell's (its name, tags and .dist-info)
+# builds both succeed, and the loser of a race marks the winner's bytes; a restored wheel must be
+# the cell's (its name, tags and .dist-info); merge-index fails, writing no index, on a store that
+# never answers, refuses or answers 403, and on a full disk; damage found by restore, merge-index
+# (also by range reads under index.base_url) and store verify --repair takes the entry out, so
+# that the next plan builds it; a manifest relabelled to another cell is planned at once
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -58,6 +62,7 @@ stop_exit() {
 	st=$?
 	set +e
 	kill "$hung" 2>/dev/null
+	[ -z "${forbid:-}" ] || kill "$forbid" 2>/dev/null
 	[ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null
 	(exit "$st")
 	t_cleanup
@@ -87,6 +92,36 @@ t_expect "a store that never answers: ninja publish fails within its limit, nami
 	[ $(($(date +%s) - start)) -lt 60 ]
 	grep -q "wheelgen: http: ${hungurl}blobs/.*PUT failed: curl: (28)" "$WORK/hung.publish.log"
 	[ ! -e "out/publish/$a.done" ]
+'
+
+# --- merge-index never writes an index that lacks a stored cell because of a fault ------------
+cat >"$WORK/forbid.py" <<'PY'
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def answer(self):
+        self.send_response(403)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+    do_GET = do_HEAD = answer
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+PY
+fport=$(t_freeport)
+python3 "$WORK/forbid.py" "$fport" >/dev/null 2>&1 &
+forbid=$!
+t_expect "merge-index with a store that never answers, refuses connections or answers 403: it fails naming the store and the cause, and writes no index" '
+	rm -rf out/wheels out/tests out/index out/store
+	start=$(date +%s)
+	! ninja merge-index >"$WORK/mi.hung.log" 2>&1
+	[ $(($(date +%s) - start)) -lt 15 ]
+	grep -q "wheelgen: error: merge-index: the store could not be read: GET ${hungurl}$a.manifest: .*(28)" "$WORK/mi.hung.log"
+	port=$(t_freeport)
+	! WHEELGEN_STORE=http://127.0.0.1:$port/s/ ninja merge-index >"$WORK/mi.refused.log" 2>&1
+	grep -q "wheelgen: error: merge-index: the store could not be read: .*127.0.0.1:$port/s/$a.manifest" "$WORK/mi.refused.log"
+	! WHEELGEN_STORE=http://127.0.0.1:$fport/s/ ninja merge-index >"$WORK/mi.403.log" 2>&1
+	grep -q "wheelgen: error: merge-index: the store could not be read: .*127.0.0.1:$fport/s/$a.manifest.*403" "$WORK/mi.403.log"
+	[ ! -e out/index/simple/index.html ]
 '
 
 # --- damaged stores heal ----------------------------------------------------------------------
@@ -127,8 +162,59 @@ t_expect "merge-index leaves a damaged entry out and says which and why" '
 	grep -q "1 cell of the config restored, 0 built here, 0 not in the store, 0 built from other inputs (an earlier config), 1 left out: a damaged entry" "$WORK/merge.log"
 	grep -q "\.whl#sha256=" out/index/simple/alpha/index.html && [ ! -e out/index/simple/beta/index.html ]
 	! grep -q "building" "$WORK/merge.log"
+	grep -q "took the damaged entry $store/$b.manifest out of the store" "$WORK/merge.log"
+	[ -f "$store/$b.manifest.damaged" ] && [ ! -e "$store/$b.manifest" ]
 	rm -rf out/store && publishall
 '
+
+t_expect "a manifest relabelled to another cell (its cell= and key= of beta, its filename and tags alpha's): the first plan lists beta, without a download; a restore takes it out" '
+	sed "s/^cell=.*/cell=$b/; s/^key=.*/key=$(out/wheelgen key --config fixture/packages.yml "$b" | cut -d" " -f1)/" \
+		"$store/$a.manifest" >"$store/$b.manifest"
+	[ "$(plan)" = "$b " ]
+	grep -q "planned $b: store entry .*$b.manifest contradicts its cell: its wheel alpha-1.0-.*: it is a wheel of alpha, not beta" "$WORK/plan.err"
+	rm -rf out/wheels out/tests out/publish
+	ninja >"$WORK/relabel.log" 2>&1
+	grep -q "^origin=build$" "out/wheels/$b/manifest" && grep -q "^origin=store$" "out/wheels/$a/manifest"
+	[ -f "$store/$b.manifest.damaged" ]
+	ninja publish >>"$WORK/relabel.log" 2>&1
+	[ -z "$(plan)" ]
+'
+
+t_expect "store verify re-hashes every stored wheel: a wheel changed in place is named (exit 1); --repair takes it out, the next plan lists it, a publish heals it" '
+	rm -f "$store"/*.damaged
+	out/wheelgen store verify --config fixture/packages.yml >"$WORK/verify.out" 2>"$WORK/verify.err"
+	[ "$(sort "$WORK/verify.out")" = "$(printf "%s\tok\n" "$a.manifest" "$b.manifest")" ]
+	damage changed "$store"
+	! out/wheelgen store verify --config fixture/packages.yml >"$WORK/verify.out" 2>"$WORK/verify.err"
+	grep -q "^$a.manifest	ok$" "$WORK/verify.out"
+	grep -q "^$b.manifest	damaged: .*has sha256 .*, its manifest says" "$WORK/verify.out"
+	grep -q "2 entries verified, 1 damaged" "$WORK/verify.err"
+	out/wheelgen store verify --repair --config fixture/packages.yml >"$WORK/verify.out" 2>"$WORK/verify.err"
+	[ -f "$store/$b.manifest.damaged" ] && [ ! -e "$store/$b.manifest" ]
+	[ "$(plan)" = "$b " ]
+	rm -rf out/wheels out/tests out/publish && publishall
+	out/wheelgen store verify --config fixture/packages.yml >/dev/null 2>&1
+'
+
+if [ "$(id -u)" != 0 ]; then
+	echo "# skip - a full disk under out/store: mounting a tmpfs needs root"
+else
+t_expect "merge-index with out/store on a full disk (an 8 KiB tmpfs): it fails naming the cause, and writes no index" '
+	rm -rf out/wheels out/tests out/publish out/store out/index
+	mkdir -p out/store
+	mount -t tmpfs -o size=8k tmpfs out/store
+	set +e
+	ninja merge-index >"$WORK/full.log" 2>&1
+	st=$?
+	set -e
+	umount out/store
+	[ "$st" -ne 0 ]
+	grep -q "wheelgen: error: merge-index: .*No space left on device" "$WORK/full.log"
+	[ ! -e out/index/simple/index.html ]
+	ninja merge-index >"$WORK/notfull.log" 2>&1
+	grep -q "2 cells of the config restored" "$WORK/notfull.log"
+'
+fi
 
 t_case "an nginx WebDAV store (MOVE): publishing, then a deleted and a truncated stored wheel are planned and healed"
 nd_=$WORK/nginx
@@ -151,6 +237,56 @@ else
 	done
 	if [ "$ok" = 1 ]; then t_pass; else t_fail "see above"; fi
 fi
+
+t_expect "an HTTP store whose wheel was changed in place at its size (no plan can see it): merge-index leaves it out and takes it out (DELETE); then one plan, build, publish and merge-index list it again" '
+	rm -rf out/wheels out/tests out/publish out/store out/index
+	damage changed "$nd_/root/s"
+	[ -z "$(plan)" ]
+	ninja merge-index >"$WORK/hmerge.log" 2>&1
+	grep -q "merge-index: left out $b: .*has sha256" "$WORK/hmerge.log"
+	grep -q "\"DELETE /s/$b.manifest HTTP/1.1\" 204 " "$nd_/logs/access.log"
+	[ "$(plan)" = "$b " ]
+	publishall
+	rm -rf out/wheels out/tests out/publish
+	ninja merge-index >"$WORK/hmerge2.log" 2>&1
+	grep -q "2 cells of the config restored" "$WORK/hmerge2.log"
+	grep -q "\.whl#sha256=" out/index/simple/beta/index.html
+'
+
+t_expect "under index.base_url at an HTTP store, merge-index checks what it links by range reads: a forged wheel (its manifest matching its bytes) whose WHEEL names other tags is left out and taken out" '
+	writeconfig "{http: \"$hurl\"}
+index: {base_url: \"$hurl\"}"
+	rm -rf out/wheels out/tests out/publish out/store out/index
+	w=$nd_/root/s/$(sed -n "s/^stored=//p" "$nd_/root/s/$b.manifest")
+	python3 - "$w" "$nd_/root/s/$b.manifest" <<'"'"'PY'"'"'
+import hashlib, os, re, sys, zipfile
+w, man = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(w) as z:
+    items = [(i, z.read(i)) for i in z.infolist()]
+with zipfile.ZipFile(w + ".new", "w", zipfile.ZIP_DEFLATED) as z:
+    for i, data in items:
+        if i.filename.endswith(".dist-info/WHEEL"):
+            data = re.sub(rb"Tag: .*", b"Tag: cp27-cp27mu-manylinux1_x86_64", data)
+        z.writestr(i, data)
+sha = hashlib.sha256(open(w + ".new", "rb").read()).hexdigest()
+blob = os.path.join(os.path.dirname(os.path.dirname(w)), sha)
+os.makedirs(blob, exist_ok=True)
+os.replace(w + ".new", os.path.join(blob, os.path.basename(w)))
+text = open(man).read()
+text = re.sub(r"(?m)^sha256=.*$", "sha256=" + sha, text)
+text = re.sub(r"(?m)^size=.*$", "size=%d" % os.path.getsize(os.path.join(blob, os.path.basename(w))), text)
+text = re.sub(r"(?m)^stored=blobs/[0-9a-f]+/", "stored=blobs/%s/" % sha, text)
+open(man, "w").write(text)
+PY
+	ninja merge-index >"$WORK/bmerge.log" 2>&1
+	grep -q "merge-index: left out $b: its wheel .*: its .dist-info/WHEEL does not list the tags of its name" "$WORK/bmerge.log"
+	grep -q "1 cell of the config restored (manifests only" "$WORK/bmerge.log"
+	grep -q "href=\"$hurl" out/index/simple/alpha/index.html && [ ! -e out/index/simple/beta/index.html ]
+	[ ! -e "$nd_/root/s/$b.manifest" ]
+	grep -q "\"GET /s/blobs/[0-9a-f]*/alpha-1.0-.*\.whl HTTP/1.1\" 206 " "$nd_/logs/access.log"
+	writeconfig "{http: \"$hurl\"}"
+	publishall
+'
 
 # --- kill -9 of racing publishers of differing builds: no manifest ever names missing bytes ----
 # a second runner whose beta wheel differs in its bytes (the same key: a build that is not
@@ -221,6 +357,23 @@ t_expect "two publishers of identical builds of one cell at once both succeed" '
 	[ -f "out/publish/$a.done" ] && [ -f "$WORK/same/out/publish/$a.done" ]
 	consistent "$store"
 	! grep -q "another publisher" "$WORK/same.a" "$WORK/same.b"
+'
+
+t_expect "the loser of a publish race marks the bytes the store names (the winner's sha256), not its own" '
+	writeconfig "{dir: \"$store\"}" && ninja build.ninja >/dev/null 2>&1
+	(cd "$other" && writeconfig "{dir: \"$store\"}" && ninja build.ninja >/dev/null 2>&1)
+	(cd "$other" && sh templates/publish.sh out "$b") >"$WORK/win.log" 2>&1
+	cp "$store/$b.manifest" "$WORK/winner.manifest"
+	won=$(sed -n "s/^sha256=//p" "$WORK/winner.manifest") mine=$(sed -n "s/^sha256=//p" "out/wheels/$b/manifest")
+	[ -n "$won" ] && [ "$won" != "$mine" ]
+	# (the winner'"'"'s manifest lands right after this publisher'"'"'s, before it reads the store back)
+	rm -rf "$WORK/tpl" && cp -R templates "$WORK/tpl" && mv "$WORK/tpl/publish-dir.sh" "$WORK/tpl/publish-dir.real.sh"
+	printf "%s\n" "sh \"\$(dirname \"\$0\")/publish-dir.real.sh\" \"\$@\" || exit 1" \
+		"case \$* in *.manifest) cp \"$WORK/winner.manifest\" \"$store/$b.manifest\" ;; esac" >"$WORK/tpl/publish-dir.sh"
+	sh "$WORK/tpl/publish.sh" out "$b" >"$WORK/lose.log" 2>&1
+	grep -q "another publisher.s build of the cell (sha256 $won) is the entry of $store now; this one (sha256 $mine)" "$WORK/lose.log"
+	[ "$(sed -n 1p "out/publish/$b.done")" = "$won" ] && grep -q "^built=$mine " "out/publish/$b.done"
+	[ "$(sed -n 1p "$other/out/publish/$b.done")" = "$won" ]
 '
 
 t_expect "restore refuses a wheel that is not the cell (its module built for another Python), with its manifest and blob made to match" '
