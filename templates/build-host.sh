@@ -536,10 +536,20 @@ wg_objects() {
     wg_late=$(wg_count late)
     wg_total=$(awk '{ print $2 }' "$WG_CC_LOG" | sort -u | wc -l | tr -d ' ')
 }
+# wg_progress STATE: BUILDDIR/shards/CELL/<dir>/objects, what a part or a stopped build made,
+# for the workflow to read (key=value lines: state part|stopped, part, objects, done, compiled,
+# reused)
+wg_progress() {
+    [ -n "$WG_CC_SAVE" ] && [ -d "$WG_CC_SAVE" ] || return 0
+    printf 'state=%s\npart=%s\nobjects=%s\ndone=%s\ncompiled=%s\nreused=%s\n' "$1" "$wg_part" "$wg_total" \
+        "$((wg_compiled + wg_reused))" "$wg_compiled" "$wg_reused" >"$WG_CC_SAVE/objects.tmp"
+    mv -f "$WG_CC_SAVE/objects.tmp" "$WG_CC_SAVE/objects"
+}
 # wg_deadline_die: the build stopped at the deadline (objects past it): say so, and fail
 wg_deadline_die() {
     wg_objects
     [ "$wg_late" -gt 0 ] || return 0
+    wg_progress stopped
     printf 'wheelgen: objects: %s compiled, %s reused\n' "$wg_compiled" "$wg_reused"
     wg_die "stopped at the deadline: $((wg_compiled + wg_reused)) of $wg_total objects compiled (kept in ${WG_CC_SAVE:-nowhere}: the next build of $CELL continues from them)"
 }
@@ -688,6 +698,7 @@ if [ "$wg_cc_on" = 1 ]; then
         printf 'wheelgen: part %s of %s: %s of %s objects (%s compiled, %s reused), %s left to the other parts; kept in %s\n' \
             "$wg_part" "$CELL" "$((wg_compiled + wg_reused))" "$wg_total" "$wg_compiled" "$wg_reused" "$wg_other" "$WG_CC_SAVE"
         printf 'wheelgen: objects: %s compiled, %s reused\n' "$wg_compiled" "$wg_reused"
+        wg_progress part
         wg_die_hook=
         wg_mem_report
         cd "$B"

@@ -51,6 +51,9 @@ t_expect "each part compiles its share of the nine objects, kept with the cell's
 		grep -qx "$key" "out/shards/$cell/$k/key"
 		c=$(sed -n "s/^wheelgen: objects: \([0-9]*\) compiled, 0 reused$/\1/p" "out/logs/$cell.shard$k.log")
 		[ "$(ls "out/shards/$cell/$k" | grep -c "\.o$")" = "$c" ]
+		grep -qx "part=$k/4" "out/shards/$cell/$k/objects"
+		grep -qx "compiled=$c" "out/shards/$cell/$k/objects"
+		grep -qx "objects=9" "out/shards/$cell/$k/objects"
 		n=$((n + c))
 	done
 	[ "$n" = 9 ]
@@ -100,6 +103,8 @@ t_expect "a deadline stops the build: the compile in flight killed, the rest not
 	[ -n "$done" ] && [ "$done" -lt 9 ]
 	grep -q "stopped at the deadline: $done of 9 objects compiled" "$WORK/deadline.log"
 	[ "$(ls "out/shards/$cell/resume" | grep -c "\.o$")" = "$done" ]
+	grep -qx state=stopped "out/shards/$cell/resume/objects"
+	grep -qx "done=$done" "out/shards/$cell/resume/objects"
 	[ ! -e "out/wheels/$cell/manifest" ]
 	ninja "wheel/$cell" >"$WORK/resume.log" 2>&1
 	grep -qx "wheelgen: objects: $((9 - done)) compiled, $done reused" "out/logs/$cell.build.log"
