@@ -432,14 +432,35 @@ mv -f "$depfile.tmp" "$depfile"
 # --- shards and deadlines: wheelgen-cc in front of the compilers ----------------------------
 
 # On for a part, a build with a deadline, the wheel of a package with shards, and a cell with
-# objects kept (BUILDDIR/shards/CELL); otherwise the compilers run as they are.
+# objects kept (BUILDDIR/shards/CELL); otherwise the compilers run as they are, but for nvcc:
+# wheelgen-cc stands before it in every CUDA build, so that its objects are the same bytes
+# whoever compiles them (gen/cc/wheelgen-cc.c: nvccsame)
 wg_shards=$B/shards/$CELL
 wg_cc_on=0
 if [ -n "$wg_part" ] || [ -n "${WHEELGEN_DEADLINE:-}" ] || [ -n "$WG_SHARDS" ] || [ -d "$wg_shards" ]; then
     wg_cc_on=1
+    [ -x "$B/wheelgen-cc" ] || wg_die "$B/wheelgen-cc not found: re-run ./configure (it builds wheelgen-cc beside wheelgen)"
+fi
+unset WG_CC_ROOT WG_CC_MASK
+if [ "$wg_cc_on" = 0 ] && [ -n "$WG_CUDA_HOME" ]; then
+    if [ -x "$B/wheelgen-cc" ]; then
+        WG_CC_MASK=$scratch/wheelgen-cc-bin
+        rm -rf "$WG_CC_MASK"
+        mkdir -p "$WG_CC_MASK"
+        wg_nvcc=${NVCC:-$WG_CUDA_HOME/bin/nvcc}
+        ln -s "$B/wheelgen-cc" "$WG_CC_MASK/nvcc"
+        printf 'nvcc\t%s\n' "$wg_nvcc" >"$WG_CC_MASK/.next"
+        NVCC=$WG_CC_MASK/nvcc
+        PYTORCH_NVCC=$NVCC
+        [ -z "$WG_SYSROOT" ] || wg_xnvcc=$NVCC
+        PATH=$WG_CC_MASK:$PATH
+        export NVCC PYTORCH_NVCC PATH WG_CC_MASK
+        printf 'wheelgen: wheelgen-cc in front of nvcc (%s): its objects without its temporary names\n' "$wg_nvcc"
+    else
+        printf 'wheelgen: note: %s not found (re-run ./configure): nvcc'"'"'s objects name its temporary files, so this wheel is not the same bytes twice\n' "$B/wheelgen-cc"
+    fi
 fi
 if [ "$wg_cc_on" = 1 ]; then
-    [ -x "$B/wheelgen-cc" ] || wg_die "$B/wheelgen-cc not found: re-run ./configure (it builds wheelgen-cc beside wheelgen)"
     if [ -n "$wg_part" ]; then
         wg_key=$WG_SHARD_KEY
     else

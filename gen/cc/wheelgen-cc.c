@@ -36,6 +36,7 @@
  * containers too (which mount the build directory).
  */
 #define _XOPEN_SOURCE 700
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -496,12 +497,14 @@ run(const char *next, char **argv, long deadline)
 		die("cannot fork for %s", next);
 	if (pid == 0) {
 		/* a group of its own: the deadline stops the compiler's children too */
-		setpgid(0, 0);
+		if (deadline)
+			setpgid(0, 0);
 		execv(next, argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", me, next, strerror(errno));
 		_exit(127);
 	}
-	setpgid(pid, pid);
+	if (deadline)
+		setpgid(pid, pid);
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
 		struct timespec ts = { 0, 20 * 1000 * 1000 };
@@ -511,13 +514,19 @@ run(const char *next, char **argv, long deadline)
 		if (w < 0 && errno != EINTR)
 			die("cannot wait for %s", next);
 		if (gotsig) {
-			kill(-pid, SIGTERM);
+			kill(deadline ? -pid : pid, SIGTERM);
 			waitpid(pid, &st, 0);
 			signal(gotsig, SIG_DFL);
 			raise(gotsig);
 			_exit(128 + gotsig);
 		}
-		if (deadline && time(NULL) >= deadline) {
+		if (!deadline) {
+			/* no deadline: wait (a signal interrupts it, and is passed on above) */
+			if (waitpid(pid, &st, 0) == pid)
+				break;
+			continue;
+		}
+		if (time(NULL) >= deadline) {
 			kill(-pid, SIGTERM);
 			ts.tv_sec = 2;
 			ts.tv_nsec = 0;
@@ -529,6 +538,60 @@ run(const char *next, char **argv, long deadline)
 		nanosleep(&ts, NULL);
 	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/*
+ * nvcc names its temporary files tmpxft_<pid>_<count>-..., and the host compiler writes the name
+ * into the object (its file symbol; the debug information where there is one): the same compile
+ * never made the same object twice. The digits become zeros, in place (the same length: the
+ * object stays as it was laid out), so that an object, and the wheel, is the same bytes
+ * whichever build, part or machine compiled it.
+ */
+static void
+nvccsame(const char *path)
+{
+	static const char pre[] = "tmpxft_";
+	char *buf = NULL, *p;
+	size_t len = 0, cap = 0, i;
+	ssize_t n;
+	int fd, changed = 0;
+
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return;
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			if (!(p = realloc(buf, cap)))
+				die("out of memory reading %s", path);
+			buf = p;
+		}
+		if ((n = read(fd, buf + len, cap - len)) <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (n < 0)
+		die("cannot read %s", path);
+	for (p = buf; len >= 25 && (size_t)(p - buf) <= len - 25; p++) {
+		p = memchr(p, 't', len - 24 - (size_t)(p - buf));
+		if (!p)
+			break;
+		if (memcmp(p, pre, 7) || p[15] != '_' || p[24] != '-')
+			continue;
+		for (i = 7; i < 24 && (i == 15 || isxdigit((unsigned char)p[i])); i++)
+			;
+		if (i < 24)
+			continue;
+		for (i = 7; i < 24; i++) {
+			if (i != 15 && p[i] != '0') {
+				p[i] = '0';
+				changed = 1;
+			}
+		}
+	}
+	if (changed && writefile(path, buf, len) != 0)
+		die("cannot write %s", path);
+	free(buf);
 }
 
 /* a link, archive or device link given a placeholder: make its output, and nothing else */
@@ -580,17 +643,25 @@ main(int argc, char **argv)
 	argv[0] = next;
 	unmaskpath(getenv("WG_CC_MASK"));
 	if (!root || !*root || !realpath(root, rroot))
-		goto pass;
+		root = NULL;
 	if (key && strlen(key) != 64)
 		key = NULL;
 	if (part && *part && (sscanf(part, "%ld/%ld", &k, &n) != 2 || n < 1 || k < 1 || k > n))
 		die("WG_CC_PART must be K/N, not '%s'", part);
 	if (ar)
-		return linkplaceholders(argc, argv, 1) == 0 ? 0 : (execv(next, argv), 127);
-	if (parse(argc, argv, nvcc, &cl) != 0 || !owned(cl.src, rroot)) {
-		if (linkplaceholders(argc, argv, 0) == 0)
+		return root && linkplaceholders(argc, argv, 1) == 0 ? 0 : (execv(next, argv), 127);
+	if (parse(argc, argv, nvcc, &cl) != 0) {
+		if (root && linkplaceholders(argc, argv, 0) == 0)
 			return 0;
 		goto pass;
+	}
+	if (!root || !owned(cl.src, rroot)) {
+		/* not the package's: compiled as it is (an nvcc object made the same whoever made it) */
+		if (!nvcc)
+			goto pass;
+		if ((rc = run(next, argv, 0)) == 0)
+			nvccsame(cl.out);
+		return rc;
 	}
 	/* the compile's identity */
 	if (!getcwd(cwd, sizeof(cwd)))
@@ -625,6 +696,8 @@ main(int argc, char **argv)
 	}
 	if (rc != 0)
 		return rc;
+	if (nvcc)
+		nvccsame(cl.out);
 	if (key && save && *save) {
 		snprintf(obj, sizeof(obj), "%s/%s.o", save, id);
 		if (copyfile(cl.out, obj) != 0)
