@@ -32,6 +32,10 @@
  * as a placeholder; a link, archive or device link given a placeholder does nothing but make
  * its output, and the build step then throws the wheel away.
  *
+ * Every object nvcc compiles through it, owned or not, loses the names of nvcc's temporary
+ * files (nvccsame): build-host.sh puts it before nvcc in every CUDA build, shards or not, with
+ * only WG_CC_MASK set.
+ *
  * Static, and linked against nothing of wheelgen's libraries: it runs inside the build
  * containers too (which mount the build directory).
  */
