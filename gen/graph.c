@@ -540,14 +540,6 @@ static const char rules[] =
 	"  deps = gcc\n"
 	"  restat = 1\n"
 	"  pool = $wheelpool\n"
-	"rule shard\n"
-	"  command = " CLAIM "mkdir -p $builddir/shards/$cell && wg_key=$$($builddir/wheelgen key --builddir $builddir --config $config"
-	" --host $builddir/host.txt $cell) && WG_SHARD=$part/$shards WG_SHARD_KEY=$${wg_key%% *} sh templates/build-$backend.sh"
-	" $builddir $cell && touch $out" UNCLAIM "\n"
-	"  description = SHARD $cell $part/$shards\n"
-	"  depfile = $out.d\n"
-	"  deps = gcc\n"
-	"  pool = $wheelpool\n"
 	"rule abishare\n"
 	"  command = " CLAIM "sh templates/abi-share.sh $builddir $from $cell $config" UNCLAIM "\n"
 	"  description = ABI3 $cell = $from\n"
@@ -607,6 +599,18 @@ static const char rules[] =
 	"rule checkconfig\n"
 	"  command = $builddir/wheelgen check --config $config && touch $out\n"
 	"  description = CHECK $config\n\n";
+
+/* part K of N of a cell's compile (shards: ninja shard/<cell>/K; the build step with WG_SHARD and
+   the cell's key): only in graphs with a package of shards */
+static const char shardrule[] =
+	"rule shard\n"
+	"  command = " CLAIM "mkdir -p $builddir/shards/$cell && wg_key=$$($builddir/wheelgen key --builddir $builddir --config $config"
+	" --host $builddir/host.txt $cell) && WG_SHARD=$part/$shards WG_SHARD_KEY=$${wg_key%% *} sh templates/build-$backend.sh"
+	" $builddir $cell && touch $out" UNCLAIM "\n"
+	"  description = SHARD $cell $part/$shards\n"
+	"  depfile = $out.d\n"
+	"  deps = gcc\n"
+	"  pool = $wheelpool\n";
 
 /* a cross build's root file system (templates/sysroot.sh): only in graphs with cross-built cells */
 static const char sysrootrule[] =
@@ -856,6 +860,12 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 	sbadd(&g, rules);
 	if (c->variants)
 		sbadd(&g, variantrule);
+	for (i = 0; i < c->npkgs; i++) {
+		if (c->pkgs[i].shards > 1) {
+			sbadd(&g, shardrule);
+			break;
+		}
+	}
 	if (sources(&g, &srcspecs, c, m, o) < 0)
 		goto fail;
 	sysrootedges(&g, m, o->host);

@@ -522,7 +522,8 @@ cellrow(struct sb *out, const char *cell, const struct cellfacts *f)
 	}
 	/* (shards and deadlines: objects taken from parts or an earlier attempt) */
 	if (f->have && f->w.objcompiled >= 0 && f->w.objreused >= 0)
-		sbaddf(out, "; objects: %lld compiled, %lld reused", f->w.objcompiled, f->w.objreused);
+		sbaddf(out, "%sobjects: %lld compiled, %lld reused", (f->hasbuild && f->build.end) ||
+		       (f->hastest && f->test.end) ? "; " : "", f->w.objcompiled, f->w.objreused);
 	sbadd(out, " |\n");
 }
 
