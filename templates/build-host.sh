@@ -518,7 +518,7 @@ if [ "$wg_cc_on" = 1 ]; then
     CC=$wg_masqd
     wg_ccmask "$CXX"
     CXX=$wg_masqd
-    for wg_c in gcc g++ cc c++ ar; do wg_ccmask "$wg_c"; done
+    for wg_c in gcc g++ cc c++ ar ranlib; do wg_ccmask "$wg_c"; done
     if [ -n "$WG_SYSROOT" ]; then
         wg_ccmask "$wg_xcc"
         wg_xcc=$wg_masqd

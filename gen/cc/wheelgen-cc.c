@@ -1,8 +1,8 @@
 /*
  * wheelgen-cc: the compiler in front of the compilers, for shards and deadlines (docs/manual.md,
  * "Shards and deadlines"). build-host.sh puts a directory of symlinks to it (cc, c++, gcc, g++,
- * nvcc, ar, the cross compilers) first on PATH and in CC, CXX, NVCC and PYTORCH_NVCC. Each call
- * finds the next program of its name on PATH after that directory (ccache's masks or the real
+ * nvcc, ar, ranlib, the cross compilers) first on PATH and in CC, CXX, NVCC and PYTORCH_NVCC.
+ * Each call finds the next program of its name on PATH after that directory (ccache's masks or the real
  * compiler) and runs it, unless the call is a compile of one of the package's objects: that
  * compile it owns.
  *
@@ -29,8 +29,8 @@
  *   WG_CC_LOG       a file each owned compile appends one line to: "WHAT ID SOURCE", WHAT one
  *                   of compiled, reused, other (another part's), late (past the deadline)
  * An owned object that is not compiled here (another part's, or past the deadline) is written
- * as a placeholder; a link, archive or device link given a placeholder does nothing but make
- * its output, and the build step then throws the wheel away.
+ * as a placeholder; a link, archive, ranlib or device link given a placeholder does nothing
+ * but make its output, and the build step then throws the wheel away.
  *
  * Every object nvcc compiles through it, owned or not, loses the names of nvcc's temporary
  * files (nvccsame): build-host.sh puts it before nvcc in every CUDA build, shards or not, with
