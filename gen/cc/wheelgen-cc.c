@@ -2,9 +2,9 @@
  * wheelgen-cc: the compiler in front of the compilers, for shards and deadlines (docs/manual.md,
  * "Shards and deadlines"). build-host.sh puts a directory of symlinks to it (cc, c++, gcc, g++,
  * nvcc, ar, ranlib, the cross compilers) first on PATH and in CC, CXX, NVCC and PYTORCH_NVCC.
- * Each call finds the next program of its name on PATH after that directory (ccache's masks or the real
- * compiler) and runs it, unless the call is a compile of one of the package's objects: that
- * compile it owns.
+ * Each call finds the next program of its name (ccache's masks or the real compiler: the
+ * directory's .next, else PATH after the directory) and runs it, unless the call is a compile
+ * of one of the package's objects: that compile it owns.
  *
  * An owned compile: a compile (-c; nvcc -c, --compile, -dc), one source file, -o OUT, the
  * source inside WG_CC_ROOT/src (the cell's copy of its source) but not in CMake's scratch
