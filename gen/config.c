@@ -28,7 +28,7 @@ static const char *const pkgkeys[] = {
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
 	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend",
 	"torch_requirement", "test_skip_modules", "test_deps", "abi", "skip_submodules", "torch_abi", "platforms",
-	"nvcc_compress", NULL,
+	"nvcc_compress", "shards", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -908,6 +908,7 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 	p->memory_per_job_gb = getnumber(x, mapget(v, "memory_per_job_gb"), "memory_per_job_gb", 2, 0.01, 4096, 0);
 	p->max_jobs = (long)getnumber(x, mapget(v, "max_jobs"), "max_jobs", 0, 1, 1024, 1);
 	p->nvcc_threads = (long)getnumber(x, mapget(v, "nvcc_threads"), "nvcc_threads", 1, 1, 64, 1);
+	p->shards = (long)getnumber(x, mapget(v, "shards"), "shards", 1, 1, 64, 1);
 }
 
 static void

@@ -177,6 +177,9 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir, int portable)
 		shvar(s, "WG_NVCC_COMPRESS", p->nvcc_compress);
 	if (!portable)
 		sbaddf(s, "WG_MEMORY_GB=%.1f\n", cl->memory_gb);
+	/* (how the compile is split does not decide the wheel: not in the key) */
+	if (!portable && p->shards > 1)
+		sbaddf(s, "WG_SHARDS=%ld\n", p->shards);
 	for (i = 0; i < p->extra_deps.n; i++)
 		shcall(s, "wg_dep", p->extra_deps.v[i], NULL);
 	for (i = 0; i < p->build_args.n; i++)
@@ -343,6 +346,32 @@ sysrootdep(struct sb *g, const struct cell *cl)
 	sbfree(&p);
 }
 
+/* the implicit inputs of a cell's build (the wheel, and each part of a sharded one), and the
+   order-only programs it runs */
+static void
+buildinputs(struct sb *g, const struct cell *cl, int container)
+{
+	size_t k;
+
+	cellpath(g, BD_SPEC, cl);
+	scripts(g, STEP_BUILD, container, foreign(cl));
+	sysrootdep(g, cl);
+	if (cl->pkg->src == SRC_GIT) {
+		struct sb name = SB_INIT;
+
+		srcname(&name, cl->pkg, cl->version);
+		sbaddc(g, ' ');
+		bdpath(g, "$builddir", BD_STAMP, name.buf);
+		sbfree(&name);
+	}
+	for (k = 0; k < cl->pkg->patches.n; k++) {
+		sbaddc(g, ' ');
+		if (escninjapath(g, cl->pkg->patches.v[k]) < 0)
+			BUG("patch path with a newline");
+	}
+	sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-cc");
+}
+
 /* the edge of a cell's wheel: unbuildable here (the reason), shared with the cell that builds
    it, or built */
 static void
@@ -381,25 +410,29 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 		sbadd(g, "build");
 		cellpath(g, BD_MANIFEST, cl);
 		sbadd(g, ": wheel |");
-		cellpath(g, BD_SPEC, cl);
-		scripts(g, STEP_BUILD, container, foreign(cl));
-		sysrootdep(g, cl);
-		if (cl->pkg->src == SRC_GIT) {
-			struct sb name = SB_INIT;
-
-			srcname(&name, cl->pkg, cl->version);
-			sbaddc(g, ' ');
-			bdpath(g, "$builddir", BD_STAMP, name.buf);
-			sbfree(&name);
-		}
-		for (k = 0; k < cl->pkg->patches.n; k++) {
-			sbaddc(g, ' ');
-			if (escninjapath(g, cl->pkg->patches.v[k]) < 0)
-				BUG("patch path with a newline");
-		}
-		sbadd(g, " || $builddir/wheelgen\n  cell = ");
+		buildinputs(g, cl, container);
+		sbadd(g, "\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbaddc(g, '\n');
+		/* shards: N parts of its compile, each on a runner of its own (wheelgen-cc) */
+		for (k = 1; cl->pkg->shards > 1 && k <= (size_t)cl->pkg->shards; k++) {
+			sbadd(g, "build");
+			sbreset(&why);
+			bdrel(&why, BD_SHARDDIR, cl->id);
+			sbaddf(&why, "/%zu.done", k);
+			sbadd(g, " $builddir/");
+			escninjapath(g, why.buf);
+			sbadd(g, ": shard |");
+			buildinputs(g, cl, container);
+			sbadd(g, "\n  cell = ");
+			escninjavalue(g, cl->id);
+			sbaddf(g, "\n  part = %zu\n  shards = %ld\n", k, cl->pkg->shards);
+			sbadd(g, "build shard/");
+			escninjapath(g, cl->id);
+			sbaddf(g, "/%zu: phony $builddir/", k);
+			escninjapath(g, why.buf);
+			sbaddc(g, '\n');
+		}
 	}
 	sbfree(&why);
 }
@@ -567,6 +600,18 @@ static const char rules[] =
 	"  command = $builddir/wheelgen check --config $config && touch $out\n"
 	"  description = CHECK $config\n\n";
 
+/* part K of N of a cell's compile (shards: ninja shard/<cell>/K; the build step with WG_SHARD and
+   the cell's key): only in graphs with a package of shards */
+static const char shardrule[] =
+	"rule shard\n"
+	"  command = " CLAIM "mkdir -p $builddir/shards/$cell && wg_key=$$($builddir/wheelgen key --builddir $builddir --config $config"
+	" --host $builddir/host.txt $cell) && WG_SHARD=$part/$shards WG_SHARD_KEY=$${wg_key%% *} sh templates/build-$backend.sh"
+	" $builddir $cell && touch $out" UNCLAIM "\n"
+	"  description = SHARD $cell $part/$shards\n"
+	"  depfile = $out.d\n"
+	"  deps = gcc\n"
+	"  pool = $wheelpool\n";
+
 /* a cross build's root file system (templates/sysroot.sh): only in graphs with cross-built cells */
 static const char sysrootrule[] =
 	"rule sysroot\n"
@@ -711,7 +756,7 @@ sources(struct sb *g, struct sb *specs, const struct config *c, const struct mat
 
 static const char *const reserved[] = {
 	"wheels", "tests", "index", "publish", "publish-index", "merge-index", "publish-merged-index", "check", "all",
-	"build.ninja", "wheel", "test", "profile", "fetch", NULL,
+	"build.ninja", "wheel", "test", "profile", "fetch", "shard", NULL,
 };
 
 /* the memory pool: how many wheel builds fit in memory_gb at once (none when it is unknown) */
@@ -815,6 +860,12 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 	sbadd(&g, rules);
 	if (c->variants)
 		sbadd(&g, variantrule);
+	for (i = 0; i < c->npkgs; i++) {
+		if (c->pkgs[i].shards > 1) {
+			sbadd(&g, shardrule);
+			break;
+		}
+	}
 	if (sources(&g, &srcspecs, c, m, o) < 0)
 		goto fail;
 	sysrootedges(&g, m, o->host);

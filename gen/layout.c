@@ -23,6 +23,7 @@ static const struct {
 	[BD_BUILDLOG] = { "logs/", ".build.log" },
 	[BD_TESTLOG] = { "logs/", ".test.log" },
 	[BD_MERGELIST] = { "merge-index.rsp", NULL },
+	[BD_SHARDDIR] = { "shards/", "" },
 };
 
 void

@@ -29,6 +29,7 @@ enum bdplace {
 	BD_BUILDLOG,    /* logs/<cell>.build.log: the build step's log */
 	BD_TESTLOG,     /* logs/<cell>.test.log: the test step's log */
 	BD_MERGELIST,   /* merge-index.rsp: the manifests ninja merge-index indexed (name ignored) */
+	BD_SHARDDIR,    /* shards/<cell>: its parts' objects (<part>/, resume/) and <part>.done stamps */
 };
 
 /* the path of place for name relative to the build directory, appended to s */

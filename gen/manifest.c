@@ -197,6 +197,7 @@ manifestparse(const char *path, struct wheelinfo *w, struct sb *why)
 		sbaddf(why, "manifest '%s' is not text (a NUL or a byte that is not UTF-8)", path);
 		return -1;
 	}
+	w->objcompiled = w->objreused = -1;
 	next = buf;
 	while ((line = nextline(&next))) {
 		if (!(eq = strchr(line, '=')))
@@ -207,6 +208,10 @@ manifestparse(const char *path, struct wheelinfo *w, struct sb *why)
 			*f = xstrdup(eq);
 		} else if (!strcmp(line, "size")) {
 			w->size = strtoll(eq, NULL, 10);
+		} else if (!strcmp(line, "objects_compiled")) {
+			w->objcompiled = strtoll(eq, NULL, 10);
+		} else if (!strcmp(line, "objects_reused")) {
+			w->objreused = strtoll(eq, NULL, 10);
 		} else if (!strcmp(line, "upload_time")) {
 			/* restoring from the store keeps it: the pages come out the same */
 			w->mtime = strtoll(eq, NULL, 10);

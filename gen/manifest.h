@@ -29,6 +29,7 @@ struct wheelinfo {
 	int vjson;      /* not a wheel: the {name}-{version}-variants.json of the index's variant wheels */
 	long long size;
 	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
+	long long objcompiled, objreused; /* objects_compiled=, objects_reused= (shards, deadlines); -1: not counted */
 };
 
 /* the most a manifest may hold (about 1 KB in practice): anything larger is not one */

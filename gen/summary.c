@@ -526,6 +526,10 @@ cellrow(struct sb *out, const char *cell, const struct cellfacts *f)
 		stepduration(t, sizeof(t), f->test.secs);
 		sbaddf(out, "%stest %s", f->hasbuild && f->build.end ? ", " : "", t);
 	}
+	/* (shards and deadlines: objects taken from parts or an earlier attempt) */
+	if (f->have && f->w.objcompiled >= 0 && f->w.objreused >= 0)
+		sbaddf(out, "%sobjects: %lld compiled, %lld reused", (f->hasbuild && f->build.end) ||
+		       (f->hastest && f->test.end) ? "; " : "", f->w.objcompiled, f->w.objreused);
 	sbadd(out, " |\n");
 }
 
