@@ -14,6 +14,7 @@
 #include "placeholder.h"
 #include "sources.h"
 #include "steps.h"
+#include "store.h"
 
 /* a spec being written: portable, it leaves out what says where things are on this host (the
    key hashes the portable form: two hosts key the same cell alike) */
@@ -452,6 +453,16 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 	sbadd(g, "\n  cell = ");
 	escninjavalue(g, cl->id);
 	sbaddc(g, '\n');
+	if (c->ghrepo) {
+		/* the GitHub release of the cell's files (store.h: one rule, for readers and publish) */
+		struct sb tag = SB_INIT;
+
+		storerelease(c->ghtag, cl->id, &tag);
+		sbadd(g, "  release = ");
+		escninjavalue(g, tag.buf);
+		sbaddc(g, '\n');
+		sbfree(&tag);
+	}
 	/* the names people and CI type */
 	for (k = 0; k < sizeof(phonies) / sizeof(phonies[0]); k++) {
 		sbaddf(g, "build %s/", phonies[k].name);
@@ -520,7 +531,7 @@ static const char rules[] =
 	"  description = TESTED $cell\n"
 	"  restat = 1\n"
 	"rule publish\n"
-	"  command = " CLAIM "sh templates/publish.sh $builddir $cell" UNCLAIM "\n"
+	"  command = " CLAIM "sh templates/publish.sh $builddir $cell $release" UNCLAIM "\n"
 	"  description = PUBLISH $cell\n"
 	"rule nopublish\n"
 	"  command = echo \"wheelgen: cannot publish $cell: the config's 'publish:' names no destination for wheels (dir, http or github)\" >&2; exit 1\n"

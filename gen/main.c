@@ -700,7 +700,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	/* keep the selected cells at the front, with their keys where they are shown or asked for */
 	keys = xcalloc(m.n ? m.n : 1, sizeof(*keys));
 	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_LOCK);
-	storeopen(c, &st);
+	storeopen(c, o.builddir, &st);
 	if (o.missing && st.kind == STORE_NONE)
 		warn("--missing: no store (the config has no publish: destination and "
 				"WHEELGEN_STORE is not set): every cell is missing");
@@ -772,7 +772,7 @@ loadkeyed(struct keyed *x, enum keysource from)
 	if (!(x->c = load(&x->a, &x->o, &x->h, &x->m)))
 		return -1;
 	keyctxinit(&x->k, x->c, x->o.builddir, x->o.templates, from);
-	storeopen(x->c, &x->st);
+	storeopen(x->c, x->o.builddir, &x->st);
 	return 0;
 }
 

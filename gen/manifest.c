@@ -117,12 +117,18 @@ manifestbad(const struct wheelinfo *w)
 	if (strlen(w->sha256) != 64 || strspn(w->sha256, "0123456789abcdef") != 64)
 		return "sha256 is not 64 hex digits";
 	if (w->stored) {
-		/* a wheel stored by its content: blobs/<its sha256>/<its file name> */
-		size_t n = strlen(w->filename);
+		/* a wheel stored by its content: blobs/<its sha256>/<its file name>; or a GitHub
+		   release's asset: <release>/<its file name> */
+		size_t n = strlen(w->filename), m = strlen(w->stored);
+		const char *slash = strchr(w->stored, '/');
 
-		if (strlen(w->stored) != 6 + 64 + 1 + n || strncmp(w->stored, "blobs/", 6) ||
-		    strncmp(w->stored + 6, w->sha256, 64) || w->stored[70] != '/' || strcmp(w->stored + 71, w->filename))
-			return "stored is not blobs/<sha256>/<filename> of this wheel";
+		if (strncmp(w->stored, "blobs/", 6) && slash && m > n + 1 && slash == w->stored + m - n - 1 &&
+		    !strcmp(slash + 1, w->filename) && w->stored[0] != '.' &&
+		    strspn(w->stored, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+") == m - n - 1)
+			;
+		else if (m != 6 + 64 + 1 + n || strncmp(w->stored, "blobs/", 6) || strncmp(w->stored + 6, w->sha256, 64) ||
+			 w->stored[70] != '/' || strcmp(w->stored + 71, w->filename))
+			return "stored is not blobs/<sha256>/<filename> or <release>/<filename> of this wheel";
 	}
 	if (!w->vlabel != !w->vprops)
 		return "variant_label and variant_properties come together";

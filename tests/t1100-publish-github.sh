@@ -176,90 +176,9 @@ fi
 
 # --- a real run, against a stand-in for the API ------------------------------------------
 
-cat >"$WORK/fakegh.py" <<'PY'
-# a stand-in for the GitHub API: one repository o/r, releases by tag, assets with digests.
-# Logs "METHOD PATH auth=ok|bad" per request; FAKE_FAIL (a file holding N) answers the next
-# N requests 502; while a file "baddigest" is there, uploads are answered with a wrong digest.
-import hashlib, json, os, sys, threading, urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-d = sys.argv[1]
-token = os.environ["FAKE_TOKEN"]
-releases = {}
-lock = threading.Lock()
-ids = [10]
-def nextid():
-    ids[0] += 1
-    return ids[0]
-class H(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def log_message(self, *a):
-        pass
-    def answer(self, code, obj=None):
-        body = b"" if obj is None else json.dumps(obj).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def handle_one(self, method):
-        n = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(n) if n else b""
-        u = urllib.parse.urlsplit(self.path)
-        ok = self.headers.get("Authorization") == "Bearer " + token
-        with open(os.path.join(d, "log"), "a") as f:
-            f.write("%s %s auth=%s accept=%s\n" % (method, self.path, "ok" if ok else "bad", self.headers.get("Accept")))
-        failf = os.path.join(d, "fail")
-        if os.path.exists(failf):
-            left = int(open(failf).read() or 0)
-            if left > 0:
-                open(failf, "w").write(str(left - 1))
-                return self.answer(502, {"message": "Server Error"})
-        if not ok:
-            return self.answer(401, {"message": "Bad credentials"})
-        p = u.path
-        with lock:
-            if method == "GET" and p.startswith("/repos/o/r/releases/tags/"):
-                r = releases.get(urllib.parse.unquote(p[len("/repos/o/r/releases/tags/"):]))
-                return self.answer(200, r) if r else self.answer(404, {"message": "Not Found"})
-            if method == "POST" and p == "/repos/o/r/releases":
-                tag = json.loads(body)["tag_name"]
-                if tag in releases:
-                    return self.answer(422, {"message": "Validation Failed", "errors": [{"code": "already_exists"}]})
-                rid = nextid()
-                releases[tag] = {"id": rid, "tag_name": tag, "assets": [],
-                    "upload_url": "http://127.0.0.1:%d/up/repos/o/r/releases/%d/assets{?name,label}" % (self.server.server_port, rid)}
-                return self.answer(201, releases[tag])
-            if method == "POST" and p.startswith("/up/repos/o/r/releases/"):
-                rid = int(p.split("/")[6])
-                name = urllib.parse.parse_qs(u.query)["name"][0]
-                r = [r for r in releases.values() if r["id"] == rid][0]
-                if any(a["name"] == name for a in r["assets"]):
-                    return self.answer(422, {"message": "Validation Failed", "errors": [{"code": "already_exists"}]})
-                digest = "sha256:" + hashlib.sha256(body).hexdigest()
-                if os.path.exists(os.path.join(d, "baddigest")):
-                    digest = "sha256:" + "0" * 64
-                a = {"id": nextid(), "name": name, "size": len(body), "digest": digest, "state": "uploaded",
-                     "content_type": self.headers.get("Content-Type")}
-                r["assets"].append(a)
-                return self.answer(201, a)
-            if method == "DELETE" and p.startswith("/repos/o/r/releases/assets/"):
-                aid = int(p.rsplit("/", 1)[1])
-                for r in releases.values():
-                    r["assets"] = [a for a in r["assets"] if a["id"] != aid]
-                return self.answer(204)
-        return self.answer(404, {"message": "Not Found"})
-    def do_GET(self): self.handle_one("GET")
-    def do_POST(self): self.handle_one("POST")
-    def do_DELETE(self): self.handle_one("DELETE")
-s = ThreadingHTTPServer(("127.0.0.1", 0), H)
-with open(os.path.join(d, "port.tmp"), "w") as f:
-    f.write(str(s.server_port))
-os.rename(os.path.join(d, "port.tmp"), os.path.join(d, "port"))
-s.serve_forever()
-PY
 fake=$WORK/fake
 mkdir -p "$fake"
-FAKE_TOKEN=$token python3 "$WORK/fakegh.py" "$fake" >"$fake/server.log" 2>&1 &
+FAKE_TOKEN=$token python3 "$top/tests/fakegithub.py" "$fake" >"$fake/server.log" 2>&1 &
 fakepid=$!
 # stop it however this script ends (then lib.sh's cleanup, with the status it would have seen)
 fake_exit() {
@@ -318,7 +237,7 @@ elif [ "$rc" != 1 ] || ! grep -q "$wsha.*$nsha" "$WORK/out11.err" || grep -q '^P
 elif fakerun "$WORK/out11r" env $fakeenv sh "$pg" --replace o/r v1 "$whl" "$meta" &&
 	grep -q "^wheelgen: github: replaced $wname in o/r v1 (sha256 was $wsha, now $nsha)\$" "$WORK/out11r" &&
 	grep -q "skipped" "$WORK/out11r" &&
-	[ "$(sed -n 's/ auth=.*//p' "$fake/log" | tr '\n' ' ')" = "GET /repos/o/r/releases/tags/v1 DELETE /repos/o/r/releases/assets/12 POST /up/repos/o/r/releases/11/assets?name=$wenc " ]; then
+	[ "$(sed -n 's/ auth=.*//p' "$fake/log" | tr '\n' ' ')" = "GET /repos/o/r/releases/tags/v1 GET /repos/o/r/releases/11/assets?per_page=100&page=1 DELETE /repos/o/r/releases/assets/12 POST /up/repos/o/r/releases/11/assets?name=$wenc " ]; then
 	t_pass
 else
 	t_fail "exit status $rc" "$(cat "$WORK/out11r" "$WORK/out11r.err" "$fake/log")"
