@@ -132,6 +132,18 @@ py() { python3 "$gh_here/github-json.py" "$@"; }
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
+# enc NAME: NAME percent-encoded for a query (letters, digits and '._~-' kept)
+enc() {
+    printf '%s' "$1" | od -An -tx1 -v | awk '
+        BEGIN { for (i = 0; i < 256; i++) h[sprintf("%02x", i)] = i }
+        {
+            for (i = 1; i <= NF; i++) {
+                c = sprintf("%c", h[$i])
+                if (c ~ /[A-Za-z0-9._~-]/) printf "%s", c; else printf "%%%s", toupper($i)
+            }
+        }'
+}
+
 # the API's message in the answer FILE, as ": message" (nothing when it has none)
 msg() {
     wg_m=$(py message "$1" 2>/dev/null || true)
@@ -191,7 +203,8 @@ say() {
 
 # --- the release ---------------------------------------------------------------------
 
-qtag=$(py quote "$tag" /)
+# (a tag holds letters, digits and '-_./+': only '+' needs quoting)
+qtag=$(printf '%s' "$tag" | sed 's/+/%2B/g')
 relurl=$api/repos/$repo/releases/tags/$qtag
 release=$tmp/release.json
 found=0
@@ -211,7 +224,7 @@ else
     esac
 fi
 if [ "$found" = 0 ]; then
-    body=$(py create "$tag")
+    body=$(printf '{"tag_name": "%s", "name": "%s"}' "$tag" "$tag")
     if [ "$dry" = 1 ]; then
         say "POST $api/repos/$repo/releases $body"
         printf '{"id": "<id>", "assets": []}\n' >"$release"
@@ -266,8 +279,12 @@ names='
 '
 # "ID DIGEST" of each FILE's asset ("- -": none), in order, and how many assets the release has
 for f in "$@"; do printf '%s\n' "${f##*/}"; done >"$tmp/names"
-# shellcheck disable=SC2086 # the pages, split
-py assets "$tmp/names" $pages >"$tmp/have" || exit 1
+if [ -n "$pages" ]; then
+    # shellcheck disable=SC2086 # the pages, split
+    py assets "$tmp/names" $pages >"$tmp/have" || exit 1
+else
+    { echo 0; sed 's/.*/- -/' "$tmp/names"; } >"$tmp/have"
+fi
 nhave=$(sed -n 1p "$tmp/have")
 refused=0
 i=1
@@ -355,7 +372,7 @@ EOF
         printf 'wheelgen: github: %s already in %s %s (same sha256), skipped\n' "$name" "$repo" "$tag"
         continue
     fi
-    to="$upload?name=$(py quote "$name" '')"
+    to="$upload?name=$(enc "$name")"
     size=$(wc -c <"$f" | tr -d ' ')
     if [ "$dry" = 1 ]; then
         [ "$act" != replace ] || say "DELETE $api/repos/$repo/releases/assets/$id"

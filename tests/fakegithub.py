@@ -100,9 +100,20 @@ class H(BaseHTTPRequestHandler):
                 return self.answer(502, {"message": "Server Error"})
         # (a GET without credentials reads, as of a public repository; a wrong token never does)
         anon = self.headers.get("Authorization") is None and method == "GET"
-        if not ok and not anon:
+        if not ok and not anon and p != "/seed":
             return self.answer(401, {"message": "Bad credentials"})
         with lock:
+            if method == "POST" and p == "/seed":
+                # (the test's own: a release TAG of N assets seedNNNN, made at once)
+                q = urllib.parse.parse_qs(u.query)
+                tag, k = q["tag"][0], int(q["n"][0])
+                rid = nextid()
+                releases[tag] = {"id": rid, "tag_name": tag, "assets": [],
+                    "upload_url": "http://127.0.0.1:%d/up/repos/o/r/releases/%d/assets{?name,label}" % (self.server.server_port, rid)}
+                for i in range(k):
+                    releases[tag]["assets"].append({"id": nextid(), "name": "seed%04d" % i, "size": 0,
+                        "digest": "sha256:" + hashlib.sha256(b"").hexdigest(), "state": "uploaded"})
+                return self.answer(201, shown(releases[tag]))
             if method == "GET" and p == "/repos/o/r/releases":
                 return self.paged([shown(r) for r in sorted(releases.values(), key=lambda r: -r["id"])], u)
             if method == "GET" and p.startswith("/repos/o/r/releases/tags/"):

@@ -70,7 +70,7 @@ fi
 
 t_case "dry-run needs no token and makes no request (curl is not even on PATH)"
 mkdir -p "$WORK/nocurl"
-for c in python3 sha256sum cut wc tr sed awk mktemp rm cp chmod cat tail; do
+for c in python3 sha256sum cut wc tr sed awk mktemp rm cp chmod cat tail od; do
 	ln -sf "$(command -v "$c")" "$WORK/nocurl/$c"
 done
 # the interpreter itself, not a wrapper script (pyenv's shims need bash)
@@ -273,6 +273,140 @@ if [ "$rc" = 1 ] && grep -q '^wheelgen: github: GET .*/releases/tags/v1: HTTP 40
 else
 	t_fail "exit status $rc" "$(cat "$WORK/out13")"
 fi
+
+t_case "an asset over 2 GiB is refused before any request, naming it and its size"
+truncate -s 2147483649 "$WORK/files/huge-1.0-py3-none-any.whl"
+# shellcheck disable=SC2086 # the environment, split
+if fakerun "$WORK/out14" env $fakeenv sh "$pg" o/r v9 "$meta" "$WORK/files/huge-1.0-py3-none-any.whl"; then
+	t_fail "exit status 0" "$(cat "$WORK/out14")"
+elif [ "$rc" = 1 ] && grep -q "huge-1.0-py3-none-any.whl is 2147483649 bytes, over the 2 GiB" "$WORK/out14.err" && [ ! -s "$fake/log" ]; then
+	t_pass
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out14.err" "$fake/log")"
+fi
+rm -f "$WORK/files/huge-1.0-py3-none-any.whl"
+
+t_case "a release of 1,000 assets: the listing is read in full (10 pages), and the 1,001st is refused before it is sent"
+curl -sS -X POST -o /dev/null "$fakeapi/seed?tag=full&n=999"
+printf 'one\n' >"$WORK/files/one.txt"
+printf 'two\n' >"$WORK/files/two.txt"
+# shellcheck disable=SC2086 # the environment, split
+if fakerun "$WORK/out15" env $fakeenv sh "$pg" o/r full "$WORK/files/one.txt" &&
+	grep -q '^wheelgen: github: uploaded one.txt' "$WORK/out15" &&
+	[ "$(grep -c '^GET /repos/o/r/releases/[0-9]*/assets?per_page=100&page=' "$fake/log")" = 10 ]; then
+	if fakerun "$WORK/out15c" env $fakeenv sh "$pg" o/r full "$WORK/files/one.txt" "$WORK/files/two.txt"; then
+		t_fail "exit status 0 for the 1,001st" "$(cat "$WORK/out15c")"
+	elif grep -q "the release full of o/r holds 1000 assets: 1 more would pass the 1,000 GitHub allows a release; nothing sent" "$WORK/out15c.err" &&
+		! grep -q '^POST' "$fake/log"; then
+		t_pass
+	else
+		t_fail "exit status $rc" "$(cat "$WORK/out15c.err")"
+	fi
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out15" "$WORK/out15.err" "$fake/log")"
+fi
+
+# --- a store of many releases: 510 cells (1,530 assets) published, planned, restored, indexed
+src=$WORK/src
+t_copytree "$src"
+cd "$src"
+mkdir -p fixture/tiny/tiny
+printf 'from setuptools import setup\nsetup(name="tiny", version="1.0", packages=["tiny"])\n' >fixture/tiny/setup.py
+echo "x = 1" >fixture/tiny/tiny/__init__.py
+# (510 cells, 1,530 assets: bench/github-store.sh; the suite publishes 40, in 40 releases)
+ncells=${WG_GITHUB_CELLS:-40}
+ghenv="GITHUB_API_URL=$fakeapi GITHUB_SERVER_URL=$fakeapi"
+WHEELGEN_STORE=
+export WHEELGEN_STORE
+# shellcheck disable=SC2086 # WG_CONFARGS splits
+./configure ${WG_CONFARGS:-} --config examples/quickstart/packages.yml >"$WORK/configure.log" 2>&1 || true
+py=$(t_pythons 1)
+python3 - "$ncells" "$py" >fixture/packages.yml <<'PY'
+import sys
+n = int(sys.argv[1])
+print('defaults:\n  python: ["%s"]' % sys.argv[2])
+print("packages:\n  tiny:\n    source: {path: tiny}\n    test_import: tiny")
+print("    versions: [%s]" % ", ".join('"1.%d"' % i for i in range(n)))
+print("publish: {github: {repo: o/r, tag: wheels}, timeout: \"30\", stall_timeout: \"10\"}")
+PY
+# shellcheck disable=SC2086 # WG_CONFARGS splits
+[ -z "$py" ] || { ./configure ${WG_CONFARGS:-} --config fixture/packages.yml && ninja build.ninja; } >>"$WORK/configure.log" 2>&1 || true
+t_case "a store of $ncells cells ($((ncells * 3)) assets): published through the stand-in in releases computed from each cell"
+if [ -z "$py" ] || ! grep -q "release = " out/graph.ninja; then
+	t_fail "configure: $(tail -n 5 "$WORK/configure.log")"
+else
+	# each cell's release, as the graph computes it for publish/<cell>
+	awk '/^build .*\/publish\/.*: publish / { c = 1; next } c && $1 == "cell" { cell = $3 } c && $1 == "release" { print cell, $3; c = 0 }' out/graph.ninja >"$WORK/releases"
+	out/wheelgen matrix --tsv >"$WORK/cells.tsv"
+	# a wheel, its .metadata and a manifest per cell, made here (nothing built): the manifest
+	# with the cell's key, the test's record and stored=<release>/<wheel>
+	python3 - "$WORK/cells.tsv" "$WORK/releases" "$WORK/pub" "$py" <<'PY'
+import hashlib, io, os, sys, zipfile
+tsv, rels, out, py = sys.argv[1:]
+rel = dict(l.split() for l in open(rels).read().splitlines())
+rows = [l.split("\t") for l in open(tsv).read().splitlines()[1:]]
+for r in rows:
+    cell, pkg, ver, key = r[0], r[1], r[2], r[6]
+    d = os.path.join(out, cell)
+    os.makedirs(d, exist_ok=True)
+    name = "tiny-%s-py3-none-any.whl" % ver
+    meta = "Metadata-Version: 2.1\nName: tiny\nVersion: %s\n" % ver
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, "w") as z:
+        z.writestr("tiny/__init__.py", "x = 1\n")
+        z.writestr("tiny-%s.dist-info/METADATA" % ver, meta)
+        z.writestr("tiny-%s.dist-info/WHEEL" % ver, "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        z.writestr("tiny-%s.dist-info/RECORD" % ver, "")
+    w = b.getvalue()
+    open(os.path.join(d, name), "wb").write(w)
+    open(os.path.join(d, name + ".metadata"), "w").write(meta)
+    sha = hashlib.sha256(w).hexdigest()
+    m = [("cell", cell), ("package", "tiny"), ("version", ver), ("python", py), ("cuda", ""), ("torch", ""),
+         ("wheel_version", ver), ("filename", name), ("sha256", sha), ("size", str(len(w))),
+         ("metadata_sha256", hashlib.sha256(meta.encode()).hexdigest()), ("requires_python", ""),
+         ("tags", "py3-none-any"), ("platform", "x86_64"), ("key", key), ("origin", "build"), ("tested", sha),
+         ("stored", "%s/%s" % (rel[cell], name))]
+    open(os.path.join(d, cell + ".manifest"), "w").write("".join("%s=%s\n" % kv for kv in m))
+PY
+	start=$(date +%s)
+	: >"$fake/log"
+	sed -n 's/^\([^ ]*\) \([^ ]*\)$/\1 \2/p' "$WORK/releases" >"$WORK/todo"
+	# shellcheck disable=SC2016 # the script's own expansions
+	GH_TOKEN=$token GITHUB_API_URL=$fakeapi WG_RETRY_SLEEP=0 xargs -P 4 -L 1 sh -c '
+		d=$0/$2; sh "$1" o/r "$3" "$d"/*.whl "$d"/*.whl.metadata "$d/$2.manifest" >/dev/null 2>"$d.err" || echo "FAILED $2: $(cat "$d.err")"
+	' "$WORK/pub" "$pg" <"$WORK/todo" >"$WORK/pubfail" 2>&1 || true
+	took=$(($(date +%s) - start))
+	echo "# published $ncells cells ($((ncells * 3)) assets, $ncells releases) in $took s"
+	nrel=$(sort -u -k2,2 "$WORK/todo" | wc -l)
+	nup=$(grep -c '^POST /up/' "$fake/log" || true)
+	if [ -s "$WORK/pubfail" ] || [ "$nup" != $((ncells * 3)) ] || [ "$nrel" != "$ncells" ] ; then
+		t_fail "$took s, $nup uploads, $nrel releases" "$(head -n 5 "$WORK/pubfail")"
+	else
+		t_pass
+	fi
+fi
+# (this tree built nothing and holds no store: out/ has no wheels, as a fresh clone's)
+t_expect "a fresh clone plans 0 cells missing from the releases (every manifest and wheel read from the stand-in)" '
+	[ ! -d out/wheels ] && [ ! -d out/store ]
+	start=$(date +%s)
+	env $ghenv out/wheelgen matrix --missing >"$WORK/missing" 2>"$WORK/missing.err"
+	echo "# planned $ncells cells in $(($(date +%s) - start)) s" >>"$WORK/times"
+	[ ! -s "$WORK/missing" ]
+	grep -q "0 cells missing from the store $fakeapi/o/r/releases/download/" "$WORK/missing.err"
+'
+t_expect "a fresh clone restores a cell from its release" '
+	env $ghenv ninja "wheel/tiny-1.7-py$(echo "$py" | tr -d .)" >"$WORK/restore.log" 2>&1
+	grep -q "restored tiny-1.7-py$(echo "$py" | tr -d .) from the store" "$WORK/restore.log"
+	grep -q "^origin=store$" "out/wheels/tiny-1.7-py$(echo "$py" | tr -d .)/manifest"
+'
+t_expect "merge-index links every wheel of the $ncells releases" '
+	start=$(date +%s)
+	env $ghenv ninja merge-index >"$WORK/merge.log" 2>&1
+	echo "# merge-index of $ncells cells in $(($(date +%s) - start)) s" >>"$WORK/times"
+	[ "$(grep -o "tiny-1\.[0-9]*-py3-none-any\.whl#sha256=" out/index/simple/tiny/index.html | sort -u | wc -l)" = "$ncells" ]
+'
+cat "$WORK/times" 2>/dev/null || true
+cd "$top"
 kill "$fakepid" 2>/dev/null || true
 wait "$fakepid" 2>/dev/null || true
 
