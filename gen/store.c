@@ -295,26 +295,95 @@ samehost(const char *a, const char *b)
 }
 
 /*
- * Make the request method (curl's args, already shell-quoted, go before the URL) on url under
- * the store's time limits, with the token header, when WG_HTTP_TOKEN is set, from a private
- * file (sent to the store's host only). The body, when dest is not NULL, into dest, cut off
- * after max + 1 bytes (a body of unannounced length too: curl's --max-filesize alone cannot stop
- * one). Redirects: followed within the store's host (a GitHub store's to any https host), else
- * an error naming where they went. The HTTP status into *code (0: none), the Content-Length of
- * the answer into *len (-1: none); what went wrong into why, naming the method and the URL. -1
- * when no answer came (curl could not be run, the connection failed or timed out; a timeout
- * gives the store up for the run), else 0.
+ * One request, no redirect followed: curl for method on url (args, already shell-quoted, before
+ * the URL) under the store's time limits, hdr (or NULL) its header file, the body into dest cut
+ * off after max + 1 bytes, or nowhere (dest NULL). The status into *code (0: no answer), the
+ * Content-Length into *len, the Location of a redirect into loc, curl's messages into msg;
+ * 28 when it timed out, else 0.
+ */
+static int
+curlonce(const struct store *s, const char *url, const char *args, const char *hdr, const char *dest, size_t max,
+	 long *code, long long *len, struct sb *loc, struct sb *msg)
+{
+	struct sb cmd = SB_INIT;
+	char buf[4096], *last, *bar;
+	FILE *f;
+	size_t n;
+
+	*code = 0;
+	*len = -1;
+	/* (--speed-limit/--speed-time: a store that accepts the connection and never answers, or
+	   stops in the middle, is given up after the stall limit, not after hours) */
+	sbaddf(&cmd, "{ curl -q -sS --proto =http,https --netrc-optional --connect-timeout 10 --max-time %ld"
+		     " --speed-limit 1024 --speed-time %ld"
+		     " -w '%%{stderr}\\n%%{http_code} %%header{content-length}|%%{redirect_url}\\n'",
+		s->timeout, s->stall);
+	if (hdr) {
+		sbadd(&cmd, " -H @");
+		escshell(&cmd, hdr);
+	}
+	sbaddf(&cmd, " %s ", args);
+	if (dest) {
+		/* (head ends the transfer: curl stops at its next write, the length announced or not) */
+		sbaddf(&cmd, "-o - ");
+		escshell(&cmd, url);
+		sbaddf(&cmd, " | head -c %zu >", max + 1);
+		escshell(&cmd, dest);
+	} else {
+		sbadd(&cmd, "-o /dev/null ");
+		escshell(&cmd, url);
+	}
+	sbadd(&cmd, "; } 2>&1");
+	fflush(NULL);
+	if (!(f = popen(cmd.buf, "r"))) {
+		sbaddf(msg, "cannot run curl: %s", strerror(errno));
+		sbfree(&cmd);
+		return 0;
+	}
+	/* (bounded: -w's line and curl's own messages; the body goes to a file or nowhere) */
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (msg->len < 65536)
+			sbaddn(msg, buf, n);
+	}
+	if (pclose(f) == -1 || !msg->len)
+		sbadd(msg, "curl failed (is curl installed?)");
+	sbfree(&cmd);
+	while (msg->len && msg->buf[msg->len - 1] == '\n')
+		msg->buf[--msg->len] = '\0';
+	last = strrchr(msg->buf, '\n');
+	if (sscanf(last ? last + 1 : msg->buf, "%ld %lld", code, len) < 2)
+		*len = -1;
+	if ((bar = strchr(last ? last + 1 : msg->buf, '|')))
+		sbadd(loc, bar + 1);
+	if (last) {
+		*last = '\0';
+		msg->len = (size_t)(last - msg->buf);
+		while (msg->len && (msg->buf[msg->len - 1] == '\n' || msg->buf[msg->len - 1] == '\r'))
+			msg->buf[--msg->len] = '\0';
+	} else if (*code) {
+		sbreset(msg);
+	}
+	/* curl's own message: "curl: (7) Failed to connect to ...", "(28) Operation timed out after
+	   60001 milliseconds ..."; (23): head took all it may (not an error here) */
+	return strstr(msg->buf, "curl: (28)") ? 28 : 0;
+}
+
+/*
+ * Make the request method on url (curlonce), with the token header, when WG_HTTP_TOKEN is set,
+ * from a private file (sent to the store's host only). Redirects: followed within the store's
+ * host (a GitHub store's to any https host), else an error naming where they went; a method
+ * other than GET and HEAD is never redirected. What went wrong into why, naming the method and
+ * the URL. -1 when no answer came (curl could not be run, the connection failed or timed out; a
+ * timeout gives the store up for the run; a store given up on fails at once), else 0.
  */
 static int
 curl(const struct store *s, const char *method, const char *url, const char *args, const char *dest, size_t max,
      long *code, long long *len, struct sb *why)
 {
-	struct sb cmd = SB_INIT, out = SB_INIT, at = SB_INIT;
-	char hdr[] = "/tmp/wgstore.XXXXXX", buf[4096], *last, *bar;
+	struct sb msg = SB_INIT, at = SB_INIT, loc = SB_INIT;
+	char hdr[] = "/tmp/wgstore.XXXXXX";
 	const char *tok = getenv("WG_HTTP_TOKEN");
-	FILE *f;
-	size_t n;
-	int fd = -1, st, rc = 0, hops;
+	int fd = -1, rc = -1, hops;
 
 	*code = 0;
 	*len = -1;
@@ -331,105 +400,48 @@ curl(const struct store *s, const char *method, const char *url, const char *arg
 	}
 	sbadd(&at, url);
 	for (hops = 0;; hops++) {
-		sbreset(&cmd);
-		sbreset(&out);
-		/* (--speed-limit/--speed-time: a store that accepts the connection and never answers, or
-		   stops in the middle, is given up after the stall limit, not after hours) */
-		sbaddf(&cmd, "{ curl -q -sS --proto =http,https --netrc-optional --connect-timeout 10 --max-time %ld"
-			     " --speed-limit 1024 --speed-time %ld"
-			     " -w '%%{stderr}\\n%%{http_code} %%header{content-length}|%%{redirect_url}\\n'",
-			s->timeout, s->stall);
-		if (fd >= 0 && samehost(at.buf, s->where)) {
-			sbadd(&cmd, " -H @");
-			escshell(&cmd, hdr);
-		}
-		sbaddf(&cmd, " %s ", args);
-		if (dest) {
-			/* (head ends the transfer: curl stops at its next write) */
-			sbaddf(&cmd, "-o - ");
-			escshell(&cmd, at.buf);
-			sbaddf(&cmd, " | head -c %zu >", max + 1);
-			escshell(&cmd, dest);
-		} else {
-			sbadd(&cmd, "-o /dev/null ");
-			escshell(&cmd, at.buf);
-		}
-		sbadd(&cmd, "; } 2>&1");
-		fflush(NULL);
-		if (!(f = popen(cmd.buf, "r"))) {
-			sbaddf(why, "cannot run curl: %s", strerror(errno));
-			rc = -1;
-			goto out;
-		}
-		/* (bounded: -w's line and curl's own messages; the body goes to a file or nowhere) */
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-			if (out.len < 65536)
-				sbaddn(&out, buf, n);
-		}
-		st = pclose(f);
-		while (out.len && out.buf[out.len - 1] == '\n')
-			out.buf[--out.len] = '\0';
-		last = strrchr(out.buf, '\n');
-		if (sscanf(last ? last + 1 : out.buf, "%ld %lld", code, len) < 2)
-			*len = -1;
-		bar = strchr(last ? last + 1 : out.buf, '|');
-		if (last) {
-			*last = '\0';
-			out.len = (size_t)(last - out.buf);
-			while (out.len && (out.buf[out.len - 1] == '\n' || out.buf[out.len - 1] == '\r'))
-				out.buf[--out.len] = '\0';
-		} else {
-			sbreset(&out);
-		}
-		/* curl's own message: "curl: (7) Failed to connect to ...", "(28) Operation timed out
-		   after 60001 milliseconds ..."; (23): head took all it may (not an error here) */
-		if (*code == 0 || strstr(out.buf, "curl: (28)")) {
-			sbaddf(why, "%s %s: %s", method, at.buf, out.len ? out.buf : "curl failed");
-			if (st == -1 || (WIFEXITED(st) && WEXITSTATUS(st) == 127))
-				sbadd(why, " (is curl installed?)");
-			if (strstr(out.buf, "curl: (28)")) {
+		int t;
+
+		sbreset(&msg);
+		sbreset(&loc);
+		t = curlonce(s, at.buf, args, fd >= 0 && samehost(at.buf, s->where) ? hdr : NULL, dest, max, code, len, &loc,
+			     &msg);
+		if (*code == 0 || t == 28) {
+			sbaddf(why, "%s %s: %s", method, at.buf, msg.buf);
+			if (t == 28) {
 				sbaddf(why, " (the store's limits: publish.timeout %ld s, publish.stall_timeout %ld s)",
 				       s->timeout, s->stall);
 				giveup(s, why->buf);
 			}
-			rc = -1;
 			*code = 0;
-			goto out;
-		}
-		if (*code < 300 || *code >= 400 || !bar || !bar[1])
 			break;
-		/* a redirect */
+		}
+		if (*code < 300 || *code >= 400 || !loc.len) {
+			rc = 0;
+			break;
+		}
 		if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
 			sbaddf(why, "%s %s: the store answered HTTP %ld, a redirect to %s: a %s is not redirected", method,
-			       at.buf, *code, bar + 1, method);
-			rc = -1;
-			goto out;
+			       at.buf, *code, loc.buf, method);
+			break;
 		}
-		if (!samehost(bar + 1, s->where) && !(s->release && startswith(bar + 1, "https://"))) {
+		if (!samehost(loc.buf, s->where) && !(s->release && startswith(loc.buf, "https://"))) {
 			sbaddf(why, "%s %s: redirected to %s, outside the store's host: not followed", method, at.buf,
-			       bar + 1);
-			rc = -1;
-			goto out;
+			       loc.buf);
+			break;
 		}
 		if (hops >= 5) {
 			sbaddf(why, "%s %s: more than 5 redirects", method, url);
-			rc = -1;
-			goto out;
+			break;
 		}
-		{
-			char *next = xstrdup(bar + 1);
-
-			sbreset(&at);
-			sbadd(&at, next);
-			free(next);
-		}
+		sbreset(&at);
+		sbadd(&at, loc.buf);
 	}
-out:
 	if (fd >= 0)
 		unlink(hdr);
-	sbfree(&cmd);
-	sbfree(&out);
+	sbfree(&msg);
 	sbfree(&at);
+	sbfree(&loc);
 	return rc;
 }
 
