@@ -305,6 +305,9 @@ indexspec(struct sb *s, const struct config *c)
 	/* pages link the store's blobs only under a base_url: without one the spec stays the same
 	   when a store is added, and the index is not rebuilt for it */
 	o.blobs = c->baseurl && (c->publishdir || c->publishhttp);
+	/* (a GitHub store: a wheel built here is published into its cell's release) */
+	if (c->baseurl && !o.blobs && c->ghrepo)
+		o.release = (char *)c->ghtag;
 	for (i = 0; i < c->npkgs; i++) {
 		for (k = 0; k < c->pkgs[i].nyanked; k++) {
 			struct sb y = SB_INIT;

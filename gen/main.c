@@ -171,13 +171,18 @@ static const char storeusage[] =
 	"The store is where published cells live: for each, <cell>.manifest (with its key and\n"
 	"test record), the wheel and its .metadata. It is read from $WHEELGEN_STORE (a directory,\n"
 	"an http(s):// URL, or 'none'), else the config's publish.dir, else publish.http, else\n"
-	"the download URL of publish.github's release. Reading needs no token.\n"
+	"publish.github's releases: a cell's files are in the release\n"
+	"<tag>-<package>-<version>-py<XY>[-<platform>] (its name without CUDA and torch), under\n"
+	"$GITHUB_SERVER_URL (else https://github.com). Reading needs no token. A store that timed\n"
+	"out is given up on for the rest of the ninja run (DIR/store-down/).\n"
 	"  --pull     for the index of everything (ninja merge-index): the manifests of the\n"
 	"             config's cells that the store holds with their keys go to DIR/store/<cell>/,\n"
 	"             with their wheels unless index.base_url is set (the pages link there)\n"
 	"  --unused   list the store's entries that no cell of the config keys\n"
 	"  --delete   with --unused: remove them (the manifest first; a wheel another kept entry\n"
-	"             names stays). An HTTP store needs DELETE (WebDAV) and a listing (autoindex)\n";
+	"             names stays). An HTTP store needs DELETE (WebDAV) and a listing (autoindex);\n"
+	"             a GitHub store is listed through $GITHUB_API_URL (every page), and its\n"
+	"             assets are removed with gh release delete-asset\n";
 
 static const char claimusage[] =
 	"usage: wheelgen claim [--builddir DIR] [--fd N]\n"

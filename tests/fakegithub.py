@@ -104,14 +104,14 @@ class H(BaseHTTPRequestHandler):
             return self.answer(401, {"message": "Bad credentials"})
         with lock:
             if method == "POST" and p == "/seed":
-                # (the test's own: a release TAG of N assets seedNNNN, made at once)
+                # (the test's own: a release TAG of N assets seedNNNN<SUFFIX>, made at once)
                 q = urllib.parse.parse_qs(u.query)
-                tag, k = q["tag"][0], int(q["n"][0])
+                tag, k, suffix = q["tag"][0], int(q["n"][0]), q.get("suffix", [""])[0]
                 rid = nextid()
                 releases[tag] = {"id": rid, "tag_name": tag, "assets": [],
                     "upload_url": "http://127.0.0.1:%d/up/repos/o/r/releases/%d/assets{?name,label}" % (self.server.server_port, rid)}
                 for i in range(k):
-                    releases[tag]["assets"].append({"id": nextid(), "name": "seed%04d" % i, "size": 0,
+                    releases[tag]["assets"].append({"id": nextid(), "name": "seed%04d%s" % (i, suffix), "size": 0,
                         "digest": "sha256:" + hashlib.sha256(b"").hexdigest(), "state": "uploaded"})
                 return self.answer(201, shown(releases[tag]))
             if method == "GET" and p == "/repos/o/r/releases":

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016,SC2034,SC2086 # t_expect cases are single-quoted scripts; $ghenv splits
 # templates/publish-github.sh, the GitHub release publisher: the requests --dry-run would make
 # (with canned answers for the release's GET: the skip, mismatch and replace decisions), the
 # errors (no token, usage, an unreachable API, after retrying), a real run against a stand-in
@@ -321,13 +322,14 @@ export WHEELGEN_STORE
 # shellcheck disable=SC2086 # WG_CONFARGS splits
 ./configure ${WG_CONFARGS:-} --config examples/quickstart/packages.yml >"$WORK/configure.log" 2>&1 || true
 py=$(t_pythons 1)
-python3 - "$ncells" "$py" >fixture/packages.yml <<'PY'
+python3 - "$ncells" "$py" "$fakeapi" >fixture/packages.yml <<'PY'
 import sys
 n = int(sys.argv[1])
 print('defaults:\n  python: ["%s"]' % sys.argv[2])
 print("packages:\n  tiny:\n    source: {path: tiny}\n    test_import: tiny")
 print("    versions: [%s]" % ", ".join('"1.%d"' % i for i in range(n)))
 print("publish: {github: {repo: o/r, tag: wheels}, timeout: \"30\", stall_timeout: \"10\"}")
+print("index: {base_url: \"%s/o/r/releases/download/\"}" % sys.argv[3])
 PY
 # shellcheck disable=SC2086 # WG_CONFARGS splits
 [ -z "$py" ] || { ./configure ${WG_CONFARGS:-} --config fixture/packages.yml && ninja build.ninja; } >>"$WORK/configure.log" 2>&1 || true
@@ -377,6 +379,16 @@ t_expect "merge-index links every wheel of the $ncells releases" '
 	env $ghenv ninja merge-index >"$WORK/merge.log" 2>&1
 	echo "# merge-index of $ncells cells in $(($(date +%s) - start)) s" >>"$WORK/times"
 	[ "$(grep -o "tiny-1\.[0-9]*-py3-none-any\.whl#sha256=" out/index/simple/tiny/index.html | sort -u | wc -l)" = "$ncells" ]
+	grep -q "href=\"$fakeapi/o/r/releases/download/wheels-tiny-1\.3-py$(echo "$py" | tr -d .)/tiny-1\.3-py3-none-any\.whl#sha256=" out/index/simple/tiny/index.html
+	grep -q "^release=wheels$" out/index.spec
+'
+t_expect "store --unused reads every page of the releases and their assets: 0 of the $ncells cells, 150 strays" '
+	env $ghenv out/wheelgen store --unused >"$WORK/unused" 2>"$WORK/unused.err"
+	[ ! -s "$WORK/unused" ]
+	grep -q "^wheelgen: 0 store entries no cell of the config keys" "$WORK/unused.err"
+	curl -sS -X POST -o /dev/null "$fakeapi/seed?tag=wheels-stray&n=150&suffix=.manifest"
+	env $ghenv out/wheelgen store --unused >"$WORK/unused" 2>"$WORK/unused.err"
+	[ "$(grep -c "^wheels-stray/seed0[0-9]*\.manifest	not a manifest wheelgen can use$" "$WORK/unused")" = 150 ]
 '
 cat "$WORK/times" 2>/dev/null || true
 cd "$top"
