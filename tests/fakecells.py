@@ -38,7 +38,7 @@ for r in rows:
     open(os.path.join(d, name + ".metadata"), "w").write(meta)
     m = [("cell", cell), ("package", pkg), ("version", ver), ("python", py), ("cuda", ""), ("torch", ""),
          ("wheel_version", ver), ("filename", name), ("sha256", sha), ("size", str(len(w))),
-         ("metadata_sha256", hashlib.sha256(meta.encode()).hexdigest()), ("requires_python", ""),
+         ("metadata_sha256", hashlib.sha256(meta.encode()).hexdigest()), ("requires_python", ""), ("upload_time", "1764000000"),
          ("tags", "py3-none-any"), ("platform", "x86_64"), ("key", key), ("origin", "build"), ("tested", sha),
          ("stored", stored)]
     open(man, "w").write("".join("%s=%s\n" % kv for kv in m))
