@@ -299,7 +299,8 @@ samehost(const char *a, const char *b)
  * the URL) under the store's time limits, hdr (or NULL) its header file, the body into dest cut
  * off after max + 1 bytes, or nowhere (dest NULL). The status into *code (0: no answer), the
  * Content-Length into *len, the Location of a redirect into loc, curl's messages into msg;
- * 28 when it timed out, else 0.
+ * curl's error number ("curl: (28) ..." when it timed out, (63) when the length announced is
+ * over max), else 0.
  */
 static int
 curlonce(const struct store *s, const char *url, const char *args, const char *hdr, const char *dest, size_t max,
@@ -365,7 +366,7 @@ curlonce(const struct store *s, const char *url, const char *args, const char *h
 	}
 	/* curl's own message: "curl: (7) Failed to connect to ...", "(28) Operation timed out after
 	   60001 milliseconds ..."; (23): head took all it may (not an error here) */
-	return strstr(msg->buf, "curl: (28)") ? 28 : 0;
+	return (last = strstr(msg->buf, "curl: (")) ? atoi(last + 7) : 0;
 }
 
 /*
@@ -406,6 +407,11 @@ curl(const struct store *s, const char *method, const char *url, const char *arg
 		sbreset(&loc);
 		t = curlonce(s, at.buf, args, fd >= 0 && samehost(at.buf, s->where) ? hdr : NULL, dest, max, code, len, &loc,
 			     &msg);
+		if (t == 63) {
+			sbaddf(why, "%s %s: larger than %zu bytes", method, at.buf, max);
+			*code = 0;
+			break;
+		}
 		if (*code == 0 || t == 28) {
 			sbaddf(why, "%s %s: %s", method, at.buf, msg.buf);
 			if (t == 28) {

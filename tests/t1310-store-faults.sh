@@ -254,7 +254,7 @@ PY
 # --- a store that misbehaves: endless answers, refusals, redirects; a dead store once per run -----
 cat >"$WORK/odd.py" <<'PY'
 # a store on 127.0.0.1 that misbehaves by path: /endless/ streams any GET without a length,
-# forever; /forbid/ answers 403; /full/ answers a PUT 507; /putredir/ answers a PUT 302;
+# forever; /big/ answers 100,000 bytes, announced; /forbid/ answers 403; /full/ answers a PUT 507; /putredir/ answers a PUT 302;
 # /away/ answers a GET with a redirect to 127.0.0.2 (another host). Logs "METHOD PATH".
 import os, sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -286,6 +286,16 @@ class H(BaseHTTPRequestHandler):
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
             except OSError:
                 return
+        if p.startswith("/big/") and method == "GET":
+            body = b"a" * 100000
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                self.wfile.write(body)
+            except OSError:
+                pass
+            return
         if p.startswith("/forbid/"):
             return self.plain(403)
         if p.startswith("/full/") and method == "PUT":
@@ -325,6 +335,10 @@ t_expect "a manifest streamed endlessly, without a length: the read stops at its
 	[ $(($(date +%s) - start)) -lt 10 ]
 	[ "$got" = "$a $b " ]
 	grep -q "GET $odd/endless/$a.manifest: larger than 65536 bytes" "$WORK/plan.err"
+	[ -z "$(find out -name "*.tmp*" -o -name ".matrix-manifest*" | head -n 1)" ]
+	writeconfig "{http: \"$odd/big/\"}"
+	[ "$(plan)" = "$a $b " ]
+	grep -q "GET $odd/big/$a.manifest: larger than 65536 bytes" "$WORK/plan.err"
 	[ -z "$(find out -name "*.tmp*" -o -name ".matrix-manifest*" | head -n 1)" ]
 '
 t_expect "a store answering 403: the plan names WG_HTTP_TOKEN (never its value); a PUT answered 403 or 507 is not tried again" '
