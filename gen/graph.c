@@ -14,6 +14,7 @@
 #include "placeholder.h"
 #include "sources.h"
 #include "steps.h"
+#include "store.h"
 
 /* a spec being written: portable, it leaves out what says where things are on this host (the
    key hashes the portable form: two hosts key the same cell alike) */
@@ -307,6 +308,9 @@ indexspec(struct sb *s, const struct config *c)
 	/* pages link the store's blobs only under a base_url: without one the spec stays the same
 	   when a store is added, and the index is not rebuilt for it */
 	o.blobs = c->baseurl && (c->publishdir || c->publishhttp);
+	/* (a GitHub store: a wheel built here is published into its cell's release) */
+	if (c->baseurl && !o.blobs && c->ghrepo)
+		o.release = (char *)c->ghtag;
 	for (i = 0; i < c->npkgs; i++) {
 		for (k = 0; k < c->pkgs[i].nyanked; k++) {
 			struct sb y = SB_INIT;
@@ -485,6 +489,16 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 	sbadd(g, "\n  cell = ");
 	escninjavalue(g, cl->id);
 	sbaddc(g, '\n');
+	if (c->ghrepo) {
+		/* the GitHub release of the cell's files (store.h: one rule, for readers and publish) */
+		struct sb tag = SB_INIT;
+
+		storerelease(c->ghtag, cl->id, &tag);
+		sbadd(g, "  release = ");
+		escninjavalue(g, tag.buf);
+		sbaddc(g, '\n');
+		sbfree(&tag);
+	}
 	/* the names people and CI type */
 	for (k = 0; k < sizeof(phonies) / sizeof(phonies[0]); k++) {
 		sbaddf(g, "build %s/", phonies[k].name);
@@ -553,7 +567,7 @@ static const char rules[] =
 	"  description = TESTED $cell\n"
 	"  restat = 1\n"
 	"rule publish\n"
-	"  command = " CLAIM "sh templates/publish.sh $builddir $cell" UNCLAIM "\n"
+	"  command = " CLAIM "sh templates/publish.sh $builddir $cell $release" UNCLAIM "\n"
 	"  description = PUBLISH $cell\n"
 	"rule nopublish\n"
 	"  command = echo \"wheelgen: cannot publish $cell: the config's 'publish:' names no destination for wheels (dir, http or github)\" >&2; exit 1\n"

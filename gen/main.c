@@ -171,13 +171,18 @@ static const char storeusage[] =
 	"The store is where published cells live: for each, <cell>.manifest (with its key and\n"
 	"test record), the wheel and its .metadata. It is read from $WHEELGEN_STORE (a directory,\n"
 	"an http(s):// URL, or 'none'), else the config's publish.dir, else publish.http, else\n"
-	"the download URL of publish.github's release. Reading needs no token.\n"
+	"publish.github's releases: a cell's files are in the release\n"
+	"<tag>-<package>-<version>-py<XY>[-<platform>] (its name without CUDA and torch), under\n"
+	"$GITHUB_SERVER_URL (else https://github.com). Reading needs no token. A store that timed\n"
+	"out is given up on for the rest of the ninja run (DIR/store-down/).\n"
 	"  --pull     for the index of everything (ninja merge-index): the manifests of the\n"
 	"             config's cells that the store holds with their keys go to DIR/store/<cell>/,\n"
 	"             with their wheels unless index.base_url is set (the pages link there)\n"
 	"  --unused   list the store's entries that no cell of the config keys\n"
 	"  --delete   with --unused: remove them (the manifest first; a wheel another kept entry\n"
-	"             names stays). An HTTP store needs DELETE (WebDAV) and a listing (autoindex)\n"
+	"             names stays). An HTTP store needs DELETE (WebDAV) and a listing (autoindex);\n"
+	"             a GitHub store is listed through $GITHUB_API_URL (every page), and its\n"
+	"             assets are removed with gh release delete-asset\n"
 	"  verify     the scrub: every entry's wheel (and .metadata) downloaded and hashed against\n"
 	"             its manifest; one line each on stdout, '<entry>\\tok' or '<entry>\\tdamaged: why'.\n"
 	"             Exit status 1 when damage stays (or the store cannot be read)\n"
@@ -710,7 +715,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	/* keep the selected cells at the front, with their keys where they are shown or asked for */
 	keys = xcalloc(m.n ? m.n : 1, sizeof(*keys));
 	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_LOCK);
-	storeopen(c, &st);
+	storeopen(c, o.builddir, &st);
 	if (o.missing && st.kind == STORE_NONE)
 		warn("--missing: no store (the config has no publish: destination and "
 				"WHEELGEN_STORE is not set): every cell is missing");
@@ -782,7 +787,7 @@ loadkeyed(struct keyed *x, enum keysource from)
 	if (!(x->c = load(&x->a, &x->o, &x->h, &x->m)))
 		return -1;
 	keyctxinit(&x->k, x->c, x->o.builddir, x->o.templates, from);
-	storeopen(x->c, &x->st);
+	storeopen(x->c, x->o.builddir, &x->st);
 	return 0;
 }
 

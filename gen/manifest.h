@@ -59,6 +59,8 @@ struct indexopts {
 	int variants;      /* variants=1: the variants/simple/ tree (PEP 825 variant wheels) */
 	int blobs;         /* blobs=1: the store (publish.dir, publish.http) keeps wheels at
 			      blobs/<sha256>/<file>: under baseurl, a wheel not from the store is there */
+	char *release;     /* release=TAG: the store is GitHub releases (publish.github.tag): under baseurl, a
+			      wheel not from the store is at <its cell's release>/<file> (store.h) */
 };
 
 /* the text of an index spec (key=value lines: base_url, title, variants, blobs, yanked), into s */
