@@ -296,8 +296,8 @@ summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, con
 		sbaddf(out, "\n%zu wheel%s to build", n - nparts, n - nparts == 1 ? "" : "s");
 		/* (a sharded wheel: its part rows compile, its final row links what they made) */
 		if (nsharded)
-			sbaddf(out, ", %zu of %s in parts (%zu part row%s, then a final row each)", nsharded,
-			       nsharded == 1 ? "it" : "them", nparts, nparts == 1 ? "" : "s");
+			sbaddf(out, " (%zu sharded: %zu part row%s, then a final row each)", nsharded, nparts,
+			       nparts == 1 ? "" : "s");
 		sbadd(out, ":\n\n| job | runner | wheel | cells |\n|---|---|---|---|\n");
 	}
 	for (i = 0; i < n; i++) {
