@@ -384,7 +384,8 @@ struct opts {
 	long timeout;                       /* torch-table --timeout */
 	const char *matrixfile, *artifact, *log;   /* summary --matrix, --artifact, --log */
 	long part;                          /* summary build --part K */
-	double targetmin, setupmin;         /* shards suggest --target-minutes, --setup-minutes (-1: measured) */
+	double targetmin, setupmin;         /* shards suggest --target-minutes, --setup-minutes */
+	int setupset;                       /* shards suggest: --setup-minutes was given */
 };
 
 /*
@@ -486,15 +487,18 @@ shardopts(struct opts *o, int c)
 		exit(2);
 	}
 	*(c == OPT_TARGETMIN ? &o->targetmin : &o->setupmin) = v;
+	o->setupset |= c == OPT_SETUPMIN;
 }
 
-/* the options of matrix's plan and of the commands that update a config (torch-table, outdated) */
+/* the options of matrix's plan, of the commands that update a config (torch-table, outdated) and of
+   summary build --part and shards suggest */
 static void
 updateopts(struct opts *o, int c)
 {
 	char *end;
 
 	switch (c) {
+	case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN: shardopts(o, c); break;
 	case OPT_CANARY: o->canary = 1; break;
 	case OPT_COUNT: o->count = 1; break;
 	case OPT_WRITE: o->write = optarg; break;
@@ -525,8 +529,6 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 	memset(o, 0, sizeof(*o));
 	o->config = "config/packages.yml";
 	o->builddir = "out";
-	o->targetmin = 330;
-	o->setupmin = -1;
 	o->templates = "templates";
 	o->fd = -1;
 	opterr = 0;
@@ -550,9 +552,6 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_MATRIX: o->matrixfile = optarg; break;
 		case OPT_ARTIFACT: o->artifact = optarg; break;
 		case OPT_LOG: o->log = optarg; break;
-		case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN:
-			shardopts(o, c);
-			break;
 		case OPT_TEST: o->test = 1; break;
 		case OPT_PULL: o->pull = 1; break;
 		case OPT_UNUSED: o->unused = 1; break;
@@ -561,6 +560,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_ALL: o->all = 1; break;
 		case OPT_CANARY: case OPT_COUNT: case OPT_WRITE: case OPT_INDEX: case OPT_CUDAINDEX: case OPT_SINCE:
 		case OPT_DROP: case OPT_FOLLOW: case OPT_NOPLATFORMS: case OPT_RANGE: case OPT_TIMEOUT:
+		case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN:
 			updateopts(o, c);
 			break;
 		case OPT_FD:
@@ -843,7 +843,7 @@ cmdshards(const struct command *cmd, int argc, char **argv)
 		return 1;
 	if (sm.objects <= 0)
 		return error("%s: no object count (its manifest has none, and its build log shows no compile)", cell), 1;
-	switch (shardfitpoints(sm.pts, sm.npts, o.setupmin < 0 ? -1 : o.setupmin * 60, &f)) {
+	switch (shardfitpoints(sm.pts, sm.npts, o.setupset ? o.setupmin * 60 : -1, &f)) {
 	case 0:
 		break;
 	case SHARDFIT_NOTHING:
@@ -855,7 +855,8 @@ cmdshards(const struct command *cmd, int argc, char **argv)
 		return error("%s: its builds' times do not grow with what they compiled (the logs count whole seconds: "
 			     "a build of seconds is too short to measure; or --setup-minutes is too long)", cell), 1;
 	}
-	target = o.targetmin * 60;
+	/* (the default: 330 of a GitHub runner's 360 minutes, the workflow's deadline) */
+	target = (o.targetmin > 0 ? o.targetmin : 330) * 60;
 	printf("%s: %lld objects (%s)\n", cell, sm.objects, sm.objectsfrom ? sm.objectsfrom : "?");
 	for (i = 0; i < sm.npts; i++) {
 		stepduration(t, sizeof(t), sm.pts[i].secs);
