@@ -622,7 +622,7 @@ cellshards(struct sb *out, const char *builddir, const char *cell)
 		sbaddf(out, ": %lld of %lld objects (%lld compiled, %lld reused)", o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused,
 		       o[i].objects, o[i].compiled, o[i].reused);
 		if (o[i].stopped)
-			sbadd(out, ", **stopped at the deadline**: saved to the Actions cache for the next job of this cell");
+			sbadd(out, ", **stopped at the deadline**: kept for the next job of this cell (the workflow saves it to the Actions cache)");
 		sbaddc(out, '\n');
 	}
 }
@@ -674,7 +674,7 @@ summarypart(struct sb *out, const char *builddir, const char *cell, long part, c
 		       o[i].parts, o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused, o[i].objects, o[i].compiled,
 		       o[i].reused);
 		if (o[i].stopped)
-			sbadd(out, "; **stopped at the deadline**: saved to the Actions cache, the next job of this part goes on from them");
+			sbadd(out, "; **stopped at the deadline**: kept for the next job of this part, which goes on from them (the workflow saves them to the Actions cache)");
 	} else {
 		sbadd(out, "No objects of this part were kept");
 	}
