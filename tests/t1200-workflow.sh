@@ -52,7 +52,7 @@ else
 	t_fail "$(cat "$WORK/actionlint-broken.log")"
 fi
 
-t_case "jobs plan -> build1..build4 -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix or summary, .github/free-disk.sh"
+t_case "jobs plan -> build1..build4, plan -> parts -> final (deadlines, the cache, the parts' artifacts), again -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix or summary, .github/free-disk.sh"
 if "$venv/bin/python" - "$wf" >"$WORK/steps.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(cat "$WORK/steps.log")"; fi
 import re, sys, yaml
 wf = yaml.safe_load(open(sys.argv[1]))
@@ -299,3 +299,36 @@ if (cd "$src" && out/wheelgen matrix --config examples/shards/cpu.yml --github -
 else
 	t_fail "$(cat "$WORK/shplan.md" "$WORK/shpart.md" "$WORK/shstopped" "$WORK/sh.err" 2>/dev/null)"
 fi
+
+t_case "the act test's actions/cache stand-ins (tests/actions/cache/): save, then restore by a restore-keys prefix takes the newest entry; an exact key is a hit; an entry is never replaced; a miss restores nothing"
+# (each action's one step, run as act would: its inputs as the step's env)
+cat >"$WORK/cachestep.py" <<'PY'
+import os, subprocess, sys, yaml
+action, ws = sys.argv[1], sys.argv[2]
+step = yaml.safe_load(open(action))["runs"]["steps"][0]
+env = dict(os.environ, GITHUB_WORKSPACE=ws, GITHUB_OUTPUT=ws + "/.output")
+for k, v in step["env"].items():
+    name = v.split("inputs.")[1].split(" ")[0]
+    env[k] = os.environ.get("IN_" + name.replace("-", "_").upper(), "")
+sys.exit(subprocess.run(["bash", "-c", step["run"]], env=env).returncode)
+PY
+ca=$top/tests/actions/cache
+cw=$WORK/cachews
+mkdir -p "$cw/out/shards/c/resume"
+export ACT_CACHE_DIR="$WORK/cachedir"
+cstep() { "$venv/bin/python" "$WORK/cachestep.py" "$ca/$1/action.yml" "$cw"; }
+if echo one >"$cw/out/shards/c/resume/a.o" && IN_PATH=out/shards/c/ IN_KEY=shards-c-k-whole-1-1 cstep save >"$WORK/cache.log" 2>&1 &&
+	sleep 1 && echo two >"$cw/out/shards/c/resume/a.o" && IN_PATH=out/shards/c/ IN_KEY=shards-c-k-whole-2-1 cstep save >>"$WORK/cache.log" 2>&1 &&
+	IN_PATH=out/shards/c/ IN_KEY=shards-c-k-whole-2-1 cstep save >>"$WORK/cache.log" 2>&1 && grep -q "shards-c-k-whole-2-1 exists: not saved" "$WORK/cache.log" &&
+	rm -rf "$cw/out" && : >"$cw/.output" &&
+	IN_KEY=shards-c-k-whole-3-1 IN_RESTORE_KEYS=shards-c-k-whole- cstep restore >>"$WORK/cache.log" 2>&1 &&
+	[ "$(cat "$cw/out/shards/c/resume/a.o")" = two ] && grep -qx "cache-hit=false" "$cw/.output" && grep -qx "cache-matched-key=shards-c-k-whole-2-1" "$cw/.output" &&
+	rm -rf "$cw/out" && : >"$cw/.output" && IN_KEY=shards-c-k-whole-1-1 cstep restore >>"$WORK/cache.log" 2>&1 &&
+	[ "$(cat "$cw/out/shards/c/resume/a.o")" = one ] && grep -qx "cache-hit=true" "$cw/.output" &&
+	rm -rf "$cw/out" && IN_KEY=shards-c-other-whole-1-1 IN_RESTORE_KEYS=shards-c-other- cstep restore >>"$WORK/cache.log" 2>&1 &&
+	[ ! -e "$cw/out" ] && grep -q "no entry for shards-c-other-whole-1-1" "$WORK/cache.log"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/cache.log")"
+fi
+unset ACT_CACHE_DIR
