@@ -27,6 +27,8 @@
 #include "status.h"
 #include "store.h"
 #include "torchtable.h"
+#include "shardplan.h"
+#include "shardstat.h"
 #include "summary.h"
 #include "util.h"
 
@@ -54,6 +56,7 @@ static const char usage[] =
 	"  status   the build and test steps of the build directory: running, ok, failed; time; last line\n"
 	"  claim    take the build directory for the ninja run above (ninja's edges run this first)\n"
 	"  summary  Markdown for a CI job's summary: the plan, a build job's cells, the index\n"
+	"  shards   suggest N for a package's shards: from a cell's build, for a target job time\n"
 	"\n"
 	"Without --config, commands read the config ./configure named for the build directory\n"
 	"(DIR/config.ninja), else config/packages.yml.\n"
@@ -83,21 +86,27 @@ static const char matrixusage[] =
 	"  --split N     with --github: N matrices, as lines matrixK={...} and countK=ROWS\n"
 	"                (K = 1..N) for $GITHUB_OUTPUT: each platform's rows in matrices of\n"
 	"                their own, at most 256 rows each (GitHub's limit); an error when N\n"
-	"                matrices cannot hold them\n"
+	"                matrices cannot hold them. With --by-build, a sharded wheel's rows go to\n"
+	"                two more lines, parts={...} partcount=ROWS and finals={...} finalcount=ROWS\n"
+	"                (at most 256 rows each): its parts wait for nothing, its final row for them\n"
 	"  --by-build    with --json or --github: one row per wheel to build, not per cell; a wheel\n"
 	"                that several cells test (abi3, torch_abi: stable) gets the first one's row\n"
 	"                with cells (the selected cells that test it), tests and publishes (their\n"
-	"                ninja targets, space-separated): one CI job builds it once and tests it in each\n"
+	"                ninja targets, space-separated): one CI job builds it once and tests it in each.\n"
+	"                A wheel whose package has shards: \"N\" gets N part rows first, its row with\n"
+	"                part (\"K\"), parts (\"N\") and targets (\"shard/<cell>/K\") and no tests, then\n"
+	"                its own row with parts (\"N\"): the final job, which links what the parts made\n"
 	"  --tsv         tab-separated: cell package version python cuda torch key build platform\n"
 	"                runner (header first)\n"
 	"  --table       a table for people: each cell's platform, whether this host can build it\n"
-	"                and why not\n"
+	"                and why not, and \"[N parts]\" where its package has shards\n"
 	"  --profile P   only the cells of profile P\n"
 	"  --canary      only one cell per package and platform (of the profile's): its newest version against\n"
 	"                its newest torch, PyPI's CUDA of that torch (else its newest CUDA), the\n"
 	"                middle of its Pythons; what an upstream update's pull request builds\n"
 	"  --count       instead of the cells, how many there are: a line \"(all)<TAB>N\", then\n"
-	"                one \"PROFILE<TAB>N\" per profile of the config\n"
+	"                one \"PROFILE<TAB>N\" per profile of the config; where a package has shards,\n"
+	"                a third column: the part rows of the wheels to build\n"
 	"  --missing     only the cells whose key the store lacks (the store: see 'wheelgen store\n"
 	"                --help'); a store that cannot be read is a warning, and every cell is listed\n"
 	"  --shard I/N   only the I-th of N near-equal contiguous shards (1 <= I <= N)\n"
@@ -110,6 +119,24 @@ static const char matrixusage[] =
 	"  --verbose     list dropped cells and why on stderr\n"
 	"A key is empty when it cannot be known yet: a git source with no lock entry and no\n"
 	"checkout ('wheelgen lock' pins them).\n";
+
+static const char shardsusage[] =
+	"usage: wheelgen shards suggest [--builddir DIR] [--target-minutes M] [--setup-minutes S] CELL\n"
+	"\n"
+	"Suggest the shards: (N) of CELL's package for jobs of at most M minutes (default 330, of a\n"
+	"GitHub runner's 360), from what its builds in DIR (default out) took:\n"
+	"  objects   its manifest's objects_compiled + objects_reused, else its build log's count\n"
+	"            (ninja's [i/N], else its compile commands)\n"
+	"  times     its build log and each part's log (logs/CELL.build.log, CELL.shardK.log): a job\n"
+	"            takes a fixed setup (runner, venv, torch, checkout, link) plus a time per object\n"
+	"            it compiles. The setup is fitted from builds that compiled different counts (the\n"
+	"            whole and its parts, or a final step that compiled 0), else give it: --setup-minutes\n"
+	"A part holds a binomial share of the objects (an object is in part K by a hash), so N is the\n"
+	"smallest for which the expected largest part, its mean plus two standard deviations, fits M\n"
+	"with the setup. Objects differ in time too (flash-attn's take 1 to 13 minutes): that spread\n"
+	"is not modelled, so keep some margin in M. Prints the measurement, a line per N up to the\n"
+	"suggestion, and last 'shards: \"N\"'. Exit status 1 when no N up to 64 fits, or nothing\n"
+	"could be measured.\n";
 
 static const char genusage[] =
 	"usage: wheelgen gen [--config FILE] [--builddir DIR] [--host FILE] [--verbose]\n"
@@ -288,17 +315,23 @@ static const char torchtableusage[] =
 static const char summaryusage[] =
 	"usage: wheelgen summary plan [--config FILE] [--profile P] --matrix FILE\n"
 	"       wheelgen summary build [--builddir DIR] [--artifact NAME] CELL...\n"
+	"       wheelgen summary build --part K [--builddir DIR] [--artifact NAME] CELL\n"
+	"       wheelgen summary stopped [--builddir DIR] CELL\n"
 	"       wheelgen summary index [--config FILE] [--builddir DIR] [--log FILE]\n"
 	"\n"
 	"Print Markdown that tells what a CI job did ($GITHUB_STEP_SUMMARY), read from what its\n"
 	"steps left, so that it works after a failed step too:\n"
 	"  plan    the cells of profile P (default: every cell), how many the store holds, and\n"
 	"          the missing ones by build job and wheel, from FILE: what 'wheelgen matrix\n"
-	"          --github' printed (with --split N, its matrixK= lines)\n"
+	"          --github' printed (with --split N, its matrixK=, parts= and finals= lines)\n"
 	"  build   for each CELL: its wheel built or restored from the store, its test, whether\n"
 	"          it was published, the wheel's size, the steps' times (DIR/wheels/, tests/,\n"
-	"          publish/, logs/); a failed cell's log, in the artifact NAME when given, with\n"
-	"          its first error lines\n"
+	"          publish/, logs/), its objects compiled and reused and what its parts or a\n"
+	"          build stopped at its deadline kept (shards/); a failed cell's log, in the\n"
+	"          artifact NAME when given, with its first error lines. With --part K: the part\n"
+	"          job of a sharded CELL, its share of the objects (shards/CELL/K/objects) and time\n"
+	"  stopped 'stopped=yes' for $GITHUB_OUTPUT when a build or part of CELL stopped at its\n"
+	"          deadline (its objects are worth saving), else 'stopped='\n"
 	"  index   after ninja merge-index: how many cells and wheels the index lists\n"
 	"          (DIR/merge-index.rsp), which of them this run's builds made, and each cell of\n"
 	"          the config it left out, with why (merge-index's messages: --log FILE, its\n"
@@ -328,7 +361,7 @@ enum {
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
 	OPT_BYBUILD, OPT_SPLIT, OPT_WRITE, OPT_INDEX, OPT_CUDAINDEX, OPT_SINCE, OPT_DROP, OPT_FOLLOW, OPT_NOPLATFORMS, OPT_RANGE,
 	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT, OPT_REPAIR,
-	OPT_MATRIX, OPT_ARTIFACT, OPT_LOG,
+	OPT_MATRIX, OPT_ARTIFACT, OPT_LOG, OPT_PART, OPT_TARGETMIN, OPT_SETUPMIN,
 };
 
 /* a subcommand: its name, what runs it, its --help text and what it takes */
@@ -363,6 +396,9 @@ struct opts {
 	int drop, follow, noplatforms, range;   /* torch-table */
 	long timeout;                       /* torch-table --timeout */
 	const char *matrixfile, *artifact, *log;   /* summary --matrix, --artifact, --log */
+	long part;                          /* summary build --part K */
+	double targetmin, setupmin;         /* shards suggest --target-minutes, --setup-minutes */
+	int setupset;                       /* shards suggest: --setup-minutes was given */
 };
 
 /*
@@ -436,17 +472,47 @@ static const struct option longopts[] = {
 	{ "matrix", required_argument, NULL, OPT_MATRIX },
 	{ "artifact", required_argument, NULL, OPT_ARTIFACT },
 	{ "log", required_argument, NULL, OPT_LOG },
+	{ "part", required_argument, NULL, OPT_PART },
+	{ "target-minutes", required_argument, NULL, OPT_TARGETMIN },
+	{ "setup-minutes", required_argument, NULL, OPT_SETUPMIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* the options of matrix's plan and of the commands that update a config (torch-table, outdated) */
+/* the options of summary build --part and shards suggest */
+static void
+shardopts(struct opts *o, int c)
+{
+	char *end;
+	double v;
+
+	if (c == OPT_PART) {
+		o->part = strtol(optarg, &end, 10);
+		if (*end || o->part < 1 || o->part > SHARDS_MAX) {
+			error("--part wants a part from 1 to %d, not '%s'", SHARDS_MAX, optarg);
+			exit(2);
+		}
+		return;
+	}
+	v = strtod(optarg, &end);
+	if (end == optarg || *end || !(v >= 0 && v <= 100000) || (c == OPT_TARGETMIN && v <= 0)) {
+		error("--%s wants minutes (a number%s), not '%s'", c == OPT_TARGETMIN ? "target-minutes" : "setup-minutes",
+		      c == OPT_TARGETMIN ? " above 0" : "", optarg);
+		exit(2);
+	}
+	*(c == OPT_TARGETMIN ? &o->targetmin : &o->setupmin) = v;
+	o->setupset |= c == OPT_SETUPMIN;
+}
+
+/* the options of matrix's plan, of the commands that update a config (torch-table, outdated) and of
+   summary build --part and shards suggest */
 static void
 updateopts(struct opts *o, int c)
 {
 	char *end;
 
 	switch (c) {
+	case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN: shardopts(o, c); break;
 	case OPT_CANARY: o->canary = 1; break;
 	case OPT_COUNT: o->count = 1; break;
 	case OPT_WRITE: o->write = optarg; break;
@@ -509,6 +575,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_ALL: o->all = 1; break;
 		case OPT_CANARY: case OPT_COUNT: case OPT_WRITE: case OPT_INDEX: case OPT_CUDAINDEX: case OPT_SINCE:
 		case OPT_DROP: case OPT_FOLLOW: case OPT_NOPLATFORMS: case OPT_RANGE: case OPT_TIMEOUT: case OPT_REPAIR:
+		case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN:
 			updateopts(o, c);
 			break;
 		case OPT_FD:
@@ -655,6 +722,30 @@ cmdgen(const struct command *cmd, int argc, char **argv)
 	return rc;
 }
 
+/* matrix --count: "(all)<TAB>N", then "PROFILE<TAB>N" per profile; where a package has shards,
+   a third column: the part rows of the wheels to build */
+static void
+printcount(const struct config *c, const struct matrix *m)
+{
+	int sharded = 0;
+	size_t i, j, parts = 0;
+
+	for (j = 0; j < c->npkgs; j++)
+		sharded |= c->pkgs[j].shards > 1;
+	for (j = 0; j < m->n; j++)
+		parts += cellpartrows(&m->cells[j]);
+	printf(sharded ? "(all)\t%zu\t%zu\n" : "(all)\t%zu\n", m->n, parts);
+	for (i = 0; i < c->nprofiles; i++) {
+		size_t hits = 0;
+
+		for (j = parts = 0; j < m->n; j++) {
+			hits += profilehas(&c->profiles[i], &m->cells[j]);
+			parts += profilehas(&c->profiles[i], &m->cells[j]) ? cellpartrows(&m->cells[j]) : 0;
+		}
+		printf(sharded ? "%s\t%zu\t%zu\n" : "%s\t%zu\n", c->profiles[i].name, hits, parts);
+	}
+}
+
 static int
 cmdmatrix(const struct command *cmd, int argc, char **argv)
 {
@@ -701,14 +792,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 		}
 	}
 	if (o.count) {
-		printf("(all)\t%zu\n", m.n);
-		for (i = 0; i < c->nprofiles; i++) {
-			size_t j, hits = 0;
-
-			for (j = 0; j < m.n; j++)
-				hits += profilehas(&c->profiles[i], &m.cells[j]);
-			printf("%s\t%zu\n", c->profiles[i].name, hits);
-		}
+		printcount(c, &m);
 		rc = 0;
 		goto out;
 	}
@@ -750,6 +834,69 @@ out:
 	free(m.cells);
 	afree(&a);
 	return rc;
+}
+
+static int
+cmdshards(const struct command *cmd, int argc, char **argv)
+{
+	struct shardmeasure sm;
+	struct shardfit f;
+	struct opts o;
+	const char *cell;
+	double target;
+	char t[32];
+	long n, k;
+	size_t i;
+
+	parseopts(argc, argv, &o, cmd);
+	if (o.nargs != 2 || strcmp(o.args[0], "suggest"))
+		usagefail(cmd->usage, "shards takes suggest and one cell");
+	cell = o.args[1];
+	if (!plainname(cell))
+		return error("'%s' is not a cell's name", cell), 1;
+	if (shardmeasure(o.builddir, cell, &sm) < 0)
+		return 1;
+	if (sm.objects <= 0)
+		return error("%s: no object count (its manifest has none, and its build log shows no compile)", cell), 1;
+	switch (shardfitpoints(sm.pts, sm.npts, o.setupset ? o.setupmin * 60 : -1, &f)) {
+	case 0:
+		break;
+	case SHARDFIT_NOTHING:
+		return error("%s: its builds compiled nothing: no time per object to measure", cell), 1;
+	case SHARDFIT_ONECOUNT:
+		return error("%s: the setup cannot be told from the compile time: its builds did not compile different "
+			     "counts (build its parts too, or give --setup-minutes)", cell), 1;
+	default:
+		return error("%s: its builds' times do not grow with what they compiled (the logs count whole seconds: "
+			     "a build of seconds is too short to measure; or --setup-minutes is too long)", cell), 1;
+	}
+	/* (the default: 330 of a GitHub runner's 360 minutes, the workflow's deadline) */
+	target = (o.targetmin > 0 ? o.targetmin : 330) * 60;
+	printf("%s: %lld objects (%s)\n", cell, sm.objects, sm.objectsfrom ? sm.objectsfrom : "?");
+	for (i = 0; i < sm.npts; i++) {
+		stepduration(t, sizeof(t), sm.pts[i].secs);
+		printf("  a build: %lld compiled in %s\n", sm.pts[i].compiled, t);
+	}
+	stepduration(t, sizeof(t), (long long)(f.setup + 0.5));
+	printf("a job: %s of setup (%s)", t, f.fitted ? "fitted" : "--setup-minutes");
+	stepduration(t, sizeof(t), (long long)(f.perobject + 0.5));
+	printf(" + %s an object\n", t);
+	n = shardsuggest(sm.objects, &f, target);
+	for (k = 1; k <= (n ? n : SHARDS_MAX); k++) {
+		/* (the first, and the last 8 up to the suggestion; without one, 1 to 8 and the last) */
+		if ((n && k < n - 8 && k > 1) || (!n && k > 8 && k < SHARDS_MAX))
+			continue;
+		stepduration(t, sizeof(t), (long long)(shardjobsecs(sm.objects, k, &f) + 0.5));
+		printf("  N=%-2ld  largest part %5.1f objects (mean %.1f + 2 sd): %s%s\n", k, shardlargest(sm.objects, k),
+		       (double)sm.objects / (double)k, t, shardjobsecs(sm.objects, k, &f) <= target ? "" : " (over)");
+	}
+	stepduration(t, sizeof(t), (long long)target);
+	if (!n) {
+		error("no N up to %d fits jobs of %s: an object, or the setup, takes too long", SHARDS_MAX, t);
+		return 1;
+	}
+	printf("shards: \"%ld\"   (jobs of at most %s)\n", n, t);
+	return 0;
 }
 
 /* the cell named id in m, or NULL with a message */
@@ -910,8 +1057,16 @@ cmdsummary(const struct command *cmd, int argc, char **argv)
 	parseopts(argc, argv, &o, cmd);
 	what = o.nargs ? o.args[0] : "";
 	memset(&m, 0, sizeof(m));
-	if (!strcmp(what, "build")) {
+	if (!strcmp(what, "build") && o.part) {
+		if (o.nargs != 2)
+			usagefail(cmd->usage, "summary build --part K takes one cell");
+		rc = summarypart(&out, o.builddir, o.args[1], o.part, o.artifact) < 0;
+	} else if (!strcmp(what, "build")) {
 		rc = summarybuild(&out, o.builddir, o.args + 1, (size_t)o.nargs - 1, o.artifact) < 0;
+	} else if (!strcmp(what, "stopped")) {
+		if (o.nargs != 2)
+			usagefail(cmd->usage, "summary stopped takes one cell");
+		rc = summarystopped(&out, o.builddir, o.args[1]) < 0;
 	} else if (!strcmp(what, "plan") || !strcmp(what, "index")) {
 		if (!strcmp(what, "plan") && !o.matrixfile)
 			usagefail(cmd->usage, "summary plan needs --matrix FILE");
@@ -930,7 +1085,7 @@ cmdsummary(const struct command *cmd, int argc, char **argv)
 		/* (a summary that says an input is missing is still one) */
 		rc = c && (!o.profile || prof) ? 0 : 1;
 	} else {
-		usagefail(cmd->usage, "summary needs plan, build or index");
+		usagefail(cmd->usage, "summary needs plan, build, stopped or index");
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	sbfree(&out);
@@ -1211,6 +1366,7 @@ main(int argc, char **argv)
 		{ "status", cmdstatus, statususage, 0 },
 		{ "claim", cmdclaim, claimusage, 0 },
 		{ "summary", cmdsummary, summaryusage, CMD_ARGS },
+		{ "shards", cmdshards, shardsusage, CMD_ARGS },
 		{ NULL, NULL, NULL, 0 },
 	};
 	const struct command *c;

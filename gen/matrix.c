@@ -637,3 +637,15 @@ profilescheck(const struct config *c, const struct matrix *m, struct diags *d)
 			nodeerr(d, c->profiles[i].at, "profile '%s' selects no cell", c->profiles[i].name);
 	}
 }
+
+long
+cellparts(const struct cell *cl)
+{
+	return cl->pkg->shards > 1 ? cl->pkg->shards : 1;
+}
+
+size_t
+cellpartrows(const struct cell *cl)
+{
+	return cellparts(cl) > 1 && !strcmp(cellbuild(cl), cl->id) ? (size_t)cellparts(cl) : 0;
+}
