@@ -719,6 +719,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	po.canary = o.canary;
 	po.missing = o.missing;
 	po.needkeys = o.format && o.format != FMT_TABLE;
+	po.alllanes = o.format == FMT_TABLE;
 	po.tmp = tmp.buf;
 	if ((o.missing && st.kind != STORE_NONE && mkdirs(o.builddir) < 0) || plancells(&k, &st, &m, &po, keys, &n) < 0)
 		goto out;
