@@ -34,7 +34,7 @@ wg_cross_begin() {
     command -v "$WG_QEMU" >/dev/null 2>&1 || [ -x "$WG_QEMU" ] ||
         wg_die "$WG_QEMU not found: apt-get install wine64 wine (./configure --install-deps does)"
     WINEPREFIX=$(cat "$WG_SYSROOT/.wineprefix" 2>/dev/null || true)
-    [ -n "$WINEPREFIX" ] && [ -f "$WINEPREFIX/system.reg" ] ||
+    [ -f "${WINEPREFIX:-/nonexistent}/system.reg" ] ||
         wg_die "no wine prefix for $WG_SYSROOT (./configure makes it: templates/winpython.sh)"
     # (no debug channels; no wine-mono or wine-gecko installer dialogs)
     WINEDEBUG=-all
@@ -143,12 +143,13 @@ PY
 }
 
 # wg_win_python: $scratch/bin/python, the venv's python.exe under wine, with its output through
-# a pipe and its exit status kept (wine 8.0 gives Python no standard streams when they are files)
+# a pipe and its exit status kept (wine 8.0 gives Python no standard streams when they are files),
+# its CRLF line ends made LF
 wg_win_python() {
     mkdir -p "$scratch/bin"
     {
         printf '#!/bin/sh\n# python.exe under wine (templates/windows.sh)\nexec 3>&-\n'
-        printf 'r=$(mktemp)\n{ %s %s "$@" </dev/null 2>&1; echo $? >"$r"; } | cat\n' \
+        printf 'r=$(mktemp)\n{ %s %s "$@" </dev/null 2>&1; echo $? >"$r"; } | tr -d "\\r"\n' \
             "$(wg_quote "$WG_QEMU")" "$(wg_quote "$1")"
         printf 's=$(cat "$r")\nrm -f "$r"\nexit "${s:-1}"\n'
     } >"$scratch/bin/python"

