@@ -34,6 +34,7 @@ static const struct {
 	{ "sysroot.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
 	/* ... and a win_amd64 cell's: mingw-w64, a Windows CPython, wine */
 	{ "windows.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
+	{ "winpython.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
 };
 
 const char *
