@@ -648,7 +648,8 @@ sysrootedges(struct sb *g, const struct matrix *m, const struct host *h)
 			if (!m->cells[i].whynot && m->cells[i].sysroot && !strcmp(m->cells[i].sysroot, r->dir))
 				break;
 		}
-		if (i == m->n || !plat)
+		/* (a Windows CPython has no edge: configure fetches it) */
+		if (i == m->n || !plat || !plat->deb)
 			continue;
 		if (!any++)
 			sbadd(g, sysrootrule);

@@ -99,7 +99,9 @@ static const char matrixusage[] =
 	"  --tsv         tab-separated: cell package version python cuda torch key build platform\n"
 	"                runner (header first)\n"
 	"  --table       a table for people: each cell's platform, whether this host can build it\n"
-	"                and why not, and \"[N parts]\" where its package has shards\n"
+	"                and why not, and \"[N parts]\" where its package has shards; only the table\n"
+	"                lists the cells no lane builds yet (CUDA and torch for win_amd64: a Windows\n"
+	"                runner with MSVC is needed)\n"
 	"  --profile P   only the cells of profile P\n"
 	"  --canary      only one cell per package and platform (of the profile's): its newest version against\n"
 	"                its newest torch, PyPI's CUDA of that torch (else its newest CUDA), the\n"
@@ -808,6 +810,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	po.canary = o.canary;
 	po.missing = o.missing;
 	po.needkeys = o.format && o.format != FMT_TABLE;
+	po.alllanes = o.format == FMT_TABLE;
 	po.tmp = tmp.buf;
 	if ((o.missing && st.kind != STORE_NONE && mkdirs(o.builddir) < 0) || plancells(&k, &st, &m, &po, keys, &n) < 0)
 		goto out;

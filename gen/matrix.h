@@ -19,6 +19,7 @@ struct cell {
 	const char *qemu;        /* cross: the user-mode emulator that runs the target's Python in tests, else NULL */
 	const char *cudahome;    /* host toolkit for cuda, NULL if none or not needed */
 	const char *whynot;      /* why this host cannot build it; NULL = it can */
+	int nolane;              /* 1: no lane builds it yet (whynot says why): out of every plan */
 	long max_jobs;           /* MAX_JOBS for its build: the most that fit in memory (fitmemory) */
 	const char *widthwhy;    /* how max_jobs was derived from the memory builds may use, or NULL */
 	long nvcc_threads;       /* NVCC_THREADS for its build */

@@ -98,10 +98,16 @@ wg_env() {
 }
 
 wg_readspec "$spec"
-# a cell of another platform than this host's: cross-built (templates/cross.sh)
+# a cell of another platform than this host's: cross-built (templates/cross.sh; win_amd64:
+# templates/windows.sh, the same functions)
 if [ -n "$WG_SYSROOT" ]; then
-    # shellcheck source=templates/cross.sh
-    . "$wg_templates/cross.sh"
+    if [ "$WG_PLATFORM" = win_amd64 ]; then
+        # shellcheck source=templates/windows.sh
+        . "$wg_templates/windows.sh"
+    else
+        # shellcheck source=templates/cross.sh
+        . "$wg_templates/cross.sh"
+    fi
     wg_cross_begin
     wg_cross_say cross-building
 fi
@@ -774,7 +780,9 @@ fi
 # a cell of another platform than x86_64 is always repaired: a manylinux tag of its machine
 # (a wheel without a platform, none-any, has nothing to repair)
 case $wheel_name in *-none-any.whl) wg_pure=1 ;; *) wg_pure=0 ;; esac
-if [ "$WG_REPAIR" = 1 ] || { [ -n "$WG_PLATFORM" ] && [ "$wg_pure" = 0 ]; }; then
+if [ "$WG_PLATFORM" = win_amd64 ]; then
+    [ "$wg_pure" = 1 ] || wg_win_repair
+elif [ "$WG_REPAIR" = 1 ] || { [ -n "$WG_PLATFORM" ] && [ "$wg_pure" = 0 ]; }; then
     # auditwheel (PyPI) vendors the libraries the wheel needs and retags it manylinux; torch's
     # libraries, the CUDA runtime libraries torch's wheels bring and the driver stay out
     printf 'wheelgen: repairing %s with auditwheel\n' "$wheel_name"
@@ -828,7 +836,7 @@ tags=$wg_pytag-$wg_abi-$wg_plat
 # aarch64 wheel, nor the other way round), and so is the platform tag
 wg_machine=${WG_PLATFORM:-x86_64}
 case $wg_plat in
-    any | *_"$wg_machine" | *_"$wg_machine".*) ;;
+    any | *_"$wg_machine" | *_"$wg_machine".* | win_amd64) ;;
     *) wg_die "$wheel_name is tagged $wg_plat, not for $wg_machine: the build did not build for the cell's platform" ;;
 esac
 "$py" -c '

@@ -156,10 +156,10 @@ t_expect "platforms: aarch64 cells end in -aarch64, x86_64 cells keep their name
 	$wg matrix --config "$WORK/plat.yml" --tsv | grep -q "^b-1.0-py311-aarch64	b	1.0	3.11			.*	b-1.0-py311-aarch64	aarch64	ubuntu-24.04-arm$"
 '
 t_expect "an unknown platform is file:line:col with a suggestion" '
-	printf "defaults: {python: [\"3.12\"], platforms: [x86_64, arm64, win_amd64]}\npackages:\n  a: {source: {path: .}, versions: [\"1\"]}\n" >"$WORK/badplat.yml"
+	printf "defaults: {python: [\"3.12\"], platforms: [x86_64, arm64, macos_arm64]}\npackages:\n  a: {source: {path: .}, versions: [\"1\"]}\n" >"$WORK/badplat.yml"
 	! $wg check --config "$WORK/badplat.yml" 2>"$WORK/badplat.err"
 	grep -q "badplat.yml:1:50: error: unknown platform .arm64. in defaults.platforms; did you mean .aarch64.?" "$WORK/badplat.err"
-	grep -q "badplat.yml:1:57: error: unknown platform .win_amd64. in defaults.platforms: wheelgen builds Linux wheels for x86_64 and aarch64 (nothing here can build or run a Windows wheel)" "$WORK/badplat.err"
+	grep -q "badplat.yml:1:57: error: unknown platform .macos_arm64. in defaults.platforms: wheelgen builds wheels for x86_64, aarch64 and win_amd64 (nothing here can build or run a macOS wheel)" "$WORK/badplat.err"
 '
 t_expect "on an aarch64 host (an arm runner) its cells build natively, every Python it has, no root file system; x86_64 cells say why not" '
 	printf "machine aarch64\npython 3.11 /usr/bin/python3.11\npython 3.12 /usr/bin/python3.12\ncuda 13.0 /usr/local/cuda-13.0\n" >"$WORK/arm.host"
