@@ -308,7 +308,7 @@ if [ -n "$WG_CUDA_ARCHS" ]; then
     TORCH_CUDA_ARCH_LIST=$WG_CUDA_ARCHS
     # the same for CMake (3.20 and later: CMAKE_CUDA_ARCHITECTURES): 9.0 -> 90-real (GPU code
     # only, as for torch), 12.0+PTX -> 120 (with its PTX)
-    CUDAARCHS=$(printf '%s\n' "$WG_CUDA_ARCHS" | tr -s ';, ' '\n\n\n' |
+    CUDAARCHS=$(printf '%s\n' "$WG_CUDA_ARCHS" | tr -s ';, ' '[\n*]' |
         awk 'NF { p = sub(/\+PTX$/, ""); sub(/\./, ""); printf "%s%s%s", s, $0, p ? "" : "-real"; s = ";" }')
     export TORCH_CUDA_ARCH_LIST CUDAARCHS
 fi

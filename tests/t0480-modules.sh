@@ -28,6 +28,8 @@ PyMODINIT_FUNC PyInit__c(void) { return PyModule_Create(&mod); }
 CSRC
 }
 mkext fixture/broken broken 'extern int wheelgen_missing_symbol(void); int use(void) { return wheelgen_missing_symbol(); }' ''
+# (the same broken module in a distribution of its own name: a wheel of another name is refused)
+mkext fixture/skipped skipped 'extern int wheelgen_missing_symbol(void); int use(void) { return wheelgen_missing_symbol(); }' ''
 mkext fixture/driver driver 'extern int cuInit(unsigned int); int use(void) { return cuInit(0); }' \
 	', library_dirs=["/usr/local/cuda/lib64/stubs"], libraries=["cuda"]'
 mkext fixture/fine fine '' ''
@@ -68,7 +70,7 @@ packages:
   fine: {source: {path: fine}, versions: ["1.0"], test_import: fine}
   libfine: {source: {path: libfine}, versions: ["1.0"], test_import: libfine}
   libbroken: {source: {path: libbroken}, versions: ["1.0"], test_import: libbroken}
-  skipped: {source: {path: broken}, versions: ["1.0"], test_import: broken, test_skip_modules: {broken._c: "needs the wheelgen_missing_symbol runtime"}}
+  skipped: {source: {path: skipped}, versions: ["1.0"], test_import: skipped, test_skip_modules: {skipped._c: "needs the wheelgen_missing_symbol runtime"}}
 YML
 py=
 t_case "configure the fixture (one Python)"
@@ -169,7 +171,7 @@ fi
 
 t_case "test_skip_modules: a module named there is not loaded, with its reason printed; the rest of the test runs"
 if ninja "test/skipped-1.0-py$n" >"$WORK/skipped.log" 2>&1 &&
-	grep -q "compiled module broken._c is not loaded (test_skip_modules): needs the wheelgen_missing_symbol runtime" "out/logs/skipped-1.0-py$n.test.log" &&
+	grep -q "compiled module skipped._c is not loaded (test_skip_modules): needs the wheelgen_missing_symbol runtime" "out/logs/skipped-1.0-py$n.test.log" &&
 	grep -q '^modules=1$' "out/tests/skipped-1.0-py$n.ok"; then
 	t_pass
 else
