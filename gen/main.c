@@ -1156,8 +1156,13 @@ cmdoutdated(const struct command *cmd, int argc, char **argv)
 static int
 cmdtorchtable(const struct command *cmd, int argc, char **argv)
 {
+	struct arena a = { 0 };
 	struct ttopts t;
 	struct opts o;
+	struct host h;
+	struct matrix m;
+	struct config *c;
+	int rc = 1;
 
 	parseopts(argc, argv, &o, cmd);
 	memset(&t, 0, sizeof(t));
@@ -1173,7 +1178,9 @@ cmdtorchtable(const struct command *cmd, int argc, char **argv)
 		if (end == o.since || *end != '.' || (min = strtol(end + 1, &end, 10)) < 0 || *end || maj < 0)
 			usagefail(cmd->usage, "--since wants MAJOR.MINOR, not '%s'", o.since);
 	}
-	t.config = o.write ? o.write : o.config;
+	if (o.write)
+		o.config = o.write;
+	t.config = o.config;
 	t.write = o.write != NULL;
 	t.index = o.index ? o.index : TT_INDEX;
 	t.cudaindex = o.cudaindex ? (strcmp(o.cudaindex, "none") ? o.cudaindex : NULL) : TT_CUDAINDEX;
@@ -1184,7 +1191,11 @@ cmdtorchtable(const struct command *cmd, int argc, char **argv)
 	t.platforms = !o.noplatforms;
 	t.range = o.range;
 	t.timeout = o.timeout;
-	return torchtable(&t);
+	if ((c = load(&a, &o, &h, &m)))
+		rc = torchtable(c, &t);
+	free(m.cells);
+	afree(&a);
+	return rc;
 }
 
 int

@@ -59,12 +59,12 @@ want=$(printf '%s\n' $want | sort -u | tr '\n' ' ')
 got=$(sh -c '. "$1/templates/step-lib.sh"; printf "%s\n" $wg_specvars' sh "$top" | sort -u | tr '\n' ' ')
 if [ "$want" = "$got" ]; then t_pass; else t_fail "graph.c: $want" "step-lib: $got"; fi
 
-t_case "one platform table: no file of gen/ but platform.c names a machine (wheelfile.c's ELF numbers are a format's), and torchtable.c's M_X86, M_ARM are its places"
+t_case "one platform table: no file of gen/ but platform.c names a machine (wheelfile.c's ELF numbers are a format's), and torchindex.h's M_X86, M_ARM are its places"
 grep -n '"[^" ]*\(x86_64\|aarch64\)"' "$top"/gen/*.c | grep -v '^[^:]*/gen/platform.c:' |
 	grep -v '^[^:]*/gen/wheelfile.c:[0-9]*:	case [0-9]*: return "[a-z0-9_]*";$' >"$WORK/machines" || true
 if [ ! -s "$WORK/machines" ] && grep -q '^	{ "x86_64", .*$' "$top/gen/platform.c" &&
 	[ "$(grep -n '^	{ "[a-z0-9_]*", "' "$top/gen/platform.c" | sed -n 's/^[0-9]*:	{ "\([a-z0-9_]*\)".*/\1/p' | head -n 2 | tr '\n' ' ')" = "x86_64 aarch64 " ] &&
-	grep -q '^enum { M_X86, M_ARM, NMACH };$' "$top/gen/torchtable.c"; then
+	grep -q '^enum { M_X86, M_ARM, NMACH };$' "$top/gen/torchindex.h"; then
 	t_pass
 else
 	t_fail "$(cat "$WORK/machines")"
