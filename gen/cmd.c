@@ -30,7 +30,7 @@ enum {
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
 	OPT_BYBUILD, OPT_SPLIT, OPT_WRITE, OPT_INDEX, OPT_CUDAINDEX, OPT_SINCE, OPT_DROP, OPT_FOLLOW, OPT_NOPLATFORMS, OPT_RANGE,
 	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT, OPT_REPAIR,
-	OPT_MATRIX, OPT_ARTIFACT, OPT_LOG,
+	OPT_MATRIX, OPT_ARTIFACT,
 };
 
 /*
@@ -103,7 +103,6 @@ static const struct option longopts[] = {
 	{ "repair", no_argument, NULL, OPT_REPAIR },
 	{ "matrix", required_argument, NULL, OPT_MATRIX },
 	{ "artifact", required_argument, NULL, OPT_ARTIFACT },
-	{ "log", required_argument, NULL, OPT_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -190,7 +189,6 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 			break;
 		case OPT_MATRIX: o->matrixfile = optarg; break;
 		case OPT_ARTIFACT: o->artifact = optarg; break;
-		case OPT_LOG: o->log = optarg; break;
 		case OPT_TEST: o->test = 1; break;
 		case OPT_PULL: o->pull = 1; break;
 		case OPT_UNUSED: o->unused = 1; break;

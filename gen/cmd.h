@@ -56,7 +56,7 @@ struct opts {
 	const char *index, *cudaindex, *since;  /* torch-table */
 	int drop, follow, noplatforms, range;   /* torch-table */
 	long timeout;                       /* torch-table --timeout */
-	const char *matrixfile, *artifact, *log;   /* summary --matrix, --artifact, --log */
+	const char *matrixfile, *artifact;   /* summary --matrix, --artifact */
 };
 
 /* the options of argv (argv[0] is the command's name) into o: --help prints cmd's usage and

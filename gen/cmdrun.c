@@ -66,7 +66,7 @@ const struct command cmd_claim = {
 static const char summaryusage[] =
 	"usage: wheelgen summary plan [--config FILE] [--profile P] --matrix FILE\n"
 	"       wheelgen summary build [--builddir DIR] [--artifact NAME] CELL...\n"
-	"       wheelgen summary index [--config FILE] [--builddir DIR] [--log FILE]\n"
+	"       wheelgen summary index [--config FILE] [--builddir DIR]\n"
 	"\n"
 	"Print Markdown that tells what a CI job did ($GITHUB_STEP_SUMMARY), read from what its\n"
 	"steps left, so that it works after a failed step too:\n"
@@ -79,8 +79,8 @@ static const char summaryusage[] =
 	"          its first error lines\n"
 	"  index   after ninja merge-index: how many cells and wheels the index lists\n"
 	"          (DIR/merge-index.rsp), which of them this run's builds made, and each cell of\n"
-	"          the config it left out, with why (merge-index's messages: --log FILE, its\n"
-	"          output)\n"
+	"          the config it left out, with why (what store --pull and index wrote for it:\n"
+	"          DIR/store-pull.tsv, DIR/index-left-out.tsv), and what the store gave\n"
 	"Exit status 0 when a summary was printed (also one that says an input is missing).\n";
 
 static int
@@ -115,7 +115,7 @@ cmdsummary(const struct command *cmd, int argc, char **argv)
 		else if (*what == 'p')
 			summaryplan(&out, &m, prof, o.matrixfile);
 		else
-			summaryindex(&out, &m, o.builddir, o.log);
+			summaryindex(&out, &m, o.builddir);
 		/* (a summary that says an input is missing is still one) */
 		rc = c && (!o.profile || prof) ? 0 : 1;
 	} else {
@@ -128,7 +128,7 @@ cmdsummary(const struct command *cmd, int argc, char **argv)
 	return rc;
 }
 
-static const char *const summaryopts[] = { "config", "builddir", "profile", "matrix", "artifact", "log", NULL };
+static const char *const summaryopts[] = { "config", "builddir", "profile", "matrix", "artifact", NULL };
 const struct command cmd_summary = {
 	"summary", cmdsummary, summaryusage,
 	"Markdown for a CI job's summary: the plan, a build job's cells, the index",
