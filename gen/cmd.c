@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "files.h"
+#include "shardplan.h"
 
 void
 usagefail(const char *text, const char *fmt, ...)
@@ -30,7 +31,7 @@ enum {
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
 	OPT_BYBUILD, OPT_SPLIT, OPT_WRITE, OPT_INDEX, OPT_CUDAINDEX, OPT_SINCE, OPT_DROP, OPT_FOLLOW, OPT_NOPLATFORMS, OPT_RANGE,
 	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT, OPT_REPAIR,
-	OPT_MATRIX, OPT_ARTIFACT,
+	OPT_MATRIX, OPT_ARTIFACT, OPT_PART, OPT_TARGETMIN, OPT_SETUPMIN,
 };
 
 /*
@@ -103,6 +104,9 @@ static const struct option longopts[] = {
 	{ "repair", no_argument, NULL, OPT_REPAIR },
 	{ "matrix", required_argument, NULL, OPT_MATRIX },
 	{ "artifact", required_argument, NULL, OPT_ARTIFACT },
+	{ "part", required_argument, NULL, OPT_PART },
+	{ "target-minutes", required_argument, NULL, OPT_TARGETMIN },
+	{ "setup-minutes", required_argument, NULL, OPT_SETUPMIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -120,13 +124,40 @@ takes(const struct command *cmd, const char *name)
 	usagefail(cmd->usage, "%s does not take --%s", cmd->name, name);
 }
 
-/* the options of matrix's plan, of the commands that update a config (torch-table, outdated), claim's --fd */
+/* the options of summary build --part and shards suggest */
+static void
+shardopts(struct opts *o, int c)
+{
+	char *end;
+	double v;
+
+	if (c == OPT_PART) {
+		o->part = strtol(optarg, &end, 10);
+		if (*end || o->part < 1 || o->part > SHARDS_MAX) {
+			error("--part wants a part from 1 to %d, not '%s'", SHARDS_MAX, optarg);
+			exit(2);
+		}
+		return;
+	}
+	v = strtod(optarg, &end);
+	if (end == optarg || *end || !(v >= 0 && v <= 100000) || (c == OPT_TARGETMIN && v <= 0)) {
+		error("--%s wants minutes (a number%s), not '%s'", c == OPT_TARGETMIN ? "target-minutes" : "setup-minutes",
+		      c == OPT_TARGETMIN ? " above 0" : "", optarg);
+		exit(2);
+	}
+	*(c == OPT_TARGETMIN ? &o->targetmin : &o->setupmin) = v;
+	o->setupset |= c == OPT_SETUPMIN;
+}
+
+/* the options of matrix's plan, of the commands that update a config (torch-table, outdated), claim's --fd,
+   summary build --part and shards suggest */
 static void
 updateopts(struct opts *o, int c)
 {
 	char *end;
 
 	switch (c) {
+	case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN: shardopts(o, c); break;
 	case OPT_CANARY: o->canary = 1; break;
 	case OPT_COUNT: o->count = 1; break;
 	case OPT_WRITE: o->write = optarg; break;
@@ -197,7 +228,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_ALL: o->all = 1; break;
 		case OPT_CANARY: case OPT_COUNT: case OPT_WRITE: case OPT_INDEX: case OPT_CUDAINDEX: case OPT_SINCE:
 		case OPT_DROP: case OPT_FOLLOW: case OPT_NOPLATFORMS: case OPT_RANGE: case OPT_TIMEOUT: case OPT_REPAIR:
-		case OPT_FD:
+		case OPT_FD: case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN:
 			updateopts(o, c);
 			break;
 		case 'b': o->builddir = optarg; break;
@@ -321,7 +352,7 @@ loadkeyed(struct keyed *x, enum keysource from)
 	if (!(x->c = cmdload(&x->a, &x->o, &x->h, &x->m)))
 		return -1;
 	keyctxinit(&x->k, x->c, x->o.builddir, x->o.templates, from);
-	storeopen(x->c, &x->st);
+	storeopen(x->c, x->o.builddir, &x->st);
 	return 0;
 }
 

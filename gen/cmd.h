@@ -35,7 +35,7 @@ enum {
 extern const struct command cmd_check, cmd_matrix, cmd_gen, cmd_key;
 extern const struct command cmd_lock, cmd_fetch, cmd_checkout, cmd_outdated, cmd_torchtable;
 extern const struct command cmd_index, cmd_restore, cmd_store;
-extern const struct command cmd_status, cmd_claim, cmd_summary;
+extern const struct command cmd_status, cmd_claim, cmd_summary, cmd_shards;
 
 /* the options given (each command reads those it takes) */
 struct opts {
@@ -57,6 +57,9 @@ struct opts {
 	int drop, follow, noplatforms, range;   /* torch-table */
 	long timeout;                       /* torch-table --timeout */
 	const char *matrixfile, *artifact;   /* summary --matrix, --artifact */
+	long part;                          /* summary build --part K */
+	double targetmin, setupmin;         /* shards suggest --target-minutes, --setup-minutes */
+	int setupset;                       /* shards suggest: --setup-minutes was given */
 };
 
 /* the options of argv (argv[0] is the command's name) into o: --help prints cmd's usage and

@@ -61,21 +61,29 @@ static const char matrixusage[] =
 	"  --split N     with --github: N matrices, as lines matrixK={...} and countK=ROWS\n"
 	"                (K = 1..N) for $GITHUB_OUTPUT: each platform's rows in matrices of\n"
 	"                their own, at most 256 rows each (GitHub's limit); an error when N\n"
-	"                matrices cannot hold them\n"
+	"                matrices cannot hold them. With --by-build, a sharded wheel's rows go to\n"
+	"                two more lines, parts={...} partcount=ROWS and finals={...} finalcount=ROWS\n"
+	"                (at most 256 rows each): its parts wait for nothing, its final row for them\n"
 	"  --by-build    with --json or --github: one row per wheel to build, not per cell; a wheel\n"
 	"                that several cells test (abi3, torch_abi: stable) gets the first one's row\n"
 	"                with cells (the selected cells that test it), tests and publishes (their\n"
-	"                ninja targets, space-separated): one CI job builds it once and tests it in each\n"
+	"                ninja targets, space-separated): one CI job builds it once and tests it in each.\n"
+	"                A wheel whose package has shards: \"N\" gets N part rows first, its row with\n"
+	"                part (\"K\"), parts (\"N\") and targets (\"shard/<cell>/K\") and no tests, then\n"
+	"                its own row with parts (\"N\"): the final job, which links what the parts made\n"
 	"  --tsv         tab-separated: cell package version python cuda torch key build platform\n"
 	"                runner (header first)\n"
 	"  --table       a table for people: each cell's platform, whether this host can build it\n"
-	"                and why not\n"
+	"                and why not, and \"[N parts]\" where its package has shards; only the table\n"
+	"                lists the cells no lane builds yet (CUDA and torch for win_amd64: a Windows\n"
+	"                runner with MSVC is needed)\n"
 	"  --profile P   only the cells of profile P\n"
 	"  --canary      only one cell per package and platform (of the profile's): its newest version against\n"
 	"                its newest torch, PyPI's CUDA of that torch (else its newest CUDA), the\n"
 	"                middle of its Pythons; what an upstream update's pull request builds\n"
 	"  --count       instead of the cells, how many there are: a line \"(all)<TAB>N\", then\n"
-	"                one \"PROFILE<TAB>N\" per profile of the config\n"
+	"                one \"PROFILE<TAB>N\" per profile of the config; where a package has shards,\n"
+	"                a third column: the part rows of the wheels to build\n"
 	"  --missing     only the cells whose key the store lacks (the store: see 'wheelgen store\n"
 	"                --help'); a store that cannot be read is a warning, and every cell is listed\n"
 	"  --shard I/N   only the I-th of N near-equal contiguous shards (1 <= I <= N)\n"
@@ -89,6 +97,30 @@ static const char matrixusage[] =
 	"A key is empty when it cannot be known yet: a git source with no lock entry and no\n"
 	"checkout ('wheelgen lock' pins them).\n";
 
+/* matrix --count: "(all)<TAB>N", then "PROFILE<TAB>N" per profile; where a package has shards,
+   a third column: the part rows of the wheels to build */
+static void
+printcount(const struct config *c, const struct matrix *m)
+{
+	int sharded = 0;
+	size_t i, j, parts = 0;
+
+	for (j = 0; j < c->npkgs; j++)
+		sharded |= c->pkgs[j].shards > 1;
+	for (j = 0; j < m->n; j++)
+		parts += cellpartrows(&m->cells[j]);
+	printf(sharded ? "(all)\t%zu\t%zu\n" : "(all)\t%zu\n", m->n, parts);
+	for (i = 0; i < c->nprofiles; i++) {
+		size_t hits = 0;
+
+		for (j = parts = 0; j < m->n; j++) {
+			hits += profilehas(&c->profiles[i], &m->cells[j]);
+			parts += profilehas(&c->profiles[i], &m->cells[j]) ? cellpartrows(&m->cells[j]) : 0;
+		}
+		printf(sharded ? "%s\t%zu\t%zu\n" : "%s\t%zu\n", c->profiles[i].name, hits, parts);
+	}
+}
+
 static int
 cmdmatrix(const struct command *cmd, int argc, char **argv)
 {
@@ -99,7 +131,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	struct host h;
 	struct matrix m;
 	struct config *c;
-	size_t i, n = 0;
+	size_t n = 0;
 	int rc = 1;
 	char (*keys)[65] = NULL;
 	struct keyctx k;
@@ -125,21 +157,14 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	if (o.profile && !(prof = cmdprofile(c, o.profile, o.config)))
 		goto out;
 	if (o.count) {
-		printf("(all)\t%zu\n", m.n);
-		for (i = 0; i < c->nprofiles; i++) {
-			size_t j, hits = 0;
-
-			for (j = 0; j < m.n; j++)
-				hits += profilehas(&c->profiles[i], &m.cells[j]);
-			printf("%s\t%zu\n", c->profiles[i].name, hits);
-		}
+		printcount(c, &m);
 		rc = 0;
 		goto out;
 	}
 	/* keep the selected cells at the front, with their keys where they are shown or asked for */
 	keys = xcalloc(m.n ? m.n : 1, sizeof(*keys));
 	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_LOCK);
-	storeopen(c, &st);
+	storeopen(c, o.builddir, &st);
 	if (o.missing && st.kind == STORE_NONE)
 		warn("--missing: no store (the config has no publish: destination and "
 				"WHEELGEN_STORE is not set): every cell is missing");
@@ -148,6 +173,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	po.canary = o.canary;
 	po.missing = o.missing;
 	po.needkeys = o.format && o.format != FMT_TABLE;
+	po.alllanes = o.format == FMT_TABLE;
 	po.tmp = tmp.buf;
 	if ((o.missing && st.kind != STORE_NONE && mkdirs(o.builddir) < 0) || plancells(&k, &st, &m, &po, keys, &n) < 0)
 		goto out;

@@ -28,7 +28,7 @@ static const char *const pkgkeys[] = {
 	"extra_deps", "test_import", "test_command", "description", "local_version", "cuda_archs",
 	"memory_per_job_gb", "max_jobs", "nvcc_threads", "repair", "yanked", "patches", "build_frontend",
 	"torch_requirement", "test_skip_modules", "test_deps", "abi", "skip_submodules", "torch_abi", "platforms",
-	"nvcc_compress", NULL,
+	"nvcc_compress", "shards", NULL,
 };
 static const char *const repairkeys[] = { "plat", "exclude", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
@@ -119,14 +119,13 @@ checkplatforms(struct ctx *x, const struct strlist *l, const char *what)
 		s = platformalias(l->v[i]);
 		if (!s)
 			s = nearest(l->v[i], platformnames, nplatforms);
-		if (!strncmp(l->v[i], "win", 3) || !strncmp(l->v[i], "mac", 3))
-			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s: wheelgen builds Linux wheels for x86_64 and "
-				"aarch64 (nothing here can build or run a %s wheel)", l->v[i], what,
-				l->v[i][0] == 'w' ? "Windows" : "macOS");
+		if (!strncmp(l->v[i], "mac", 3) || !strncmp(l->v[i], "darwin", 6))
+			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s: wheelgen builds wheels for x86_64, aarch64 and "
+				"win_amd64 (nothing here can build or run a macOS wheel)", l->v[i], what);
 		else if (s)
 			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s; did you mean '%s'?", l->v[i], what, s);
 		else
-			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s (wheelgen builds for x86_64 and aarch64)",
+			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s (wheelgen builds for x86_64, aarch64 and win_amd64)",
 				l->v[i], what);
 	}
 	checkdups(x, l, what);
@@ -260,7 +259,7 @@ loaddefaults(struct ctx *x, struct node *n)
 		getlist(x, mapget(n, "platforms"), "defaults.platforms", &x->c->platforms, 0);
 		checkplatforms(x, &x->c->platforms, "defaults.platforms");
 		if (x->c->platforms.n == 0 && mapget(n, "platforms")->kind == NSEQ)
-			nodeerr(x->d, mapget(n, "platforms"), "defaults.platforms is empty: name at least one (x86_64, aarch64)");
+			nodeerr(x->d, mapget(n, "platforms"), "defaults.platforms is empty: name at least one (x86_64, aarch64, win_amd64)");
 	}
 }
 
@@ -909,6 +908,7 @@ loadpackage(struct ctx *x, struct package *p, struct node *k, struct node *v)
 	p->memory_per_job_gb = getnumber(x, mapget(v, "memory_per_job_gb"), "memory_per_job_gb", 2, 0.01, 4096, 0);
 	p->max_jobs = (long)getnumber(x, mapget(v, "max_jobs"), "max_jobs", 0, 1, 1024, 1);
 	p->nvcc_threads = (long)getnumber(x, mapget(v, "nvcc_threads"), "nvcc_threads", 1, 1, 64, 1);
+	p->shards = (long)getnumber(x, mapget(v, "shards"), "shards", 1, 1, 64, 1);
 }
 
 static void

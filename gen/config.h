@@ -84,6 +84,7 @@ struct package {
 	double memory_per_job_gb;  /* memory one compile job takes (default 2) */
 	long max_jobs;             /* MAX_JOBS for the build (0: the host's processors) */
 	long nvcc_threads;         /* NVCC_THREADS for the build (default 1) */
+	long shards;               /* shards: the parts each cell's compile is split into (1: one piece) */
 	struct node *localat;      /* where local_version was written */
 	int repair;                /* 1: auditwheel repair the wheel (repair: given) */
 	const char *repairplat;    /* repair.plat, NULL: auditwheel's choice */

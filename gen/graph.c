@@ -15,6 +15,7 @@
 #include "sources.h"
 #include "spec.h"
 #include "steps.h"
+#include "store.h"
 
 
 /* " $builddir/<place of the cell>" (layout.c) */
@@ -80,6 +81,9 @@ indexspec(struct sb *s, const struct config *c)
 	/* pages link the store's blobs only under a base_url: without one the spec stays the same
 	   when a store is added, and the index is not rebuilt for it */
 	o.blobs = c->baseurl && (c->publishdir || c->publishhttp);
+	/* (a GitHub store: a wheel built here is published into its cell's release) */
+	if (c->baseurl && !o.blobs && c->ghrepo)
+		o.release = (char *)c->ghtag;
 	for (i = 0; i < c->npkgs; i++) {
 		for (k = 0; k < c->pkgs[i].nyanked; k++) {
 			struct sb y = SB_INIT;
@@ -117,6 +121,32 @@ sysrootdep(struct sb *g, const struct cell *cl)
 	if (escninjapath(g, p.buf) < 0)
 		BUG("sysroot path with a newline");
 	sbfree(&p);
+}
+
+/* the implicit inputs of a cell's build (the wheel, and each part of a sharded one), and the
+   order-only programs it runs */
+static void
+buildinputs(struct sb *g, const struct cell *cl, int container)
+{
+	size_t k;
+
+	cellpath(g, BD_SPEC, cl);
+	scripts(g, STEP_BUILD, container, cellforeign(cl));
+	sysrootdep(g, cl);
+	if (cl->pkg->src == SRC_GIT) {
+		struct sb name = SB_INIT;
+
+		srcname(&name, cl->pkg, cl->version);
+		sbaddc(g, ' ');
+		bdpath(g, "$builddir", BD_STAMP, name.buf);
+		sbfree(&name);
+	}
+	for (k = 0; k < cl->pkg->patches.n; k++) {
+		sbaddc(g, ' ');
+		if (escninjapath(g, cl->pkg->patches.v[k]) < 0)
+			BUG("patch path with a newline");
+	}
+	sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-cc");
 }
 
 /* the edge of a cell's wheel: unbuildable here (the reason), shared with the cell that builds
@@ -157,25 +187,29 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 		sbadd(g, "build");
 		cellpath(g, BD_MANIFEST, cl);
 		sbadd(g, ": wheel |");
-		cellpath(g, BD_SPEC, cl);
-		scripts(g, STEP_BUILD, container, cellforeign(cl));
-		sysrootdep(g, cl);
-		if (cl->pkg->src == SRC_GIT) {
-			struct sb name = SB_INIT;
-
-			srcname(&name, cl->pkg, cl->version);
-			sbaddc(g, ' ');
-			bdpath(g, "$builddir", BD_STAMP, name.buf);
-			sbfree(&name);
-		}
-		for (k = 0; k < cl->pkg->patches.n; k++) {
-			sbaddc(g, ' ');
-			if (escninjapath(g, cl->pkg->patches.v[k]) < 0)
-				BUG("patch path with a newline");
-		}
-		sbadd(g, " || $builddir/wheelgen\n  cell = ");
+		buildinputs(g, cl, container);
+		sbadd(g, "\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbaddc(g, '\n');
+		/* shards: N parts of its compile, each on a runner of its own (wheelgen-cc) */
+		for (k = 1; cl->pkg->shards > 1 && k <= (size_t)cl->pkg->shards; k++) {
+			sbadd(g, "build");
+			sbreset(&why);
+			bdrel(&why, BD_SHARDDIR, cl->id);
+			sbaddf(&why, "/%zu.done", k);
+			sbadd(g, " $builddir/");
+			escninjapath(g, why.buf);
+			sbadd(g, ": shard |");
+			buildinputs(g, cl, container);
+			sbadd(g, "\n  cell = ");
+			escninjavalue(g, cl->id);
+			sbaddf(g, "\n  part = %zu\n  shards = %ld\n", k, cl->pkg->shards);
+			sbadd(g, "build shard/");
+			escninjapath(g, cl->id);
+			sbaddf(g, "/%zu: phony $builddir/", k);
+			escninjapath(g, why.buf);
+			sbaddc(g, '\n');
+		}
 	}
 	sbfree(&why);
 }
@@ -228,6 +262,16 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 	sbadd(g, "\n  cell = ");
 	escninjavalue(g, cl->id);
 	sbaddc(g, '\n');
+	if (c->ghrepo) {
+		/* the GitHub release of the cell's files (store.h: one rule, for readers and publish) */
+		struct sb tag = SB_INIT;
+
+		storerelease(c->ghtag, cl->id, &tag);
+		sbadd(g, "  release = ");
+		escninjavalue(g, tag.buf);
+		sbaddc(g, '\n');
+		sbfree(&tag);
+	}
 	/* the names people and CI type */
 	for (k = 0; k < sizeof(phonies) / sizeof(phonies[0]); k++) {
 		sbaddf(g, "build %s/", phonies[k].name);
@@ -296,7 +340,7 @@ static const char rules[] =
 	"  description = TESTED $cell\n"
 	"  restat = 1\n"
 	"rule publish\n"
-	"  command = " CLAIM "sh templates/publish.sh $builddir $cell" UNCLAIM "\n"
+	"  command = " CLAIM "sh templates/publish.sh $builddir $cell $release" UNCLAIM "\n"
 	"  description = PUBLISH $cell\n"
 	"rule nopublish\n"
 	"  command = echo \"wheelgen: cannot publish $cell: the config's 'publish:' names no destination for wheels (dir, http or github)\" >&2; exit 1\n"
@@ -343,6 +387,18 @@ static const char rules[] =
 	"  command = $builddir/wheelgen check --config $config && touch $out\n"
 	"  description = CHECK $config\n\n";
 
+/* part K of N of a cell's compile (shards: ninja shard/<cell>/K; the build step with WG_SHARD and
+   the cell's key): only in graphs with a package of shards */
+static const char shardrule[] =
+	"rule shard\n"
+	"  command = " CLAIM "mkdir -p $builddir/shards/$cell && wg_key=$$($builddir/wheelgen key --builddir $builddir --config $config"
+	" --host $builddir/host.txt $cell) && WG_SHARD=$part/$shards WG_SHARD_KEY=$${wg_key%% *} sh templates/build-$backend.sh"
+	" $builddir $cell && touch $out" UNCLAIM "\n"
+	"  description = SHARD $cell $part/$shards\n"
+	"  depfile = $out.d\n"
+	"  deps = gcc\n"
+	"  pool = $wheelpool\n";
+
 /* a cross build's root file system (templates/sysroot.sh): only in graphs with cross-built cells */
 static const char sysrootrule[] =
 	"rule sysroot\n"
@@ -365,7 +421,8 @@ sysrootedges(struct sb *g, const struct matrix *m, const struct host *h)
 			if (!m->cells[i].whynot && m->cells[i].sysroot && !strcmp(m->cells[i].sysroot, r->dir))
 				break;
 		}
-		if (i == m->n || !plat)
+		/* (a Windows CPython has no edge: configure fetches it) */
+		if (i == m->n || !plat || !plat->deb)
 			continue;
 		if (!any++)
 			sbadd(g, sysrootrule);
@@ -487,7 +544,7 @@ sources(struct sb *g, struct sb *specs, const struct config *c, const struct mat
 
 static const char *const reserved[] = {
 	"wheels", "tests", "index", "publish", "publish-index", "merge-index", "publish-merged-index", "check", "all",
-	"build.ninja", "wheel", "test", "profile", "fetch", NULL,
+	"build.ninja", "wheel", "test", "profile", "fetch", "shard", NULL,
 };
 
 /* the memory pool: how many wheel builds fit in memory_gb at once (none when it is unknown) */
@@ -591,6 +648,12 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 	sbadd(&g, rules);
 	if (c->variants)
 		sbadd(&g, variantrule);
+	for (i = 0; i < c->npkgs; i++) {
+		if (c->pkgs[i].shards > 1) {
+			sbadd(&g, shardrule);
+			break;
+		}
+	}
 	if (sources(&g, &srcspecs, c, m, o) < 0)
 		goto fail;
 	sysrootedges(&g, m, o->host);

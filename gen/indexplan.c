@@ -10,6 +10,7 @@
 #include "files.h"
 #include "indexplan.h"
 #include "leftout.h"
+#include "store.h"
 #include "pages.h"
 #include "pep.h"
 #include "sha256.h"
@@ -266,6 +267,12 @@ readwheels(const char *builddir, char **manifests, size_t n, const struct indexo
 			struct sb b = SB_INIT;
 
 			sbaddf(&b, "blobs/%s/%s", w[nw].sha256, w[nw].filename);
+			w[nw].stored = sbdetach(&b);
+		} else if (!w[nw].stored && o->release && w[nw].cell) {
+			struct sb b = SB_INIT;
+
+			storerelease(o->release, w[nw].cell, &b);
+			sbaddf(&b, "/%s", w[nw].filename);
 			w[nw].stored = sbdetach(&b);
 		}
 		/* only tested wheels are indexed */

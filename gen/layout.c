@@ -25,6 +25,7 @@ static const struct {
 	[BD_MERGELIST] = { "merge-index.rsp", NULL },
 	[BD_PULLNOTE] = { "store-pull.tsv", NULL },
 	[BD_INDEXNOTE] = { "index-left-out.tsv", NULL },
+	[BD_SHARDDIR] = { "shards/", "" },
 };
 
 void

@@ -31,6 +31,7 @@ enum bdplace {
 	BD_MERGELIST,   /* merge-index.rsp: the manifests ninja merge-index indexed (name ignored) */
 	BD_PULLNOTE,    /* store-pull.tsv: what store --pull left out, its counts (leftout.h; name ignored) */
 	BD_INDEXNOTE,   /* index-left-out.tsv: what index left out (leftout.h; name ignored) */
+	BD_SHARDDIR,    /* shards/<cell>: its parts' objects (<part>/, resume/) and <part>.done stamps */
 };
 
 /* the path of place for name relative to the build directory, appended to s */

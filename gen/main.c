@@ -14,7 +14,7 @@
 /* every command, in the order --help lists them (git's builtins, ninja's tools) */
 static const struct command *const commands[] = {
 	&cmd_check, &cmd_matrix, &cmd_gen, &cmd_index, &cmd_lock, &cmd_fetch, &cmd_checkout, &cmd_outdated,
-	&cmd_torchtable, &cmd_key, &cmd_restore, &cmd_store, &cmd_status, &cmd_claim, &cmd_summary, NULL,
+	&cmd_torchtable, &cmd_key, &cmd_restore, &cmd_store, &cmd_status, &cmd_claim, &cmd_summary, &cmd_shards, NULL,
 };
 
 /* wheelgen --help: the command list comes from the table */

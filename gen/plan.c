@@ -123,7 +123,7 @@ plancells(struct keyctx *k, const struct store *st, struct matrix *m, const stru
 	char *keep = xcalloc(m->n + 1, 1);
 
 	for (i = 0; i < m->n; i++)
-		keep[i] = !o->prof || profilehas(o->prof, &m->cells[i]);
+		keep[i] = (!o->prof || profilehas(o->prof, &m->cells[i])) && (o->alllanes || !m->cells[i].nolane);
 	if (o->canary)
 		canary(k->c, m, keep);
 	*n = 0;

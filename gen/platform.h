@@ -1,7 +1,7 @@
 /*
  * platform: the platforms cells are built for, one table: a platform is one more axis of the
- * matrix, like Python or CUDA. A third one (win_amd64) would be a new row here and new steps,
- * not a rewrite. x86_64 comes first: the default, and the one whose cells keep the names and
+ * matrix, like Python or CUDA. win_amd64 is the third: cross-built with mingw-w64 and tested
+ * under wine (templates/windows.sh). x86_64 comes first: the default, and the one whose cells keep the names and
  * keys they had before the axis existed.
  */
 #ifndef WG_PLATFORM_H
@@ -13,14 +13,16 @@
 #define PLATFORM_MAX 4
 
 struct platform {
-	const char *name;      /* as configs say it: "x86_64", "aarch64" */
+	const char *name;      /* as configs say it: "x86_64", "aarch64", "win_amd64" */
 	const char *suffix;    /* appended to a cell's id: "" for x86_64, "-aarch64" */
-	const char *machine;   /* uname -m, a wheel's platform tag's end, an ELF file's machine */
-	const char *deb;       /* Debian's name of the architecture (an arm64 rootfs for aarch64) */
+	const char *machine;   /* uname -m, a wheel's platform tag's end (win_amd64: the whole tag) */
+	const char *deb;       /* Debian's name of the architecture (an arm64 rootfs for aarch64);
+				  NULL: no Debian root file system (win_amd64: a Windows CPython) */
 	const char *runner;    /* the GitHub Actions runner that builds it natively */
 	const char *cross;     /* the cross compilers' prefix on another machine, NULL: none */
 	const char *image;     /* the docker/podman backends' default image of a CUDA cell */
 	const char *cpuimage;  /* ... and of a cell without CUDA */
+	const char *nolane;    /* why its CUDA and torch cells are built by no lane yet, NULL: they are */
 };
 
 /* every platform, the default first; NULL-terminated names for "did you mean" */
@@ -34,7 +36,7 @@ const struct platform *platformfind(const char *name);
 const char *platformalias(const char *name);
 /* the default platform (x86_64) */
 const struct platform *platformdefault(void);
-/* the platform a wheel platform tag (linux_aarch64, manylinux_2_28_x86_64) is for, or NULL */
+/* the platform a wheel platform tag (linux_aarch64, manylinux_2_28_x86_64, win_amd64) is for, or NULL */
 const struct platform *platformoftag(const char *tag, size_t len);
 
 #endif

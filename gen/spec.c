@@ -170,6 +170,9 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir, int portable)
 		shvar(s, "WG_NVCC_COMPRESS", p->nvcc_compress);
 	if (!portable)
 		sbaddf(s, "WG_MEMORY_GB=%.1f\n", cl->memory_gb);
+	/* (how the compile is split does not decide the wheel: not in the key) */
+	if (!portable && p->shards > 1)
+		sbaddf(s, "WG_SHARDS=%ld\n", p->shards);
 	for (i = 0; i < p->extra_deps.n; i++)
 		shcall(s, "wg_dep", p->extra_deps.v[i], NULL);
 	for (i = 0; i < p->build_args.n; i++)

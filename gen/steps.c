@@ -32,6 +32,9 @@ static const struct {
 	/* a cell of another platform than x86_64: its cross build and emulated test, its root file system */
 	{ "cross.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
 	{ "sysroot.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
+	/* ... and a win_amd64 cell's: mingw-w64, a Windows CPython, wine */
+	{ "windows.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
+	{ "winpython.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
 };
 
 const char *

@@ -3,8 +3,17 @@
  * destinations, holding for each published cell <cell>.manifest (its manifest with key=,
  * tested= and gpu=), its wheel and the wheel's .metadata, all under their names. A cell is in
  * the store when its <cell>.manifest carries the cell's key and the wheel's sha256 matches.
- * Reading needs no token: a directory is read as files, an HTTP store and a GitHub release
- * with curl (GET).
+ * Reading needs no token: a directory is read as files, an HTTP store and GitHub releases
+ * with curl (GET), every answer bounded in size and time.
+ *
+ * publish.github spans releases: a cell's three files are assets of the release
+ * storerelease() names from the cell alone (its package, version, Python and platform), so
+ * that no release reaches GitHub's 1,000 assets and no reader needs a listing. Its manifest
+ * says where its wheel is (stored=<release>/<file name>).
+ *
+ * A store that timed out is given up on for the rest of the ninja run (the run: the pid and
+ * start time in BUILDDIR/.lock, see claim.h): BUILDDIR/store-down/<hash of the store> holds the
+ * run and the message, and every later call of the run fails at once with that message.
  */
 #ifndef WG_STORE_H
 #define WG_STORE_H
@@ -20,31 +29,52 @@ struct store {
 	const char *from;  /* what named it: "WHEELGEN_STORE", "publish.dir", "publish.http", "publish.github" */
 	long timeout;      /* seconds one transfer may take (publish.timeout) */
 	long stall;        /* seconds a transfer may move under 1 KiB/s (publish.stall_timeout) */
+	const char *release; /* publish.github: the tag that begins every release's (storerelease), else NULL */
+	char *api;         /* publish.github: the API's URL ($GITHUB_API_URL, else https://api.github.com) */
+	const char *repo;  /* publish.github: owner/name */
+	char *down;        /* the mark of a store given up on in this run (BUILDDIR/store-down/<hash>), or NULL */
+	char *run;         /* the ninja run this process belongs to ("pid start" of BUILDDIR/.lock), or NULL */
 };
 
 /* the most a store's directory listing may hold */
 #define STORE_LISTING_MAX (16 << 20)
+/* the most any file read from a store may hold when the caller names no limit (GitHub's limit
+   on an asset is 2 GiB) */
+#define STORE_FILE_MAX ((size_t)2 << 30)
 
 /*
  * The store to read: $WHEELGEN_STORE (a directory, an http:// or https:// URL, or "none"),
- * else publish.dir, else publish.http, else the download URL of publish.github's release.
- * kind is STORE_NONE when there is none.
+ * else publish.dir, else publish.http, else publish.github's releases (downloads under
+ * $GITHUB_SERVER_URL, else https://github.com). kind is STORE_NONE when there is none.
+ * builddir (or NULL): where the run's state is (the store-down marks).
  */
-void storeopen(const struct config *c, struct store *s);
+void storeopen(const struct config *c, const char *builddir, struct store *s);
+
+/*
+ * The tag of the GitHub release that holds cell's files: prefix-<cell without its -cu<XYZ> and
+ * -torch<X.Y> parts>, i.e. prefix-<package>-<version>-py<XY>[-<platform>], into tag. One
+ * release per package version, Python and platform: its cells differ only in CUDA and torch.
+ */
+void storerelease(const char *prefix, const char *cell, struct sb *tag);
 void storefree(struct store *s);
 
 /*
  * 1 if name can name a file of the store: a plain file name (<cell>.manifest, a wheel published
- * flat), or blobs/<sha256>/<plain file name> (a wheel and its .metadata stored by content: a
- * name that never holds other bytes, so that no manifest ever names bytes the store lacks)
+ * flat), blobs/<sha256>/<plain file name> (a wheel and its .metadata stored by content: a
+ * name that never holds other bytes, so that no manifest ever names bytes the store lacks), or
+ * <release>/<plain file name> (a GitHub release's asset: the release a tag of letters, digits
+ * and '-_.+')
  */
 int storefile(const char *name);
 
 /*
  * Copy the store's file name into dest (through dest.tmp.<pid> and a rename); max: the most it
- * may hold (0: no limit). Returns 0, 1 when the store has no such file, or -1 when the store
- * could not be read, timed out, or sent more than max (why says how, naming the file or URL;
- * nothing printed).
+ * may hold (0: STORE_FILE_MAX); an answer longer than max is cut off there, announced or not,
+ * and the temporary removed. Returns 0, 1 when the store has no such file, or -1 when the
+ * store could not be read, timed out, or sent more than max (why says how, naming the file or
+ * URL; nothing printed). HTTP: redirects are followed within the store's host (GitHub's: to
+ * any https host, its downloads' home); a redirect elsewhere is an error naming where it went.
+ * 401, 403, 404 and 507 are answers, never tried again; 401 and 403 name WG_HTTP_TOKEN.
  */
 int storeget(const struct store *s, const char *name, const char *dest, size_t max, struct sb *why);
 
@@ -57,10 +87,12 @@ int storestat(const struct store *s, const char *name, long long *size, struct s
 int storehash(const struct store *s, const char *name, char hex[65]);
 
 /* the store's file names ending in suffix, one per line into names (an HTTP store: the links
-   of its directory listing); 0 or -1 with why */
+   of its directory listing; GitHub: <release>/<asset> of every release whose tag begins with
+   the store's, every page of the API's lists read); 0 or -1 with why */
 int storelist(const struct store *s, const char *suffix, struct sb *names, struct sb *why);
 
-/* remove the store's file name (HTTP: DELETE); 0 or -1 with why */
+/* remove the store's file name (HTTP: DELETE; GitHub: the asset, through the API with
+   GH_TOKEN or GITHUB_TOKEN); 0 or -1 with why */
 int storedel(const struct store *s, const char *name, struct sb *why);
 
 /* the store as people should read it: the directory or URL */

@@ -17,6 +17,7 @@
 #include "leftout.h"
 #include "manifest.h"
 #include "status.h"
+#include "shardstat.h"
 #include "summary.h"
 
 /* the most rows of a list the summary shows (a plan of a thousand cells stays readable) */
@@ -28,7 +29,10 @@
 
 /* one row of the plan's matrix: one wheel to build */
 struct planrow {
-	int part;             /* the K of matrixK (1 without --split): the build job buildK */
+	int part;             /* the K of matrixK (1 without --split): the build job buildK; 0: the
+	                         parts= or finals= matrix (a sharded wheel's jobs parts and final) */
+	char *shard;          /* a part row's part ("K"), or NULL */
+	char *parts;          /* a sharded wheel's parts ("N"), or NULL */
 	char *build;          /* the cell whose build makes the wheel */
 	char *cells;          /* the cells that test it, space-separated */
 	char *runner;         /* the runner label, or NULL (ubuntu-latest) */
@@ -40,9 +44,21 @@ planrowfree(struct planrow *r)
 	free(r->build);
 	free(r->cells);
 	free(r->runner);
+	free(r->shard);
+	free(r->parts);
 }
 
-/* the rows of one matrix, {"include": [{"build" or "cell": ..., "cells": ..., "runner": ...}, ...]}
+/* a row's value as text (a string, or a number as written), copied; NULL for none or another kind */
+static char *
+plantext(const struct json *v)
+{
+	const char *s = v && v->kind == JSON_NUMBER ? v->s : jsonstr(v);
+
+	return s ? xstrdup(s) : NULL;
+}
+
+/* the rows of one matrix, {"include": [{"build" or "cell": ..., "cells": ..., "runner": ..., "part":
+   ..., "parts": ...}, ...]}
    (json.c reads it), appended to *rows; -1 if it is not one */
 static int
 planparse(const char *text, int part, struct planrow **rows, size_t *n, size_t *cap)
@@ -70,6 +86,8 @@ planparse(const char *text, int part, struct planrow **rows, size_t *n, size_t *
 		r->build = xstrdup(build);
 		r->cells = xstrdup(cells ? cells : build);
 		r->runner = runner && *runner ? xstrdup(runner) : NULL;
+		r->shard = plantext(jsonget(inc->v[i], "part"));
+		r->parts = plantext(jsonget(inc->v[i], "parts"));
 	}
 	if (inc && inc->kind == JSON_ARRAY && i == inc->n)
 		rc = 0;
@@ -100,6 +118,10 @@ planread(const char *path, struct planrow **rows, size_t *n, struct sb *why)
 			if (end == line + 6 || *end != '=' || part < 1)
 				continue;
 			line = end + 1;
+		} else if (startswith(line, "parts=") || startswith(line, "finals=")) {
+			/* (a sharded wheel's rows: the jobs parts and final) */
+			part = 0;
+			line = strchr(line, '=') + 1;
 		} else if (*line != '{') {
 			continue;
 		}
@@ -193,20 +215,46 @@ summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, con
 		}
 		plancounts(out, m, p, &missing);
 	}
-	if (n)
-		sbaddf(out, "\n%zu wheel%s to build:\n\n| job | runner | wheel | cells |\n|---|---|---|---|\n", n,
-		       n == 1 ? "" : "s");
+	if (n) {
+		size_t nparts = 0, nsharded = 0;
+
+		for (i = 0; i < n; i++)
+			nparts += rows[i].shard != NULL, nsharded += rows[i].parts && !rows[i].shard;
+		sbaddf(out, "\n%zu wheel%s to build", n - nparts, n - nparts == 1 ? "" : "s");
+		/* (a sharded wheel: its part rows compile, its final row links what they made) */
+		if (nsharded)
+			sbaddf(out, " (%zu sharded: %zu part row%s, then a final row each)", nsharded, nparts,
+			       nparts == 1 ? "" : "s");
+		sbadd(out, ":\n\n| job | runner | wheel | cells |\n|---|---|---|---|\n");
+	}
 	for (i = 0; i < n; i++) {
 		if (i == MAXROWS) {
-			sbaddf(out, "| ... | | | and %zu more wheels |\n", n - MAXROWS);
+			sbaddf(out, "| ... | | | and %zu more rows |\n", n - MAXROWS);
 			break;
 		}
-		sbaddf(out, "| build%d | ", rows[i].part);
+		if (rows[i].shard)
+			sbadd(out, "| parts | ");
+		else if (!rows[i].part)
+			sbadd(out, "| final | ");
+		else
+			sbaddf(out, "| build%d | ", rows[i].part);
 		escmd(out, rows[i].runner ? rows[i].runner : "ubuntu-latest");
 		sbadd(out, " | ");
 		mdcells(out, rows[i].build);
 		sbadd(out, " | ");
-		mdcells(out, rows[i].cells);
+		if (rows[i].shard) {
+			sbadd(out, "part ");
+			escmd(out, rows[i].shard);
+			sbadd(out, " of ");
+			escmd(out, rows[i].parts ? rows[i].parts : "?");
+		} else {
+			mdcells(out, rows[i].cells);
+			if (rows[i].parts) {
+				sbadd(out, " (links its ");
+				escmd(out, rows[i].parts);
+				sbadd(out, " parts)");
+			}
+		}
 		sbadd(out, " |\n");
 	}
 	for (i = 0; i < n; i++)
@@ -445,6 +493,10 @@ cellrow(struct sb *out, const char *cell, const struct cellfacts *f)
 		stepduration(t, sizeof(t), f->test.secs);
 		sbaddf(out, "%stest %s", f->hasbuild && f->build.end ? ", " : "", t);
 	}
+	/* (shards and deadlines: objects taken from parts or an earlier attempt) */
+	if (f->have && f->w.objcompiled >= 0 && f->w.objreused >= 0)
+		sbaddf(out, "%sobjects: %lld compiled, %lld reused", (f->hasbuild && f->build.end) ||
+		       (f->hastest && f->test.end) ? "; " : "", f->w.objcompiled, f->w.objreused);
 	sbadd(out, " |\n");
 }
 
@@ -483,6 +535,116 @@ cellfailure(struct sb *out, const char *builddir, const char *cell, const char *
 	sbfree(&rel);
 }
 
+/* a cell's kept objects (BUILDDIR/shards/<cell>/): each part's share, and a stopped build's */
+static void
+cellshards(struct sb *out, const char *builddir, const char *cell)
+{
+	struct shardobjs o[SHARDS_MAX + 2];
+	size_t i, n = shardobjsread(builddir, cell, o, sizeof(o) / sizeof(*o));
+
+	if (!n)
+		return;
+	sbadd(out, "\n`");
+	escmd(out, cell);
+	sbadd(out, "`: objects kept in `shards/`:\n");
+	for (i = 0; i < n; i++) {
+		sbadd(out, "- ");
+		if (o[i].parts)
+			sbaddf(out, "part %ld of %ld", o[i].part, o[i].parts);
+		else
+			sbadd(out, o[i].stopped ? "a build stopped at its deadline" : "an earlier build");
+		sbaddf(out, ": %lld of %lld objects (%lld compiled, %lld reused)", o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused,
+		       o[i].objects, o[i].compiled, o[i].reused);
+		if (o[i].stopped)
+			sbadd(out, ", **stopped at the deadline**: kept for the next job of this cell (the workflow saves it to the Actions cache)");
+		sbaddc(out, '\n');
+	}
+}
+
+int
+summarystopped(struct sb *out, const char *builddir, const char *cell)
+{
+	struct shardobjs o[SHARDS_MAX + 2];
+	size_t i, n;
+	int stopped = 0;
+
+	if (!plainname(cell))
+		return error("summary stopped: '%s' is not a cell's name", cell);
+	n = shardobjsread(builddir, cell, o, sizeof(o) / sizeof(*o));
+	for (i = 0; i < n; i++)
+		stopped |= o[i].stopped;
+	sbadd(out, stopped ? "stopped=yes\n" : "stopped=\n");
+	return 0;
+}
+
+int
+summarypart(struct sb *out, const char *builddir, const char *cell, long part, const char *artifact)
+{
+	struct shardobjs o[SHARDS_MAX + 2];
+	struct sb path = SB_INIT, name = SB_INIT, lines = SB_INIT;
+	struct steplog st;
+	size_t i, n;
+	int have = 0;
+	char t[32];
+
+	if (!plainname(cell))
+		return error("summary build: '%s' is not a cell's name", cell);
+	n = shardobjsread(builddir, cell, o, sizeof(o) / sizeof(*o));
+	sbaddf(&name, "%ld", part);
+	sbadd(out, "### Part ");
+	escmd(out, name.buf);
+	sbadd(out, " of `");
+	escmd(out, cell);
+	sbadd(out, "`\n\n");
+	bdpath(&path, builddir, BD_BUILDLOG, cell);
+	path.len -= strlen(".build.log");
+	path.buf[path.len] = 0;
+	sbaddf(&path, ".shard%ld.log", part);
+	have = steplogread(path.buf, &st) == 0;
+	for (i = 0; i < n && strcmp(o[i].dir, name.buf); i++)
+		;
+	if (i < n) {
+		sbaddf(out, "Part %ld of %ld: %lld of the cell's %lld objects, **%lld compiled, %lld reused**", o[i].part,
+		       o[i].parts, o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused, o[i].objects, o[i].compiled,
+		       o[i].reused);
+		if (o[i].stopped)
+			sbadd(out, "; **stopped at the deadline**: kept for the next job of this part, which goes on from them (the workflow saves them to the Actions cache)");
+	} else {
+		sbadd(out, "No objects of this part were kept");
+	}
+	if (have && st.end) {
+		stepduration(t, sizeof(t), st.secs);
+		sbaddf(out, " (its step: %s)", t);
+	}
+	sbadd(out, ".\n");
+	if (have && st.end && st.rc) {
+		sbaddf(out, "\n**Its step failed.** Its log: `%s.shard%ld.log`", cell, part);
+		if (artifact) {
+			sbadd(out, " in the artifact `");
+			escmd(out, artifact);
+			sbadd(out, "`");
+		}
+		if (firsterrors(path.buf, 5, &lines) == 0) {
+			char *next = lines.buf, *line;
+
+			sbadd(out, ". It says:\n\n");
+			while ((line = nextline(&next))) {
+				sbadd(out, "    ");
+				escmdcode(out, line);
+				sbaddc(out, '\n');
+			}
+		} else {
+			sbadd(out, ".\n");
+		}
+	}
+	if (have)
+		steplogfree(&st);
+	sbfree(&path);
+	sbfree(&name);
+	sbfree(&lines);
+	return 0;
+}
+
 int
 summarybuild(struct sb *out, const char *builddir, char *const *cells, size_t n, const char *artifact)
 {
@@ -512,6 +674,8 @@ summarybuild(struct sb *out, const char *builddir, char *const *cells, size_t n,
 
 		if (step)
 			cellfailure(out, builddir, cells[i], step, artifact);
+		if (plainname(cells[i]))
+			cellshards(out, builddir, cells[i]);
 		cellfactsfree(&f[i]);
 	}
 	free(f);

@@ -26,11 +26,27 @@ int summaryplan(struct sb *out, const struct matrix *m, const struct profile *p,
 /*
  * A build job: for each of the n cells, from builddir: its wheel (built, restored from the
  * store, or not made), its test (passed, failed, not run), whether it was published, the wheel's
- * size and the steps' times; for a failed step, its log (in the artifact named artifact, which
+ * size and the steps' times (and its objects: compiled, reused, and each part's share kept in
+ * builddir/shards/<cell>/); for a failed step, its log (in the artifact named artifact, which
  * holds builddir/logs/; NULL: none) and the log's first error lines. -1 when a CELL is not a
  * plain name (reported; the others are summed up).
  */
 int summarybuild(struct sb *out, const char *builddir, char *const *cells, size_t n, const char *artifact);
+
+/*
+ * A part job of a sharded cell (wheelgen summary build --part K CELL): part K's share of the
+ * cell's objects, compiled and reused, from builddir/shards/<cell>/K/objects, its step's time
+ * and, when it failed, its log (in the artifact named artifact) and first errors. -1 when cell
+ * is not a plain name.
+ */
+int summarypart(struct sb *out, const char *builddir, const char *cell, long part, const char *artifact);
+
+/*
+ * For $GITHUB_OUTPUT: "stopped=yes" when a build or part of cell stopped at its deadline (an
+ * objects file under builddir/shards/<cell>/ says state=stopped: what it made is worth saving),
+ * else "stopped=". -1 when cell is not a plain name.
+ */
+int summarystopped(struct sb *out, const char *builddir, const char *cell);
 
 /*
  * The index job, after ninja merge-index: how many cells and wheels the index lists (the tested

@@ -403,7 +403,8 @@ alltags(const char *set, int (*pred)(const char *, size_t, const struct wheelwan
 	}
 }
 
-/* a platform tag this machine's Linux installs: linux_M, manylinuxX_M, manylinux_A_B_M, musllinux_A_B_M, any */
+/* a platform tag this machine's Linux installs: linux_M, manylinuxX_M, manylinux_A_B_M, musllinux_A_B_M, any;
+   or win_amd64 itself */
 static int
 platok(const char *t, size_t n, const struct wheelwant *w)
 {
@@ -411,6 +412,9 @@ platok(const char *t, size_t n, const struct wheelwant *w)
 
 	if (n == 3 && !strncmp(t, "any", 3))
 		return 1;
+	/* win_amd64: the whole tag */
+	if (!strncmp(w->machine, "win_", 4))
+		return n == m && !strncmp(t, w->machine, m);
 	if (n < m + 2 || t[n - m - 1] != '_' || strncmp(t + n - m, w->machine, m))
 		return 0;
 	return !strncmp(t, "linux_", 6) || !strncmp(t, "manylinux", 9) || !strncmp(t, "musllinux_", 10);
@@ -595,7 +599,7 @@ namecheck(const struct wheelname *x, const struct wheelwant *w, struct sb *why)
 	if (!pyok(x, w, why))
 		goto out;
 	if (!alltags(x->plat, platok, w)) {
-		sbaddf(why, "its platform %s is not Linux %s", x->plat, w->machine);
+		sbaddf(why, "its platform %s is not %s%s", x->plat, strncmp(w->machine, "win_", 4) ? "Linux " : "", w->machine);
 		goto out;
 	}
 	rc = 0;

@@ -14,11 +14,26 @@
 #
 # Prints nothing on success.  On failure prints a one-line summary and the
 # tail of the log to stderr and exits non-zero.
+#
+# Shards and deadlines (docs/manual.md, "Shards and deadlines"): with WG_SHARD=K/N (ninja's
+# shard/CELL/K, with the cell's key in WG_SHARD_KEY) the step compiles part K of the cell's
+# objects into BUILDDIR/shards/CELL/K/, logs to BUILDDIR/logs/CELL.shardK.log, and throws the
+# wheel away; with WHEELGEN_DEADLINE=<unix time> it starts no compile after that time, stops
+# the ones in flight then, keeps what it finished in BUILDDIR/shards/CELL/resume/ and fails.
+# A build of the wheel takes every object of the cell's key it finds there.
 set -eu
 
 # shellcheck source=templates/step-lib.sh
 . "$(dirname "$0")/step-lib.sh"
-wg_begin wheel build "$@"
+wg_part=${WG_SHARD:-}
+case $wg_part in
+    '') wg_begin wheel build "$@" ;;
+    [1-9]/[1-9] | [1-9]/[1-9][0-9] | [1-9][0-9]/[1-9][0-9]) wg_begin "part $wg_part of" "shard${wg_part%/*}" "$@" ;;
+    *)
+        printf 'wheelgen: WG_SHARD must be K/N (1 <= K <= N <= 64), not %s\n' "$wg_part" >&2
+        exit 2
+        ;;
+esac
 wg_templates=$(cd "$(dirname "$0")" && pwd)
 spec=$B/cells/$CELL/spec
 scratch=$B/build/$CELL
@@ -26,6 +41,23 @@ outdir=$B/wheels/$CELL
 # the depfile target must match the edge's output path exactly as ninja spells it (in a
 # container, build-container.sh says how the host's ninja spells it)
 depfile_target=${WG_DEPFILE_TARGET:-$BUILDDIR_ARG/wheels/$CELL/manifest}
+depfile=$outdir/manifest.d
+if [ -n "$wg_part" ]; then
+    # a part: a scratch of its own (the parts of one cell may run at once), and the depfile
+    # of ninja's shard/CELL/K
+    scratch=$B/build/$CELL.part${wg_part%/*}
+    depfile=$B/shards/$CELL/${wg_part%/*}.done.d
+    depfile_target=${WG_SHARD_DEPFILE_TARGET:-$BUILDDIR_ARG/shards/$CELL/${wg_part%/*}.done}
+    [ "${wg_part%/*}" -le "${wg_part#*/}" ] || wg_die "WG_SHARD=$wg_part: part ${wg_part%/*} of ${wg_part#*/}?"
+    case ${WG_SHARD_KEY:-} in
+        [0-9a-f]*) [ "${#WG_SHARD_KEY}" -eq 64 ] || wg_die "WG_SHARD_KEY is not a key: $WG_SHARD_KEY" ;;
+        *) wg_die "a part needs the cell's key in WG_SHARD_KEY (ninja's shard/$CELL/K sets it)" ;;
+    esac
+fi
+case ${WHEELGEN_DEADLINE:-} in
+    '' | [1-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]*) ;;
+    *) wg_die "WHEELGEN_DEADLINE must be a time in seconds since 1970 (date +%s), not '$WHEELGEN_DEADLINE'" ;;
+esac
 
 # --- read the spec ---------------------------------------------------------
 
@@ -66,10 +98,16 @@ wg_env() {
 }
 
 wg_readspec "$spec"
-# a cell of another platform than this host's: cross-built (templates/cross.sh)
+# a cell of another platform than this host's: cross-built (templates/cross.sh; win_amd64:
+# templates/windows.sh, the same functions)
 if [ -n "$WG_SYSROOT" ]; then
-    # shellcheck source=templates/cross.sh
-    . "$wg_templates/cross.sh"
+    if [ "$WG_PLATFORM" = win_amd64 ]; then
+        # shellcheck source=templates/windows.sh
+        . "$wg_templates/windows.sh"
+    else
+        # shellcheck source=templates/cross.sh
+        . "$wg_templates/cross.sh"
+    fi
     wg_cross_begin
     wg_cross_say cross-building
 fi
@@ -307,9 +345,7 @@ wg_depfile_escape() {
     wg_esc=$wg_esc$wg_rest
 }
 
-depfile=$outdir/manifest.d
-
-mkdir -p "$scratch/dist" "$scratch/tmp" "$outdir" "$PIP_CACHE_DIR"
+mkdir -p "$scratch/dist" "$scratch/tmp" "$PIP_CACHE_DIR" "${depfile%/*}"
 cd "$scratch"
 # pip unpacks a PyPI sdist into $TMPDIR/pip-req-build-<random>: under the cell's scratch, that is
 # inside ccache's base_dir, so the absolute include paths setup.py files build from their own
@@ -402,6 +438,152 @@ for wg_p in "$@"; do
 done
 mv -f "$scratch/manifest.d" "$depfile.tmp"
 mv -f "$depfile.tmp" "$depfile"
+
+# --- shards and deadlines: wheelgen-cc in front of the compilers ----------------------------
+
+# On for a part, a build with a deadline, the wheel of a package with shards, and a cell with
+# objects kept (BUILDDIR/shards/CELL); otherwise the compilers run as they are, but for nvcc:
+# wheelgen-cc stands before it in every CUDA build, so that its objects are the same bytes
+# whoever compiles them (gen/cc/wheelgen-cc.c: nvccsame)
+wg_shards=$B/shards/$CELL
+wg_cc_on=0
+if [ -n "$wg_part" ] || [ -n "${WHEELGEN_DEADLINE:-}" ] || [ -n "$WG_SHARDS" ] || [ -d "$wg_shards" ]; then
+    wg_cc_on=1
+    [ -x "$B/wheelgen-cc" ] || wg_die "$B/wheelgen-cc not found: re-run ./configure (it builds wheelgen-cc beside wheelgen)"
+fi
+unset WG_CC_ROOT WG_CC_MASK
+if [ "$wg_cc_on" = 0 ] && [ -n "$WG_CUDA_HOME" ]; then
+    if [ -x "$B/wheelgen-cc" ]; then
+        WG_CC_MASK=$scratch/wheelgen-cc-bin
+        rm -rf "$WG_CC_MASK"
+        mkdir -p "$WG_CC_MASK"
+        wg_nvcc=${NVCC:-$WG_CUDA_HOME/bin/nvcc}
+        ln -s "$B/wheelgen-cc" "$WG_CC_MASK/nvcc"
+        printf 'nvcc\t%s\n' "$wg_nvcc" >"$WG_CC_MASK/.next"
+        NVCC=$WG_CC_MASK/nvcc
+        PYTORCH_NVCC=$NVCC
+        [ -z "$WG_SYSROOT" ] || wg_xnvcc=$NVCC
+        PATH=$WG_CC_MASK:$PATH
+        export NVCC PYTORCH_NVCC PATH WG_CC_MASK
+        printf 'wheelgen: wheelgen-cc in front of nvcc (%s): its objects without its temporary names\n' "$wg_nvcc"
+    else
+        printf 'wheelgen: note: %s not found (re-run ./configure): nvcc'"'"'s objects name its temporary files, so this wheel is not the same bytes twice\n' "$B/wheelgen-cc"
+    fi
+fi
+if [ "$wg_cc_on" = 1 ]; then
+    if [ -n "$wg_part" ]; then
+        wg_key=$WG_SHARD_KEY
+    else
+        wg_key=$(cat "$B/cells/$CELL/key" 2>/dev/null || true)
+    fi
+    [ -n "$wg_key" ] || printf 'wheelgen: note: the key of %s is unknown: no objects are kept or reused\n' "$CELL"
+    [ "$WG_SOURCE_KIND" != pypi ] ||
+        printf 'wheelgen: note: a PyPI source is built in a temporary directory outside the cell'"'"'s copy: its compiles are neither split nor kept\n'
+    # WG_CC_SAVE: the directory this build keeps its objects in, made for this key (one that
+    # held another key's objects is emptied first)
+    WG_CC_SAVE=
+    if [ -n "$wg_part" ]; then
+        WG_CC_SAVE=$wg_shards/${wg_part%/*}
+    elif [ -n "${WHEELGEN_DEADLINE:-}" ]; then
+        WG_CC_SAVE=$wg_shards/resume
+    fi
+    if [ -n "$WG_CC_SAVE" ] && [ -n "$wg_key" ]; then
+        if [ "$(cat "$WG_CC_SAVE/key" 2>/dev/null || true)" != "$wg_key" ]; then
+            rm -rf "$WG_CC_SAVE"
+            mkdir -p "$WG_CC_SAVE"
+            printf '%s\n' "$wg_key" >"$WG_CC_SAVE/key.tmp"
+            mv -f "$WG_CC_SAVE/key.tmp" "$WG_CC_SAVE/key"
+        fi
+    fi
+    # the masks: a symlink to wheelgen-cc for each compiler name, and in .next the program
+    # each name runs next (ccache's mask, nvcc_compress's nvcc, or the compiler itself)
+    WG_CC_MASK=$scratch/wheelgen-cc-bin
+    rm -rf "$WG_CC_MASK"
+    mkdir -p "$WG_CC_MASK"
+    if [ -z "${CC:-}" ] || [ -z "${CXX:-}" ]; then
+        wg_ccxx=$("$WG_PYTHON_EXE" -c 'import sysconfig as s; print(s.get_config_var("CC") or "cc"); print(s.get_config_var("CXX") or "c++")')
+        CC=${CC:-${wg_ccxx%%"$wg_nl"*}}
+        CXX=${CXX:-${wg_ccxx#*"$wg_nl"}}
+    fi
+    # wg_ccmask CMD: "gcc -pthread" -> "$WG_CC_MASK/gcc -pthread" in $wg_masqd, the symlink made
+    # and what it runs next recorded (a name already masked keeps its first)
+    wg_ccmask() {
+        wg_first=${1%% *}
+        wg_rest=${1#"$wg_first"}
+        wg_name=${wg_first##*/}
+        if [ ! -e "$WG_CC_MASK/$wg_name" ]; then
+            case $wg_first in
+                */*) wg_next=$wg_first ;;
+                *) wg_next=$(command -v "$wg_first" 2>/dev/null || true) ;;
+            esac
+            if [ -n "$wg_next" ]; then
+                ln -s "$B/wheelgen-cc" "$WG_CC_MASK/$wg_name"
+                printf '%s\t%s\n' "$wg_name" "$wg_next" >>"$WG_CC_MASK/.next"
+            fi
+        fi
+        wg_masqd=$WG_CC_MASK/$wg_name$wg_rest
+        [ -e "$WG_CC_MASK/$wg_name" ] || wg_masqd=$1
+    }
+    wg_ccmask "$CC"
+    CC=$wg_masqd
+    wg_ccmask "$CXX"
+    CXX=$wg_masqd
+    for wg_c in gcc g++ cc c++ ar ranlib; do wg_ccmask "$wg_c"; done
+    if [ -n "$WG_SYSROOT" ]; then
+        wg_ccmask "$wg_xcc"
+        wg_xcc=$wg_masqd
+        wg_ccmask "$wg_xcxx"
+        wg_xcxx=$wg_masqd
+        wg_ccmask "${wg_xprefix}ar"
+    fi
+    if [ -n "$WG_CUDA_HOME" ]; then
+        wg_ccmask "${NVCC:-$WG_CUDA_HOME/bin/nvcc}"
+        NVCC=$wg_masqd
+        PYTORCH_NVCC=$NVCC
+        [ -z "$WG_SYSROOT" ] || wg_xnvcc=$NVCC
+        export NVCC PYTORCH_NVCC
+    fi
+    PATH=$WG_CC_MASK:$PATH
+    WG_CC_ROOT=$scratch
+    WG_CC_KEY=$wg_key
+    WG_CC_STORE=$wg_shards
+    WG_CC_PART=$wg_part
+    WG_CC_DEADLINE=${WHEELGEN_DEADLINE:-}
+    WG_CC_LOG=$scratch/objects.log
+    : >"$WG_CC_LOG"
+    export CC CXX PATH WG_CC_MASK WG_CC_ROOT WG_CC_KEY WG_CC_STORE WG_CC_SAVE WG_CC_PART WG_CC_DEADLINE WG_CC_LOG
+    printf 'wheelgen: wheelgen-cc in front of %s (objects of key %.12s: %s%s%s)\n' \
+        "$(cut -f1 "$WG_CC_MASK/.next" | tr '\n' ' ' | sed 's/ $//')" "${wg_key:-none}" \
+        "${wg_part:+part $wg_part, }" "kept in ${WG_CC_SAVE:-no directory}" \
+        "${WHEELGEN_DEADLINE:+, deadline $(date -d "@$WHEELGEN_DEADLINE" '+%Y-%m-%d %H:%M:%S' 2>/dev/null || echo "$WHEELGEN_DEADLINE")}"
+fi
+# wg_objects: what wheelgen-cc did, into wg_compiled, wg_reused, wg_other (other parts'),
+# wg_late (past the deadline) and wg_total (each object counted once)
+wg_objects() {
+    wg_count() { awk -v w="$1" '$1 == w { print $2 }' "$WG_CC_LOG" | sort -u | wc -l | tr -d ' '; }
+    wg_compiled=$(wg_count compiled)
+    wg_reused=$(wg_count reused)
+    wg_other=$(wg_count other)
+    wg_late=$(wg_count late)
+    wg_total=$(awk '{ print $2 }' "$WG_CC_LOG" | sort -u | wc -l | tr -d ' ')
+}
+# wg_progress STATE: BUILDDIR/shards/CELL/<dir>/objects, what a part or a stopped build made,
+# for the workflow to read (key=value lines: state part|stopped, part, objects, done, compiled,
+# reused)
+wg_progress() {
+    [ -n "$WG_CC_SAVE" ] && [ -d "$WG_CC_SAVE" ] || return 0
+    printf 'state=%s\npart=%s\nobjects=%s\ndone=%s\ncompiled=%s\nreused=%s\n' "$1" "$wg_part" "$wg_total" \
+        "$((wg_compiled + wg_reused))" "$wg_compiled" "$wg_reused" >"$WG_CC_SAVE/objects.tmp"
+    mv -f "$WG_CC_SAVE/objects.tmp" "$WG_CC_SAVE/objects"
+}
+# wg_deadline_die: the build stopped at the deadline (objects past it): say so, and fail
+wg_deadline_die() {
+    wg_objects
+    [ "$wg_late" -gt 0 ] || return 0
+    wg_progress stopped
+    printf 'wheelgen: objects: %s compiled, %s reused\n' "$wg_compiled" "$wg_reused"
+    wg_die "stopped at the deadline: $((wg_compiled + wg_reused)) of $wg_total objects compiled (kept in ${WG_CC_SAVE:-nowhere}: the next build of $CELL continues from them)"
+}
 
 # --- venv and build ------------------------------------------------------------
 
@@ -535,7 +717,26 @@ printf 'wheelgen: building with %s\n' "$([ "$wg_frontend" = uv ] && echo 'uv bui
         wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" \
             --no-binary "$WG_SOURCE" "$@" "$WG_SOURCE==$WG_VERSION"
     fi
-) || wg_die "the build of $CELL failed (exit $?)"
+) || {
+    wg_rc=$?
+    [ "$wg_cc_on" = 0 ] || wg_deadline_die
+    wg_die "the build of $CELL failed (exit $wg_rc)"
+}
+if [ "$wg_cc_on" = 1 ]; then
+    wg_deadline_die
+    if [ -n "$wg_part" ]; then
+        # a part's wheel links placeholders: thrown away; its objects are what it made
+        printf 'wheelgen: part %s of %s: %s of %s objects (%s compiled, %s reused), %s left to the other parts; kept in %s\n' \
+            "$wg_part" "$CELL" "$((wg_compiled + wg_reused))" "$wg_total" "$wg_compiled" "$wg_reused" "$wg_other" "$WG_CC_SAVE"
+        printf 'wheelgen: objects: %s compiled, %s reused\n' "$wg_compiled" "$wg_reused"
+        wg_progress part
+        wg_die_hook=
+        wg_mem_report
+        cd "$B"
+        rm -rf "$scratch"
+        exit 0
+    fi
+fi
 
 # --- check the result --------------------------------------------------------
 
@@ -579,7 +780,9 @@ fi
 # a cell of another platform than x86_64 is always repaired: a manylinux tag of its machine
 # (a wheel without a platform, none-any, has nothing to repair)
 case $wheel_name in *-none-any.whl) wg_pure=1 ;; *) wg_pure=0 ;; esac
-if [ "$WG_REPAIR" = 1 ] || { [ -n "$WG_PLATFORM" ] && [ "$wg_pure" = 0 ]; }; then
+if [ "$WG_PLATFORM" = win_amd64 ]; then
+    [ "$wg_pure" = 1 ] || wg_win_repair
+elif [ "$WG_REPAIR" = 1 ] || { [ -n "$WG_PLATFORM" ] && [ "$wg_pure" = 0 ]; }; then
     # auditwheel (PyPI) vendors the libraries the wheel needs and retags it manylinux; torch's
     # libraries, the CUDA runtime libraries torch's wheels bring and the driver stay out
     printf 'wheelgen: repairing %s with auditwheel\n' "$wheel_name"
@@ -633,7 +836,7 @@ tags=$wg_pytag-$wg_abi-$wg_plat
 # aarch64 wheel, nor the other way round), and so is the platform tag
 wg_machine=${WG_PLATFORM:-x86_64}
 case $wg_plat in
-    any | *_"$wg_machine" | *_"$wg_machine".*) ;;
+    any | *_"$wg_machine" | *_"$wg_machine".* | win_amd64) ;;
     *) wg_die "$wheel_name is tagged $wg_plat, not for $wg_machine: the build did not build for the cell's platform" ;;
 esac
 "$py" -c '
@@ -761,6 +964,7 @@ set -- "$@" "filename=$wheel_name" "sha256=$sha256" "size=$size" "metadata_sha25
 if [ -f "$B/cells/$CELL/key" ]; then
     set -- "$@" "key=$(cat "$B/cells/$CELL/key")"
 fi
+[ "$wg_cc_on" = 0 ] || set -- "$@" "objects_compiled=$wg_compiled" "objects_reused=$wg_reused"
 set -- "$@" origin=build "upload_time=$(date -r "$outdir/$wheel_name" +%s)"
 wg_said=$("$py" "$wg_templates/manifest.py" "$outdir/manifest" "$@" 3>&-) || wg_die "cannot write $outdir/manifest"
 if [ "$wg_said" = updated ]; then
@@ -788,3 +992,8 @@ fi
 cd "$B"
 rm -rf "$scratch"
 printf 'wheelgen: built %s (%s)\n' "$outdir/$wheel_name" "$(date '+%Y-%m-%d %H:%M:%S')"
+if [ "$wg_cc_on" = 1 ]; then
+    # an earlier attempt's objects have served (the parts stay: they are ninja's shard outputs)
+    rm -rf "$wg_shards/resume"
+    printf 'wheelgen: objects: %s compiled, %s reused\n' "$wg_compiled" "$wg_reused"
+fi

@@ -162,6 +162,13 @@ EOF
     [ "$n" -eq 0 ] || arg -e WG_PATCH_DIR=/wg/patches
     # the depfile names the manifest as ninja spells it on the host
     arg -e "WG_DEPFILE_TARGET=$BUILDDIR_ARG/wheels/$CELL/manifest"
+    # shards and deadlines (build-host.sh): a part, its key and its stamp as the host's ninja
+    # spells it; the deadline
+    if [ -n "${WG_SHARD:-}" ]; then
+        arg -e "WG_SHARD=$WG_SHARD" -e "WG_SHARD_KEY=${WG_SHARD_KEY:-}" \
+            -e "WG_SHARD_DEPFILE_TARGET=$BUILDDIR_ARG/shards/$CELL/${WG_SHARD%/*}.done"
+    fi
+    [ -z "${WHEELGEN_DEADLINE:-}" ] || arg -e "WHEELGEN_DEADLINE=$WHEELGEN_DEADLINE"
 fi
 if [ -n "$WG_CUDA" ] && [ "${WHEELGEN_CONTAINER_CUDA:-}" = host ]; then
     # the host's toolkit of the cell's CUDA, read-only where manylinux images keep theirs

@@ -6,6 +6,12 @@ they run on).
     python3 templates/github-json.py create TAG          the body that creates release TAG
     python3 templates/github-json.py release FILE        "ID UPLOAD_URL" of a release answer
     python3 templates/github-json.py asset FILE NAME     "ID DIGEST" of release asset NAME
+    python3 templates/github-json.py assets NAMES PAGE...
+                                                         how many assets the PAGEs (lists of the
+                                                         API, or a release with its assets) hold,
+                                                         then "ID DIGEST" of each name in NAMES
+                                                         ("- -": none; "-" digest: none)
+    python3 templates/github-json.py count FILE          how many items a list holds
     python3 templates/github-json.py uploaded FILE       "DIGEST NAME" of an uploaded asset
     python3 templates/github-json.py message FILE        the API error message of an answer
     python3 templates/github-json.py pull TITLE BODYFILE [HEAD BASE]
@@ -37,6 +43,19 @@ elif cmd == "asset":        # FILE NAME: "ID DIGEST" of the release asset NAME (
         if a.get("name") == args[1]:
             print(a.get("id"), a.get("digest") or "-")
             break
+elif cmd == "assets":       # NAMES PAGE...: the count, then "ID DIGEST" per name
+    have = {}
+    for page in args[1:]:
+        d = load(page)
+        for a in (d.get("assets") or []) if isinstance(d, dict) else d:
+            have[a.get("name")] = "%s %s" % (a.get("id"), a.get("digest") or "-")
+    print(len(have))
+    with open(args[0], encoding="utf-8") as f:
+        for name in f.read().splitlines():
+            print(have.get(name, "- -"))
+elif cmd == "count":        # FILE: how many items a list holds
+    d = load(args[0])
+    print(len(d) if isinstance(d, list) else 0)
 elif cmd == "uploaded":     # FILE: "NAME DIGEST" of an uploaded asset
     d = load(args[0])
     print(d.get("digest") or "-", d.get("name") or "-")

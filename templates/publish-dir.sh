@@ -57,13 +57,21 @@ put() {
         printf 'wheelgen: dir: dry-run: copy %s to %s\n' "$1" "$dest/$2"
         return 0
     fi
+    # (a failure names the file and the store, with the system's reason: a full disk, no permission)
     case $2 in
-        */*) mkdir -p "$dest/${2%/*}" ;;
-        *) mkdir -p "$dest" ;;
+        */*) wg_dir=$dest/${2%/*} ;;
+        *) wg_dir=$dest ;;
     esac
     wg_tmp=$dest/$2.tmp.$$
-    cp "$1" "$wg_tmp"
-    mv -f "$wg_tmp" "$dest/$2"
+    if ! wg_err=$(mkdir -p "$wg_dir" 2>&1); then
+        printf 'wheelgen: dir: cannot write %s to the store %s: %s\n' "$2" "$dest" "${wg_err##*: }" >&2
+        exit 1
+    fi
+    if ! wg_err=$(cp "$1" "$wg_tmp" 2>&1 && mv -f "$wg_tmp" "$dest/$2" 2>&1); then
+        rm -f "$wg_tmp"
+        printf 'wheelgen: dir: cannot write %s to the store %s: %s\n' "$2" "$dest" "${wg_err##*: }" >&2
+        exit 1
+    fi
     printf 'wheelgen: dir: %s\n' "$dest/$2"
 }
 

@@ -9,9 +9,14 @@
 # with another sha256, or none, is an error, unless --replace, which deletes it and uploads
 # the file. All the files are checked before anything is uploaded, so a refused replacement
 # uploads nothing. An upload whose returned digest is not the file's sha256 is an error.
-# Each request is tried up to N times in all (default 3) on connection errors, 5xx and 429,
-# 2 s, 4 s, ... apart (WG_RETRY_SLEEP sets the first pause), and gives up after --timeout
-# seconds in all (default 1800) or --stall seconds under 1 KiB/s (default 60).
+# Each request is tried up to N times in all (default 3) on connection errors, 5xx but 507,
+# and 429, 2 s, 4 s, ... apart (WG_RETRY_SLEEP sets the first pause), and gives up after
+# --timeout seconds in all (default 1800) or --stall seconds under 1 KiB/s (default 60); a
+# request that timed out is not tried again (exit status 3: the API is given up on).
+#
+# GitHub's limits are met before anything is sent: a file over 2 GiB is refused, and so are
+# files that would take the release past 1,000 assets. The release's assets are read from
+# the API's list, every page of it (100 a page), not from the release's own answer.
 # A release has no rename that replaces an asset in one step: when a cell's wheel is replaced
 # (--replace) and the last FILE is that cell's <cell>.manifest, the manifest asset is deleted
 # first, so that a publish killed in between leaves the cell missing (a plan builds it again),
@@ -25,7 +30,7 @@
 # to the release's GET is WG_GITHUB_DRYRUN_DIR/release.json when that file exists; otherwise
 # the release is taken as missing.
 # Prints one line per file: uploaded, replaced or skipped. Exit status 1 on failure, 2 on a
-# usage error.
+# usage error, 3 when a request timed out.
 set -eu
 
 usage() {
@@ -98,6 +103,14 @@ fi
 api=${GITHUB_API_URL:-https://api.github.com}
 api=${api%/}
 
+# GitHub holds at most 2 GiB an asset: refused before any request
+for f in "$@"; do
+    [ -f "$f" ] || die "no such file: $f"
+    size=$(wc -c <"$f" | tr -d ' ')
+    [ "$size" -le 2147483648 ] ||
+        die "${f##*/} is $size bytes, over the 2 GiB (2147483648 bytes) GitHub allows an asset; nothing sent"
+done
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpubgh.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
@@ -119,6 +132,18 @@ py() { python3 "$gh_here/github-json.py" "$@"; }
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
+# enc NAME: NAME percent-encoded for a query (letters, digits and '._~-' kept)
+enc() {
+    printf '%s' "$1" | od -An -tx1 -v | awk '
+        BEGIN { for (i = 0; i < 256; i++) h[sprintf("%02x", i)] = i }
+        {
+            for (i = 1; i <= NF; i++) {
+                c = sprintf("%c", h[$i])
+                if (c ~ /[A-Za-z0-9._~-]/) printf "%s", c; else printf "%%%s", toupper($i)
+            }
+        }'
+}
+
 # the API's message in the answer FILE, as ": message" (nothing when it has none)
 msg() {
     wg_m=$(py message "$1" 2>/dev/null || true)
@@ -139,11 +164,16 @@ req() {
         code=$(curl -sS --connect-timeout 30 --max-time "$timeout" --speed-limit 1024 --speed-time "$stall" -H @"$tmp/auth" \
             -H 'Accept: application/vnd.github+json' -H 'X-GitHub-Api-Version: 2022-11-28' \
             -X "$wg_method" -o "$wg_out" -w '%{http_code}' "$@" "$wg_url" 2>"$tmp/err") || wg_rc=$?
-        if [ "$wg_rc" != 0 ]; then
+        if [ "$wg_rc" = 28 ]; then
+            # a request that timed out is not tried again: the API is given up on (status 3)
+            printf 'wheelgen: github: %s %s failed: %s (--timeout %s s, --stall %s s)\n' "$wg_method" "$wg_url" "$(tail -n 1 "$tmp/err")" "$timeout" "$stall" >&2
+            exit 3
+        elif [ "$wg_rc" != 0 ]; then
             wg_why=$(tail -n 1 "$tmp/err")
             [ -n "$wg_why" ] || wg_why="curl exit status $wg_rc"
         else
             case $code in
+                507) return 0 ;;
                 5?? | 429) wg_why="HTTP $code$(msg "$wg_out")" ;;
                 *) return 0 ;;
             esac
@@ -173,10 +203,12 @@ say() {
 
 # --- the release ---------------------------------------------------------------------
 
-qtag=$(py quote "$tag" /)
+# (a tag holds letters, digits and '-_./+': only '+' needs quoting)
+qtag=$(printf '%s' "$tag" | sed 's/+/%2B/g')
 relurl=$api/repos/$repo/releases/tags/$qtag
 release=$tmp/release.json
 found=0
+created=0
 if [ "$dry" = 1 ]; then
     say "GET $relurl"
     if [ -n "${WG_GITHUB_DRYRUN_DIR:-}" ] && [ -f "$WG_GITHUB_DRYRUN_DIR/release.json" ]; then
@@ -192,14 +224,17 @@ else
     esac
 fi
 if [ "$found" = 0 ]; then
-    body=$(py create "$tag")
+    body=$(printf '{"tag_name": "%s", "name": "%s"}' "$tag" "$tag")
     if [ "$dry" = 1 ]; then
         say "POST $api/repos/$repo/releases $body"
         printf '{"id": "<id>", "assets": []}\n' >"$release"
     else
         req POST "$api/repos/$repo/releases" "$release" -H 'Content-Type: application/json' --data-binary "$body"
         case $code in
-            201) printf 'wheelgen: github: created the release %s of %s\n' "$tag" "$repo" >&2 ;;
+            201)
+                created=1
+                printf 'wheelgen: github: created the release %s of %s\n' "$tag" "$repo" >&2
+                ;;
             422)
                 # another publish (a parallel ninja job) may have created it meanwhile
                 req GET "$relurl" "$tmp/again.json"
@@ -212,6 +247,21 @@ if [ "$found" = 0 ]; then
 fi
 info=$(py release "$release") || exit 1
 relid=${info%% *}
+# the release's assets, every page of the API's list (the release's own answer may hold only
+# some): $tmp/assets.1.json ... (a release just created has none; a dry-run reads release.json's)
+pages=
+if [ "$dry" = 1 ]; then
+    pages=$release
+elif [ "$created" = 0 ]; then
+    page=1
+    while :; do
+        req GET "$api/repos/$repo/releases/$relid/assets?per_page=100&page=$page" "$tmp/assets.$page.json"
+        [ "$code" = 200 ] || fail GET "$api/repos/$repo/releases/$relid/assets?per_page=100&page=$page" "$tmp/assets.$page.json"
+        pages="$pages $tmp/assets.$page.json"
+        [ "$(py count "$tmp/assets.$page.json")" -ge 100 ] || break
+        page=$((page + 1))
+    done
+fi
 upload=${info#* }
 upload=${upload%%\{*}
 if [ "$upload" = - ]; then
@@ -227,9 +277,19 @@ plan=$tmp/plan
 : >"$plan"
 names='
 '
+# "ID DIGEST" of each FILE's asset ("- -": none), in order, and how many assets the release has
+for f in "$@"; do printf '%s\n' "${f##*/}"; done >"$tmp/names"
+if [ -n "$pages" ]; then
+    # shellcheck disable=SC2086 # the pages, split
+    py assets "$tmp/names" $pages >"$tmp/have" || exit 1
+else
+    { echo 0; sed 's/.*/- -/' "$tmp/names"; } >"$tmp/have"
+fi
+nhave=$(sed -n 1p "$tmp/have")
 refused=0
+i=1
 for f in "$@"; do
-    [ -f "$f" ] || die "no such file: $f"
+    i=$((i + 1))
     name=${f##*/}
     case $name in
         *'
@@ -243,8 +303,8 @@ $name
     names="$names$name
 "
     fsha=$(sha "$f")
-    asset=$(py asset "$release" "$name") || exit 1
-    if [ -z "$asset" ]; then
+    asset=$(sed -n "${i}p" "$tmp/have")
+    if [ "$asset" = '- -' ]; then
         act=upload id=- old=-
     else
         id=${asset%% *}
@@ -268,6 +328,11 @@ $name
     printf '%s %s %s %s\n' "$act" "$fsha" "$id" "$old" >>"$plan"
 done
 [ "$refused" = 0 ] || exit 1
+# GitHub holds at most 1,000 assets a release
+nnew=$(awk '/^upload / { n++ } END { print n + 0 }' "$plan")
+if [ $((nhave + nnew)) -gt 1000 ]; then
+    die "the release $tag of $repo holds $nhave assets: $nnew more would pass the 1,000 GitHub allows a release; nothing sent"
+fi
 
 # --- and doing it ---------------------------------------------------------------------
 
@@ -277,8 +342,8 @@ for f in "$@"; do last=$f; done
 case ${last##*/} in
     *.manifest)
         if grep -q '^replace ' "$plan"; then
-            massets=$(py asset "$release" "${last##*/}") || exit 1
-            if [ -n "$massets" ]; then
+            massets=$(sed -n '$p' "$tmp/have")
+            if [ "$massets" != '- -' ]; then
                 mid=${massets%% *}
                 if [ "$dry" = 1 ]; then
                     say "DELETE $api/repos/$repo/releases/assets/$mid (the manifest, before its wheel is replaced)"
@@ -307,7 +372,7 @@ EOF
         printf 'wheelgen: github: %s already in %s %s (same sha256), skipped\n' "$name" "$repo" "$tag"
         continue
     fi
-    to="$upload?name=$(py quote "$name" '')"
+    to="$upload?name=$(enc "$name")"
     size=$(wc -c <"$f" | tr -d ' ')
     if [ "$dry" = 1 ]; then
         [ "$act" != replace ] || say "DELETE $api/repos/$repo/releases/assets/$id"

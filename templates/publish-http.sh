@@ -22,6 +22,11 @@
 # sha256) and sends only what changed since; an entry is recorded only after its read-back
 # matched.
 #
+# A request that timed out is not tried again: the exit status is then 3 (publish.sh gives
+# the store up for the rest of the ninja run). 401, 403, 404 and 507 are not tried again
+# either (401 and 403 name WG_HTTP_TOKEN, never its value), and a PUT answered with a
+# redirect fails saying where it pointed: a PUT is not redirected.
+#
 # Content-Type by name: .html text/html, index.json application/vnd.pypi.simple.v1+json
 # (PEP 691), .metadata text/plain, anything else application/octet-stream. Names are
 # percent-encoded ('+' as %2B).
@@ -161,8 +166,37 @@ put() {
         wg_tmpto=$url$(enc "$2.tmp.$$")
         wg_at=$wg_tmpto
         [ "$nomove" = 0 ] || wg_at=$wg_to
-        if ! hcurl -f -H "Content-Type: $wg_ct" -T "$1" -o /dev/null "$wg_at" 2>"$tmp/err"; then
+        wg_rc=0
+        wg_code=$(hcurl -H "Content-Type: $wg_ct" -T "$1" -o /dev/null -w '%{http_code} %{redirect_url}' "$wg_at" 2>"$tmp/err") || wg_rc=$?
+        if [ "$wg_rc" = 28 ]; then
+            # a store that did not answer in time is given up on, not tried again (status 3)
+            printf 'wheelgen: http: %s: PUT failed: %s (--timeout %s s, --stall %s s)\n' "$wg_to" "$(tail -n 1 "$tmp/err")" "$timeout" "$stall" >&2
+            exit 3
+        elif [ "$wg_rc" != 0 ]; then
             wg_why="PUT failed: $(tail -n 1 "$tmp/err")"
+        else
+            case ${wg_code%% *} in
+                2??) ;;
+                3??)
+                    printf 'wheelgen: http: %s: the store answered the PUT with HTTP %s, a redirect to %s: a PUT is not redirected (publish.http must name the store itself)\n' \
+                        "$wg_to" "${wg_code%% *}" "${wg_code#* }" >&2
+                    exit 1
+                    ;;
+                401 | 403)
+                    printf 'wheelgen: http: %s: PUT: HTTP %s: the store refused %s (not tried again)\n' "$wg_to" "${wg_code%% *}" \
+                        "$([ -n "${WG_HTTP_TOKEN:+x}" ] && echo 'the token in WG_HTTP_TOKEN: may it write there?' || echo 'a request without a token: set WG_HTTP_TOKEN (or a ~/.netrc entry)')" >&2
+                    exit 1
+                    ;;
+                404 | 507)
+                    printf 'wheelgen: http: %s: PUT: HTTP %s%s (not tried again)\n' "$wg_to" "${wg_code%% *}" \
+                        "$([ "${wg_code%% *}" = 507 ] && echo ': the store has no room' || echo ': no such place on the store')" >&2
+                    exit 1
+                    ;;
+                *) wg_why="PUT failed: HTTP ${wg_code%% *}" ;;
+            esac
+        fi
+        if [ -n "$wg_why" ]; then
+            :
         elif ! hcurl -f -o "$tmp/back" "$wg_at" 2>"$tmp/err"; then
             wg_why="reading it back failed: $(tail -n 1 "$tmp/err")"
         elif [ "$(sha "$tmp/back")" != "$wg_sha" ]; then

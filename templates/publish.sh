@@ -2,8 +2,8 @@
 # wheelgen publish step: send a tested cell's wheel, or the index, where the config's
 # publish: says (BUILDDIR/publish.spec, written by wheelgen gen).
 #
-#   sh templates/publish.sh BUILDDIR CELL      (ninja publish/<cell>, ninja publish)
-#   sh templates/publish.sh --index BUILDDIR   (ninja publish-index)
+#   sh templates/publish.sh BUILDDIR CELL [RELEASE]  (ninja publish/<cell>, ninja publish)
+#   sh templates/publish.sh --index BUILDDIR         (ninja publish-index)
 #
 # A cell's wheel, its .metadata (PEP 658) and its manifest (as <cell>.manifest, with the
 # test's record: tested=<sha256>, gpu=...), in that order, go to each of
@@ -21,12 +21,20 @@
 # over HTTP only the files that changed since the last publish-index are sent
 # (BUILDDIR/publish-index.state).
 #
+# publish.github: the cell's files go to the release RELEASE (the graph computes it from the
+# cell: wheelgen's store.h, storerelease), and its manifest says stored=RELEASE/<file name>. A
+# file over 2 GiB (GitHub's limit on an asset) is refused before anything is sent.
+#
+# A store that timed out (a publisher's exit status 3) is given up on for the rest of the ninja
+# run: BUILDDIR/store-down/<hash of the store> records the run (BUILDDIR/.lock) and the
+# message, and the other cells of the run fail at once with it (wheelgen's store.h).
+#
 # WG_PUBLISH_DRY_RUN=1 passes --dry-run to every publisher: they print what they would send,
 # send nothing, and no cell is marked published.
 set -eu
 
 usage() {
-    printf 'usage: sh templates/publish.sh BUILDDIR CELL\n       sh templates/publish.sh --index BUILDDIR\n' >&2
+    printf 'usage: sh templates/publish.sh BUILDDIR CELL [RELEASE]\n       sh templates/publish.sh --index BUILDDIR\n' >&2
     exit 2
 }
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,7 +44,7 @@ if [ "${1:-}" = --index ]; then
     shift
     [ "$#" -eq 1 ] || usage
 else
-    [ "$#" -eq 2 ] || usage
+    [ "$#" -eq 2 ] || [ "$#" -eq 3 ] || usage
 fi
 builddir=${1%/}
 spec=$builddir/publish.spec
@@ -62,6 +70,7 @@ if [ "$index" = 1 ]; then
 fi
 
 cell=$2
+release=${3:-}
 case $cell in
     '' | . | .. | */* | -*) printf 'wheelgen: bad cell name: %s\n' "$cell" >&2; exit 2 ;;
 esac
@@ -83,6 +92,16 @@ if [ -z "$dry" ]; then
 fi
 set -- "$wheel"
 [ ! -f "$wheel.metadata" ] || set -- "$@" "$wheel.metadata"
+# GitHub holds at most 2 GiB an asset: refused before anything is sent anywhere
+if [ -n "$WG_PUBLISH_GITHUB_REPO" ]; then
+    for f in "$@"; do
+        size=$(wc -c <"$f" | tr -d ' ')
+        if [ "$size" -gt 2147483648 ]; then
+            printf 'wheelgen: publish %s: %s is %s bytes, over the 2 GiB (2147483648 bytes) GitHub allows an asset; nothing sent\n' "$cell" "${f##*/}" "$size" >&2
+            exit 1
+        fi
+    done
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpub.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # the manifest under a name that says whose it is, with the test's record (publish/<cell>
@@ -106,6 +125,40 @@ mkdir -p "$tmp/flat" "$tmp/blob"
 marked=$sha
 limits="--retries $WG_PUBLISH_RETRIES --timeout $WG_PUBLISH_TIMEOUT --stall $WG_PUBLISH_STALL"
 
+# the ninja run this step belongs to: "pid start" of BUILDDIR/.lock while that ninja runs
+run=
+if read -r lpid lstart <"$builddir/.lock" 2>/dev/null && [ -r "/proc/$lpid/stat" ] &&
+    [ "$(sed 's/.*) //' "/proc/$lpid/stat" | cut -d' ' -f20)" = "$lstart" ]; then
+    run="$lpid $lstart"
+fi
+# downmark STORE: the file that says this run gave up on STORE (keyed as wheelgen keys it: the
+# directory or URL, ending in '/')
+downmark() {
+    printf '%s/store-down/%s' "$builddir" "$(printf '%s/' "${1%/}" | sha256sum | cut -c1-16)"
+}
+# send STORE PUBLISHER ARGS...: run the publisher for STORE, unless this run gave STORE up; a
+# timeout (status 3) gives it up for the run. Any failure ends the publish, naming the cell.
+send() {
+    wg_store=$1
+    shift
+    wg_mark=$(downmark "$wg_store")
+    if [ -n "$run" ] && [ -f "$wg_mark" ] && [ "$(sed -n 1p "$wg_mark")" = "$run" ]; then
+        printf 'wheelgen: publish %s: %s (given up on earlier in this run: not tried again)\n' "$cell" "$(sed -n 2p "$wg_mark")" >&2
+        exit 1
+    fi
+    wg_st=0
+    "$@" 2>"$tmp/err" || wg_st=$?
+    cat "$tmp/err" >&2
+    [ "$wg_st" != 0 ] || return 0
+    if [ "$wg_st" = 3 ] && [ -n "$run" ]; then
+        mkdir -p "${wg_mark%/*}"
+        { printf '%s\n' "$run"; tail -n 1 "$tmp/err" | sed 's/^wheelgen: [a-z]*: //'; } >"$wg_mark.tmp.$$"
+        mv -f "$wg_mark.tmp.$$" "$wg_mark"
+    fi
+    printf 'wheelgen: publish %s: the store %s failed (see above); the cell is not marked published\n' "$cell" "$wg_store" >&2
+    exit 1
+}
+
 # A directory or an HTTP store: the wheel and its .metadata under blobs/<their sha256>/, then
 # the manifest, each through a temporary moved into place (rename; WebDAV MOVE): a manifest
 # only ever names bytes the store holds, whenever a publish is killed, and publishers of one
@@ -125,9 +178,9 @@ for dest in "$WG_PUBLISH_DIR" "$WG_PUBLISH_HTTP"; do
         *) pub=publish-dir.sh ;;
     esac
     # shellcheck disable=SC2086
-    sh "$here/$pub" $dry $limits --prefix "$blob" "$dest" "$@"
+    send "$dest" sh "$here/$pub" $dry $limits --prefix "$blob" "$dest" "$@"
     # shellcheck disable=SC2086
-    sh "$here/$pub" $dry $limits "$dest" "$tmp/blob/$cell.manifest"
+    send "$dest" sh "$here/$pub" $dry $limits "$dest" "$tmp/blob/$cell.manifest"
     [ -z "$dry" ] || continue
     now=$(whose "$dest")
     if [ -z "$now" ]; then
@@ -141,11 +194,15 @@ for dest in "$WG_PUBLISH_DIR" "$WG_PUBLISH_HTTP"; do
     fi
 done
 if [ -n "$WG_PUBLISH_GITHUB_REPO" ]; then
+    [ -n "$release" ] || { printf 'wheelgen: publish %s: publish.github needs the release of the cell (ninja publish/%s passes it)\n' "$cell" "$cell" >&2; exit 2; }
     replace=
     [ "$WG_PUBLISH_GITHUB_REPLACE" != 1 ] || replace=--replace
+    mkdir -p "$tmp/gh"
+    { cat "$tmp/flat/$cell.manifest"; printf 'stored=%s/%s\n' "$release" "$filename"; } >"$tmp/gh/$cell.manifest"
+    server=${GITHUB_SERVER_URL:-https://github.com}
     # shellcheck disable=SC2086
-    sh "$here/publish-github.sh" $dry $replace $limits \
-        "$WG_PUBLISH_GITHUB_REPO" "$WG_PUBLISH_GITHUB_TAG" "$@" "$tmp/flat/$cell.manifest"
+    send "${server%/}/$WG_PUBLISH_GITHUB_REPO/releases/download/" sh "$here/publish-github.sh" $dry $replace $limits \
+        "$WG_PUBLISH_GITHUB_REPO" "$release" "$@" "$tmp/gh/$cell.manifest"
 fi
 [ -z "$dry" ] || exit 0
 if [ "$marked" = "$sha" ]; then

@@ -169,8 +169,14 @@ wg_tsite='' # the torch environment of WHEELGEN_TEST_TORCH=site
 if [ -n "$WG_SYSROOT" ]; then
     # a cell of another platform than this host's: its wheel, torch and test_deps installed for
     # the target into $scratch/site, imported by the target's Python under qemu-user
-    # shellcheck source=templates/cross.sh
-    . "$wg_templates/cross.sh"
+    # (win_amd64: a venv of the Windows CPython under wine, templates/windows.sh)
+    if [ "$WG_PLATFORM" = win_amd64 ]; then
+        # shellcheck source=templates/windows.sh
+        . "$wg_templates/windows.sh"
+    else
+        # shellcheck source=templates/cross.sh
+        . "$wg_templates/cross.sh"
+    fi
     wg_cross_begin
     wg_cross_test_env
     set --
@@ -300,6 +306,8 @@ sys.exit("compiled modules that do not load: " + ", ".join(failed) if failed els
 '
 printf '+ python -c <import every compiled module of %s>\n' "$m_filename"
 "$py" -c "$wg_modules_check" "$wheel" "$scratch/modules" "$WG_TORCH" "$wg_skips" 3>&-
+# (a Windows Python writes its lines with CRLF)
+tr -d '\r' <"$scratch/modules" >"$scratch/modules.lf" && mv -f "$scratch/modules.lf" "$scratch/modules"
 wg_needs_gpu=$(sed -n 's/^needs_gpu=//p' "$scratch/modules")
 [ -z "$wg_needs_gpu" ] || printf 'wheelgen: test %s: needs-gpu (not loaded here: no NVIDIA driver): %s\n' "$CELL" "$wg_needs_gpu" >&3
 

@@ -137,7 +137,7 @@ The daily upstream check (`templates/upstream-pr.sh`, `.github/workflows/upstrea
 MD
     sed 's/^/- /' "$tmp/changes"
     printf '\n### Cells per profile\n\n| profile | before | after | new |\n|---|---:|---:|---:|\n'
-    "$wg" matrix --config "$work" --count | while IFS="$(printf '\t')" read -r prof n; do
+    "$wg" matrix --config "$work" --count | while IFS="$(printf '\t')" read -r prof n _; do
         p=$prof
         [ "$p" != "(all)" ] || p=
         cells "$old" "$p" >"$tmp/before" || true

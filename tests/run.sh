@@ -9,7 +9,7 @@
 #                 wheelgen's build dependencies and the tools the tests use (git, nginx,
 #                 fcgiwrap, redis, bc, unzip, curl, chromium, the shell linter, clang with
 #                 libFuzzer, podman, runc, mmdebstrap, the aarch64 cross compilers and
-#                 qemu-user), and uv
+#                 qemu-user, mingw-w64 and wine), and uv
 #                 (PyPI) into out/tools
 # --sanitize      build wheelgen and the unit tests with ASan + UBSan
 # --werror        build with -Werror
@@ -50,6 +50,8 @@ if [ "$installdeps" = 1 ]; then
 	# the tools the tests use, through configure's installer (nothing when all are there; it
 	# waits for a dpkg lock another process holds)
 	./configure --install-deps --deps-only --debs "git nginx-light fcgiwrap redis-server shellcheck bc unzip curl chromium clang libclang-rt-14-dev podman runc mmdebstrap gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static binutils"
+	# (t0970: mingw-w64 and wine, without the fonts, sound and GUI libraries wine recommends)
+	aptopts=--no-install-recommends ./configure --install-deps --deps-only --debs "gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine64 wine file"
 fi
 
 # uv (configure --install-deps put it in out/tools) for every test's configure, and one uv and

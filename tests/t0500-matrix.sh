@@ -173,10 +173,10 @@ t_expect "platforms: aarch64 cells end in -aarch64, x86_64 cells keep their name
 	$wg matrix --config "$WORK/plat.yml" --tsv | grep -q "^b-1.0-py311-aarch64	b	1.0	3.11			.*	b-1.0-py311-aarch64	aarch64	ubuntu-24.04-arm$"
 '
 t_expect "an unknown platform is file:line:col with a suggestion" '
-	printf "defaults: {python: [\"3.12\"], platforms: [x86_64, arm64, win_amd64]}\npackages:\n  a: {source: {path: .}, versions: [\"1\"]}\n" >"$WORK/badplat.yml"
+	printf "defaults: {python: [\"3.12\"], platforms: [x86_64, arm64, macos_arm64]}\npackages:\n  a: {source: {path: .}, versions: [\"1\"]}\n" >"$WORK/badplat.yml"
 	! $wg check --config "$WORK/badplat.yml" 2>"$WORK/badplat.err"
 	grep -q "badplat.yml:1:50: error: unknown platform .arm64. in defaults.platforms; did you mean .aarch64.?" "$WORK/badplat.err"
-	grep -q "badplat.yml:1:57: error: unknown platform .win_amd64. in defaults.platforms: wheelgen builds Linux wheels for x86_64 and aarch64 (nothing here can build or run a Windows wheel)" "$WORK/badplat.err"
+	grep -q "badplat.yml:1:57: error: unknown platform .macos_arm64. in defaults.platforms: wheelgen builds wheels for x86_64, aarch64 and win_amd64 (nothing here can build or run a macOS wheel)" "$WORK/badplat.err"
 '
 t_expect "on an aarch64 host (an arm runner) its cells build natively, every Python it has, no root file system; x86_64 cells say why not" '
 	printf "machine aarch64\npython 3.11 /usr/bin/python3.11\npython 3.12 /usr/bin/python3.12\ncuda 13.0 /usr/local/cuda-13.0\n" >"$WORK/arm.host"
@@ -230,6 +230,68 @@ assert len(rows) == 600 and len({r[\"cell\"] for r in rows}) == 600
 " "$WORK/split"
 	! $wg matrix --config "$WORK/big.yml" --github --split 2 >/dev/null 2>"$WORK/split.err"
 	grep -q "the plan has 600 rows, which need 4 job matrices of at most 256 rows" "$WORK/split.err"
+'
+
+# shards: a sharded wheel is N part rows plus its final row; --split puts them in parts= and
+# finals=, apart from the wheels built in one piece
+mkdir -p "$WORK/big" "$WORK/small" "$WORK/one"
+cat >"$WORK/sharded.yml" <<'YML'
+defaults: {python: ["3.11", "3.12"]}
+packages:
+  big: {source: {path: big}, versions: ["1.0"], shards: "3"}
+  small: {source: {path: small}, versions: ["1.0"]}
+  one: {source: {path: one}, versions: ["1.0"], abi: abi3, shards: "2"}
+profiles:
+  bigonly: {packages: [big], python: ["3.12"]}
+YML
+cat >"$WORK/sharded.py" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["include"]
+got = [(r["cell"], r.get("part"), r.get("parts"), r.get("targets"), r.get("tests")) for r in rows]
+want = []
+for c in ("big-1.0-py311", "big-1.0-py312"):
+    want += [(c, str(k), "3", "shard/%s/%d" % (c, k), None) for k in (1, 2, 3)] + [(c, None, "3", None, "test/" + c)]
+want += [("small-1.0-py311", None, None, None, "test/small-1.0-py311"), ("small-1.0-py312", None, None, None, "test/small-1.0-py312")]
+want += [("one-1.0-py311", str(k), "2", "shard/one-1.0-py311/%d" % k, None) for k in (1, 2)]
+want += [("one-1.0-py311", None, "2", None, "test/one-1.0-py311 test/one-1.0-py312")]
+assert got == want, got
+PY
+t_expect "shards: --by-build gives a sharded wheel N part rows (part, parts, targets shard/CELL/K) before its final row (parts); --split puts them in parts= and finals=; --count and --table show the parts" '
+	$wg matrix --config "$WORK/sharded.yml" --github --by-build >"$WORK/sh.json"
+	"$py" "$WORK/sharded.py" "$WORK/sh.json"
+	$wg matrix --config "$WORK/sharded.yml" --github --by-build --split 2 >"$WORK/sh.split"
+	[ "$(sed -n "s/^\([a-z]*[0-9]*\)=.*/\1/p" "$WORK/sh.split" | tr "\n" " ")" = "matrix1 count1 matrix2 count2 parts partcount finals finalcount " ]
+	grep -qx "count1=2" "$WORK/sh.split" && grep -qx "count2=0" "$WORK/sh.split"
+	grep -qx "partcount=8" "$WORK/sh.split" && grep -qx "finalcount=3" "$WORK/sh.split"
+	grep "^matrix1=" "$WORK/sh.split" | grep -q "small-1.0-py312" && ! grep "^matrix1=" "$WORK/sh.split" | grep -q "big-"
+	$wg matrix --config "$WORK/sharded.yml" --count >"$WORK/sh.count"
+	[ "$(cat "$WORK/sh.count")" = "$(printf "(all)\t6\t8\nbigonly\t1\t3")" ]
+	$wg matrix --config "$WORK/sharded.yml" --table >"$WORK/sh.table"
+	grep -q "^big-1.0-py312 .*  \[3 parts\]$" "$WORK/sh.table" && ! grep -q "^small-1.0-py312 .*parts\]$" "$WORK/sh.table"
+'
+t_expect "shards: part rows count against GitHub's limit of 256 rows a matrix" '
+	sed "s/^    cuda: \[\]$/    cuda: []\n    shards: \"4\"/" "$WORK/big.yml" >"$WORK/bigsharded.yml"
+	! $wg matrix --config "$WORK/bigsharded.yml" --github --by-build --split 4 >/dev/null 2>"$WORK/bigsharded.err"
+	grep -q "the plan has 2400 part rows and 600 final rows of sharded cells: one job matrix holds at most 256 rows" "$WORK/bigsharded.err"
+	$wg matrix --config "$WORK/bigsharded.yml" --count | grep -qx "(all)	600	2400"
+'
+
+# shards suggest: flash-attn's production cell as the issue measured it (73 objects, 9.5 hours)
+# and one part of it: 10 minutes of setup, 460 s an object
+mkdir -p "$WORK/sug/logs"
+sugcell=flash-attn-2.8.3-py312-cu130-torch2.15
+printf 'wheelgen-step: start 1000 build %s\n[1/73] nvcc a.cu\n[73/73] nvcc z.cu\nwheelgen-step: end 35180 0 34180 s\n' "$sugcell" >"$WORK/sug/logs/$sugcell.build.log"
+printf 'wheelgen-step: start 1000 shard1 %s\nwheelgen: objects: 20 compiled, 0 reused\nwheelgen-step: end 10800 0 9800 s\n' "$sugcell" >"$WORK/sug/logs/$sugcell.shard1.log"
+t_expect "shards suggest: the objects from the build log, setup and time per object fitted from the build and a part, N for the target (3 for 330 minutes, 4 for 240); a build alone needs --setup-minutes" '
+	$wg shards suggest --builddir "$WORK/sug" "$sugcell" >"$WORK/sug.out"
+	grep -qx "$sugcell: 73 objects (the largest \[i/N\] of ninja in its build log)" "$WORK/sug.out"
+	grep -qx "a job: 10m00s of setup (fitted) + 7m40s an object" "$WORK/sug.out"
+	[ "$(tail -n 1 "$WORK/sug.out")" = "shards: \"3\"   (jobs of at most 5h30m)" ]
+	$wg shards suggest --builddir "$WORK/sug" --target-minutes 240 "$sugcell" | tail -n 1 | grep -qx "shards: \"4\" .*"
+	rm "$WORK/sug/logs/$sugcell.shard1.log"
+	! $wg shards suggest --builddir "$WORK/sug" "$sugcell" 2>"$WORK/sug.err" && grep -q "give --setup-minutes" "$WORK/sug.err"
+	$wg shards suggest --builddir "$WORK/sug" --setup-minutes 10 "$sugcell" | tail -n 1 | grep -qx "shards: \"3\" .*"
+	! $wg shards suggest --builddir "$WORK/sug" --setup-minutes 10 --target-minutes 5 "$sugcell" 2>"$WORK/sug.err" && grep -q "no N up to 64 fits" "$WORK/sug.err"
 '
 
 # memory-aware width: configure --memory-gb 16 on the production config

@@ -74,10 +74,21 @@ else
 	t_fail "configure found no ccache (apt-get install ccache)"
 fi
 
+a=$(echo "$cells" | head -n 1)
+t_case "a CUDA wheel built again without the compile cache is the same bytes (wheelgen-cc takes nvcc's temporary names out of its objects)"
+sha0=$(sed -n 's/^sha256=//p' "out/wheels/$a/manifest")
+rm -f "out/wheels/$a/manifest"
+if CCACHE_DISABLE=1 ninja "wheel/$a" >"$WORK/again.log" 2>&1 &&
+	[ "$(sed -n 's/^sha256=//p' "out/wheels/$a/manifest")" = "$sha0" ] &&
+	grep -q "^wheelgen: wheelgen-cc in front of nvcc" "out/logs/$a.build.log"; then
+	t_pass
+else
+	t_fail "before: $sha0" "after: $(sed -n 's/^sha256=//p' "out/wheels/$a/manifest")" "$(tail -n 20 "$WORK/again.log")"
+fi
+
 # remote_builds URL NAME: the first and the last cell built one after the other, each with an
 # empty local cache and CCACHE_REMOTE_STORAGE=URL; true if the last one's CUDA object came from
 # the remote storage. remote_stats: that build's cache statistics.
-a=$(echo "$cells" | head -n 1)
 b=$(echo "$cells" | tail -n 1)
 remote_builds() {
 	export CCACHE_REMOTE_STORAGE="$1"

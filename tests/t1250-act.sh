@@ -13,7 +13,11 @@
 # store:
 #   push 1  two Pythons: 2 cells missing, built, tested, published; the index lists 2
 #   push 2  nothing changed: 0 missing, the build jobs skipped, the index lists both
-#   push 3  one more Python: 1 missing; the index lists 3
+#   push 3  one more Python: 1 missing; the index lists 3. And a package with shards: "2" (the C
+#           extension of examples/shards/cpu.yml, for the first Python): two part jobs, then the
+#           final job, which compiles nothing (objects: 0 compiled); the index lists its wheel.
+#           The Actions cache is a directory too (tests/actions/cache/): nothing stopped, nothing
+#           is saved
 #   push 4  one more Python whose test fails (WG_ACT_FAIL names it; its key is the same as
 #           without): 1 missing, not published, its logs artifact uploaded, act exits 1, and no
 #           index is deployed (every build failed): the site still lists the other 3
@@ -178,14 +182,20 @@ fi
 maps=
 nostandin=
 sed -n 's/^ *- *uses: *//p; s/^ *uses: *//p' "$src/$wf" | sort -u >"$WORK/uses"
+# (an action in a repository's folder, actions/cache/restore@v5: act maps the repository,
+# actions/cache@v5, to tests/actions/cache/, which holds restore/ and save/)
 while read -r u; do
 	name=${u%@*}
 	name=${name#actions/}
+	repo=${name%%/*}
 	case $u in actions/checkout@*) continue ;; esac
 	if [ -f "$top/tests/actions/$name/action.yml" ]; then
 		mkdir -p "$WORK/actions/$name"
 		cp "$top/tests/actions/$name/action.yml" "$top/tests/actions/artifact.py" "$WORK/actions/$name/"
-		maps="$maps --local-repository $u=$WORK/actions/$name"
+		case "$maps " in
+		*" actions/$repo@${u##*@}="*) ;;
+		*) maps="$maps --local-repository actions/$repo@${u##*@}=$WORK/actions/$repo" ;;
+		esac
 	else
 		nostandin="$nostandin $u"
 	fi
@@ -204,12 +214,19 @@ writeconfig() {
 		sed -n '/^packages:/,/^$/p' "$top/examples/quickstart/packages.yml" |
 			sed -e 's|source: {path: pkg}|source: {path: ../examples/quickstart/pkg}|' \
 				-e "s|^    test_command: .*|    test_command: python -c \"import os, sys, wgquickstart; assert wgquickstart.fib(10) == 55; assert os.environ.get('WG_ACT_FAIL') != '%d.%d' % sys.version_info[:2], 'WG_ACT_FAIL'\"|"
+		# (from push 3 on: examples/shards/cpu.yml's C extension of nine translation units, in 2
+		# parts, for the first Python)
+		[ -z "$sharded" ] || printf '%s\n' "  wgshardsc:" "    source: {path: ../examples/shards/cpkg}" \
+			"    versions: [\"0.1.0\"]" "    python: [\"$p1\"]" "    cuda: []" "    shards: \"2\"" "    test_import: wgshardsc" \
+			"    test_command: python -c \"import wgshardsc; assert wgshardsc.total(2) == 72\"" ""
 		printf 'profiles:\n  default: {python: ["%s"]}\n  stable: {python: ["%s", "%s", "%s", "%s"]}\n  all:\n' "$p1" "$p1" "$p2" "$p3" "$p4"
 		[ "$backend" = host ] || printf 'container:\n  image: %s\n  cpu_image: %s\n' "$image" "$image"
 		printf 'publish:\n  dir: %s\n' "$store"
 	} >"$src/config/packages.yml"
 	(cd "$src" && git add -A && git commit -q -m "config: python $*")
 }
+sharded=
+cs=wgshardsc-0.1.0-py$(echo "$p1" | tr -d .)
 (cd "$src" && git init -q -b main && git config user.email t@example.org && git config user.name t1250 &&
 	git add -A && git commit -q -m "the tree under test")
 
@@ -237,7 +254,7 @@ act_run() {
 		-P ubuntu-latest=-self-hosted -P ubuntu-24.04-arm=-self-hosted \
 		--action-offline-mode --action-cache-path "$run/actcache" --no-cache-server \
 		--artifact-server-path "$run/artifacts" --artifact-server-addr 127.0.0.1 --artifact-server-port "$port" \
-		$maps --env GITHUB_RUN_ID="$runid" --env ACT_PAGES_DIR="$pages") >"$run/act.log" 2>&1
+		$maps --env GITHUB_RUN_ID="$runid" --env ACT_PAGES_DIR="$pages" --env ACT_CACHE_DIR="$WORK/actcache") >"$run/act.log" 2>&1
 	echo $? >"$run/rc"
 	set -e
 	echo $(($(date +%s) - start)) >"$run/secs"
@@ -310,7 +327,7 @@ t_expect "push 1: the summaries: the plan lists both missing cells, each build t
 	grep -q "| build1 | ubuntu-latest | \`$c1\` | \`$c1\` |" "$s/summary.plan"
 	grep -q "| build1 | ubuntu-latest | \`$c2\` | \`$c2\` |" "$s/summary.plan"
 	for c in "$c1" "$c2"; do
-		grep -E -q "^\| \`$c\` \| built \| passed \| yes \| [0-9.]+ kB \| build [0-9ms]+, test [0-9ms]+ \|$" "$s/summary.build1"
+		grep -E -q "^\| \`$c\` \| built \| passed \| yes \| [0-9.]+ kB \| build [0-9ms]+, test [0-9ms]+(; objects: [0-9]+ compiled, 0 reused)? \|$" "$s/summary.build1"
 	done
 	grep -q "^The index lists 2 cells in 2 wheels" "$s/summary.index"
 	grep -q "^This run added 2 cells: .*\`$c1\` (built)" "$s/summary.index"
@@ -342,7 +359,8 @@ t_expect "push 2: 0 missing: the build jobs are skipped, the index still lists b
 	grep -q "^This run added no cell" "$WORK/runs/p2/summary.index"
 '
 
-# --- push 3: one more Python -------------------------------------------------------------------
+# --- push 3: one more Python, and a package with shards: "2" ------------------------------------
+sharded=1
 writeconfig "$p1" "$p2" "$p3"
 act_run p3 '{"ref": "refs/heads/main"}'
 say p3
@@ -351,10 +369,26 @@ t_expect "push 3: one added Python gives 1 missing, built and published; the ind
 	[ "$(cat "$WORK/runs/p3/rc")" = 0 ]
 	[ "$(missing p3)" = 1 ]
 	[ "$(job p3 build1)/$(job p3 index)" = success/success ]
-	[ "$(stored)" = "$(sorted "$c1" "$c2" "$c3")" ]
+	[ "$(stored)" = "$(sorted "$c1" "$c2" "$c3" "$cs")" ]
 	[ "$(listed)" = "$(sorted "$c1" "$c2" "$c3")" ]
-	grep -q "the store holds 2, 1 is missing" "$WORK/runs/p3/summary.plan"
-	grep -q "^This run added 1 cell: \`$c3\` (built)" "$WORK/runs/p3/summary.index"
+	grep -q "the store holds 2, 2 are missing" "$WORK/runs/p3/summary.plan"
+	grep -q "^This run added 2 cells: .*\`$c3\` (built)" "$WORK/runs/p3/summary.index"
+'
+t_expect "push 3: a sharded cell (shards: \"2\"): 2 part jobs compile it, each uploading its objects; the final job takes them and compiles nothing (objects: 0 compiled, 9 reused), publishes; the index lists its wheel" '
+	s=$WORK/runs/p3
+	grep -qx "plan partcount=2" "$s/outputs" && grep -qx "plan finalcount=1" "$s/outputs"
+	[ "$(job p3 parts)/$(job p3 final)/$(job p3 again)" = success/success/ ]
+	a=$s/artifacts/$(cat "$s/runid")
+	ls "$a" | grep -qx "shard-$cs-part-1" && ls "$a" | grep -qx "shard-$cs-part-2" && ls "$a" | grep -qx "wheels-$cs"
+	grep -qx "objects_compiled=0" "$store/$cs.manifest" && grep -qx "objects_reused=9" "$store/$cs.manifest"
+	grep -q "wgshardsc-0\.1\.0-" "$pages/simple/wgshardsc/index.html"
+	grep -q "^2 wheels to build (1 sharded: 2 part rows, then a final row each):" "$s/summary.plan"
+	grep -q "^| parts | ubuntu-latest | \`$cs\` | part 2 of 2 |$" "$s/summary.plan"
+	grep -q "^Part [12] of 2: [0-9] of the cell.s 9 objects, \*\*[0-9] compiled, 0 reused\*\*" "$s/summary.parts"
+	grep -E -q "^\| \`$cs\` \| built \| passed \| yes \| .*; objects: 0 compiled, 9 reused \|$" "$s/summary.final"
+	# (nothing stopped at a deadline: nothing was restored, nothing saved)
+	grep -q "cache/restore: no entry for shards-$cs-" "$s/out.final"
+	[ -z "$(ls "$WORK/actcache" 2>/dev/null)" ]
 '
 
 # --- push 4: one more Python, whose test fails ---------------------------------------------------
@@ -368,7 +402,7 @@ t_expect "push 4: a cell whose test fails: the run fails, the cell is not publis
 	[ "$(cat "$WORK/runs/p4/rc")" = 1 ]
 	[ "$(missing p4)" = 1 ]
 	[ "$(job p4 plan)/$(job p4 build1)/$(job p4 index)" = success/failure/ ]
-	[ "$(stored)" = "$(sorted "$c1" "$c2" "$c3")" ]
+	[ "$(stored)" = "$(sorted "$c1" "$c2" "$c3" "$cs")" ]
 	[ "$(listed)" = "$(sorted "$c1" "$c2" "$c3")" ]
 	ls "$WORK/runs/p4/artifacts/$(cat "$WORK/runs/p4/runid")" | grep -qx "logs-$c4"
 	! ls "$WORK/runs/p4/artifacts/$(cat "$WORK/runs/p4/runid")" | grep -q "^wheels-"
@@ -387,7 +421,7 @@ blob=$store/$(sed -n 's/^stored=//p' "$store/$c2.manifest")
 printf x >>"$blob"
 act_run wd '{"ref": "refs/heads/main", "inputs": {"profile": "default"}}' workflow_dispatch
 say wd
-t_expect "manual run (profile default): 0 missing; the index lists the 2 sound cells and names those left out: the failed one (not in the store) and the damaged one (merge-index's reason)" '
+t_expect "manual run (profile default): 0 missing; the index lists the 2 sound cells (and the sharded one) and names those left out: the failed one (not in the store) and the damaged one (merge-index's reason)" '
 	keep wd
 	[ "$(cat "$WORK/runs/wd/rc")" = 0 ]
 	[ "$(missing wd)" = 0 ]
@@ -395,10 +429,10 @@ t_expect "manual run (profile default): 0 missing; the index lists the 2 sound c
 	[ "$(listed)" = "$(sorted "$c1" "$c3")" ]
 	s=$WORK/runs/wd/summary.index
 	grep -q "^### Plan: profile \`default\`" "$WORK/runs/wd/summary.plan"
-	grep -q "^The index lists 2 cells in 2 wheels" "$s"
+	grep -q "^The index lists 3 cells in 3 wheels" "$s"
 	grep -q "^| \`$c4\` | not in the store" "$s"
 	grep "^| \`$c2\` | " "$s" | grep -v -q "not in the store"
-	grep -q "^The store said: store .*: 2 cells of the config restored, .* 1 left out: a damaged entry" "$s"
+	grep -q "^The store said: store .*: 3 cells of the config restored, .* 1 left out: a damaged entry" "$s"
 '
 
 echo "# missing per run: push 1: $(missing p1), push 2: $(missing p2), push 3: $(missing p3), push 4: $(missing p4), manual: $(missing wd)"

@@ -429,3 +429,166 @@ PY
 	grep -q "warning: store entry of $a: .*is not a wheel of $a: its module .*built for another Python than $py" "$WORK/ident.log"
 	grep -q "^origin=build$" "out/wheels/$a/manifest"
 '
+
+# --- a store that misbehaves: endless answers, refusals, redirects; a dead store once per run -----
+cat >"$WORK/odd.py" <<'PY'
+# a store on 127.0.0.1 that misbehaves by path: /endless/ streams any GET without a length,
+# forever; /big/ answers 100,000 bytes, announced; /forbid/ answers 403; /full/ answers a PUT 507; /putredir/ answers a PUT 302;
+# /away/ answers a GET with a redirect to 127.0.0.2 (another host). Logs "METHOD PATH".
+import os, sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+d = sys.argv[1]
+class H(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *a):
+        pass
+    def plain(self, code, extra=()):
+        self.send_response(code)
+        for k, v in extra:
+            self.send_header(k, v)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+    def any(self, method):
+        n = int(self.headers.get("Content-Length") or 0)
+        if n:
+            self.rfile.read(n)
+        with open(os.path.join(d, "log"), "a") as f:
+            f.write("%s %s\n" % (method, self.path))
+        p = self.path
+        if p.startswith("/endless/") and method == "GET":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = b"x" * 65536
+            try:
+                while True:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            except OSError:
+                return
+        if p.startswith("/big/") and method == "GET":
+            body = b"a" * 100000
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                self.wfile.write(body)
+            except OSError:
+                pass
+            return
+        if p.startswith("/forbid/"):
+            return self.plain(403)
+        if p.startswith("/full/") and method == "PUT":
+            return self.plain(507)
+        if p.startswith("/putredir/") and method == "PUT":
+            return self.plain(302, [("Location", "http://127.0.0.1:%d/elsewhere/" % self.server.server_port)])
+        if p.startswith("/away/"):
+            return self.plain(302, [("Location", "http://127.0.0.2:%d/x/%s" % (self.server.server_port, p[6:]))])
+        return self.plain(404)
+    def do_GET(self): self.any("GET")
+    def do_HEAD(self): self.any("HEAD")
+    def do_PUT(self): self.any("PUT")
+    def do_DELETE(self): self.any("DELETE")
+s = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), H)
+s.daemon_threads = True
+s.serve_forever()
+PY
+oport=$(t_freeport)
+mkdir -p "$WORK/odd"
+python3 "$WORK/odd.py" "$WORK/odd" "$oport" >"$WORK/odd/server.log" 2>&1 &
+oddpid=$!
+stop_exit2() {
+	st=$?
+	kill "$oddpid" 2>/dev/null
+	(exit "$st")
+	stop_exit
+}
+trap stop_exit2 EXIT
+i=0
+while ! curl -s -o /dev/null "http://127.0.0.1:$oport/" && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+odd=http://127.0.0.1:$oport
+
+t_expect "a manifest streamed endlessly, without a length: the read stops at its limit at once, and out/ holds no temporaries" '
+	writeconfig "{http: \"$odd/endless/\", timeout: \"60\", stall_timeout: \"30\"}"
+	start=$(date +%s)
+	got=$(plan)
+	[ $(($(date +%s) - start)) -lt 10 ]
+	[ "$got" = "$a $b " ]
+	grep -q "GET $odd/endless/$a.manifest: larger than 65536 bytes" "$WORK/plan.err"
+	[ -z "$(find out -name "*.tmp*" -o -name ".matrix-manifest*" | head -n 1)" ]
+	writeconfig "{http: \"$odd/big/\"}"
+	[ "$(plan)" = "$a $b " ]
+	grep -q "GET $odd/big/$a.manifest: larger than 65536 bytes" "$WORK/plan.err"
+	[ -z "$(find out -name "*.tmp*" -o -name ".matrix-manifest*" | head -n 1)" ]
+'
+t_expect "a store answering 403: the plan names WG_HTTP_TOKEN (never its value); a PUT answered 403 or 507 is not tried again" '
+	writeconfig "{http: \"$odd/forbid/\", retries: \"3\"}"
+	WG_HTTP_TOKEN=sekrit-token plan >/dev/null
+	grep -q "HTTP status 403 (the store refused the token in WG_HTTP_TOKEN" "$WORK/plan.err"
+	! grep -q sekrit-token "$WORK/plan.err"
+	: >"$WORK/odd/log"
+	! WG_RETRY_SLEEP=0 WG_HTTP_TOKEN=sekrit-token sh templates/publish-http.sh --retries 3 "$odd/forbid/" "$WORK/plan.err" 2>"$WORK/put.err"
+	grep -q "PUT: HTTP 403: the store refused the token in WG_HTTP_TOKEN" "$WORK/put.err"
+	! grep -q sekrit-token "$WORK/put.err"
+	[ "$(grep -c "^PUT" "$WORK/odd/log")" = 1 ]
+	: >"$WORK/odd/log"
+	! WG_RETRY_SLEEP=0 sh templates/publish-http.sh --retries 3 "$odd/full/" "$WORK/plan.err" 2>"$WORK/put.err"
+	grep -q "PUT: HTTP 507: the store has no room (not tried again)" "$WORK/put.err"
+	[ "$(grep -c "^PUT" "$WORK/odd/log")" = 1 ]
+'
+t_expect "a PUT answered with a redirect fails, saying so and where; a read redirected to another host is not followed, and says where" '
+	! sh templates/publish-http.sh "$odd/putredir/" "$WORK/plan.err" 2>"$WORK/put.err"
+	grep -q "the store answered the PUT with HTTP 302, a redirect to $odd/elsewhere/: a PUT is not redirected" "$WORK/put.err"
+	! grep -q "read back" "$WORK/put.err"
+	writeconfig "{http: \"$odd/away/\"}"
+	plan >/dev/null
+	grep -q "GET $odd/away/$a.manifest: redirected to http://127.0.0.2:$oport/x/$a.manifest, outside the store.s host: not followed" "$WORK/plan.err"
+'
+t_expect "a directory store that cannot be written: the publish names the cell, the store and the reason" '
+	: >"$WORK/notadir"
+	writeconfig "{dir: \"$WORK/notadir/store\"}"
+	ninja build.ninja >/dev/null 2>&1
+	! ninja "publish/$a" >"$WORK/dirfail.log" 2>&1
+	grep -q "wheelgen: dir: cannot write blobs/.* to the store $WORK/notadir/store: Not a directory" "$WORK/dirfail.log"
+	grep -q "wheelgen: publish $a: the store $WORK/notadir/store failed" "$WORK/dirfail.log"
+	[ ! -e "out/publish/$a.done" ]
+'
+
+# 8 cells of a pure-Python package, restored from a directory store (nothing built), then
+# published to the store that never answers
+mkdir -p fixture/tiny/tiny
+printf 'from setuptools import setup\nsetup(name="tiny", version="1.0", packages=["tiny"])\n' >fixture/tiny/setup.py
+echo "x = 1" >fixture/tiny/tiny/__init__.py
+# tinyconfig PUBLISH
+tinyconfig() {
+	cat >fixture/packages.yml <<YML
+defaults:
+  python: ["$py"]
+packages:
+  tiny:
+    source: {path: tiny}
+    versions: ["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7"]
+    test_import: tiny
+publish: $1
+YML
+}
+tstore=$WORK/tinystore
+tinyconfig "{dir: \"$tstore\"}"
+t_expect "a store that never answers: ninja -k 0 publish of 8 cells ends within twice one cell's limit, each failing with the first's message" '
+	ninja build.ninja >/dev/null 2>&1
+	out/wheelgen matrix --tsv >"$WORK/tiny.tsv"
+	python3 "$top/tests/fakecells.py" "$WORK/tiny.tsv" "$py" dir "$tstore"
+	rm -rf out/wheels out/tests out/publish out/store-down
+	ninja >"$WORK/tiny.log" 2>&1
+	[ "$(grep -c "restored tiny-1\.[0-7]-py$nd from the store" "$WORK/tiny.log")" = 8 ]
+	tinyconfig "{http: \"$hungurl\", timeout: \"8\", stall_timeout: \"8\", retries: \"2\"}"
+	ninja build.ninja >/dev/null 2>&1
+	start=$(date +%s)
+	! ninja -k 0 -j 4 publish >"$WORK/tinypub.log" 2>&1
+	took=$(($(date +%s) - start))
+	echo "took $took s"
+	[ "$took" -lt 16 ]
+	[ "$(grep -c "given up on earlier in this run: not tried again" "$WORK/tinypub.log")" -ge 4 ]
+	grep "given up on earlier in this run" "$WORK/tinypub.log" | head -n 1 | grep -q "PUT failed: curl: (28)"
+	[ -z "$(ls out/publish/*.done 2>/dev/null)" ]
+	grep -q "^[0-9]* [0-9]*$" out/store-down/*
+'

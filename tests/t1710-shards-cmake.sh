@@ -1,0 +1,82 @@
+#!/bin/sh
+# shellcheck disable=SC2016,SC2034 # (cases are single-quoted scripts: t_expect; they read sha)
+# shards through CMake: a scikit-build-core package (a static library of four sources and a
+# module; CMake's own try-compiles; a new temporary build directory each time) built as 2 parts
+# and then as one wheel that compiles nothing, the same bytes as a build in one piece
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$WORK/src
+t_case "configure a scikit-build-core package with shards: \"2\""
+t_copytree "$src"
+mkdir -p "$src/skb/pkg/src"
+cd "$src/skb"
+cat >pkg/pyproject.toml <<'TOML'
+[build-system]
+requires = ["scikit-build-core>=0.10"]
+build-backend = "scikit_build_core.build"
+
+[project]
+name = "wgskb"
+version = "0.1.0"
+requires-python = ">=3.8"
+
+[tool.scikit-build]
+wheel.packages = []
+TOML
+cat >pkg/CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.15)
+project(wgskb LANGUAGES C)
+find_package(Python COMPONENTS Interpreter Development.Module REQUIRED)
+add_library(core STATIC src/a.c src/b.c src/c.c src/d.c)
+set_target_properties(core PROPERTIES POSITION_INDEPENDENT_CODE ON)
+Python_add_library(wgskb MODULE src/ext.c WITH_SOABI)
+target_link_libraries(wgskb PRIVATE core)
+install(TARGETS wgskb DESTINATION .)
+CMAKE
+for f in a b c d; do echo "int $f(int x); int $f(int x) { return x + 1; }" >"pkg/src/$f.c"; done
+cat >pkg/src/ext.c <<'C'
+#include <Python.h>
+int a(int); int b(int); int c(int); int d(int);
+static PyObject *f(PyObject *s, PyObject *o) { (void)s; return PyLong_FromLong(a(b(c(d((int)PyLong_AsLong(o)))))); }
+static PyMethodDef m[] = { { "f", f, METH_O, NULL }, { NULL, NULL, 0, NULL } };
+static struct PyModuleDef mod = { PyModuleDef_HEAD_INIT, "wgskb", NULL, -1, m, NULL, NULL, NULL, NULL };
+PyMODINIT_FUNC PyInit_wgskb(void) { return PyModule_Create(&mod); }
+C
+cd "$src"
+cat >skb/packages.yml <<'YML'
+defaults:
+  python: ["3.12"]
+packages:
+  wgskb:
+    source: {path: pkg}
+    versions: ["0.1.0"]
+    cuda: []
+    shards: "2"
+    test_import: wgskb
+    test_command: python -c "import wgskb; assert wgskb.f(1) == 5"
+YML
+# shellcheck disable=SC2086
+if ./configure ${WG_CONFARGS:-} --config skb/packages.yml >"$WORK/configure.log" 2>&1; then t_pass; else t_fail "$(cat "$WORK/configure.log")"; exit 0; fi
+py=$(sed -n 's/^python \(3\.[0-9]*\) .*/\1/p' out/host.txt | sort -t. -k2,2n | tail -n 1)
+sed -i "s/python: \[\"3.12\"\]/python: [\"$py\"]/" skb/packages.yml
+cell=wgskb-0.1.0-py$(echo "$py" | tr -d .)
+
+t_expect "the two parts at once, then the wheel: nothing compiled, and the import test passes" '
+	ninja "shard/$cell/1" "shard/$cell/2" >"$WORK/parts.log" 2>&1
+	n=0
+	for k in 1 2; do
+		grep -q "Building project with Ninja" "out/logs/$cell.shard$k.log"
+		n=$((n + $(sed -n "s/^compiled=//p" "out/shards/$cell/$k/objects")))
+	done
+	[ "$n" = 5 ]
+	ninja "test/$cell" >"$WORK/test.log" 2>&1
+	grep -qx "wheelgen: objects: 0 compiled, 5 reused" "out/logs/$cell.build.log"'
+sha=$(sed -n 's/^sha256=//p' "out/wheels/$cell/manifest")
+
+sed -i 's/shards: "2"/shards: "1"/' skb/packages.yml
+t_expect "the same wheel, byte for byte, from a build in one piece" '
+	rm -rf out/shards "out/wheels/$cell"
+	ninja "wheel/$cell" >"$WORK/one.log" 2>&1
+	[ -n "$sha" ]
+	[ "$(sed -n "s/^sha256=//p" "out/wheels/$cell/manifest")" = "$sha" ]'
