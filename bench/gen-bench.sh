@@ -58,8 +58,8 @@ for n in $sizes; do
 		echo "cuda 13.0 /nonexistent/cuda-13.0"
 	} >"$d/out/host.txt"
 	cp "$wg" "$d/out/wheelgen"
-	# (and the compiler wrapper the wheel edges run, order-only: configure builds it beside wheelgen)
-	cp "${wg%/*}/wheelgen-cc" "$d/out/wheelgen-cc"
+	# (the graph names the compiler wrapper configure builds beside it)
+	cp "$wg-cc" "$d/out/wheelgen-cc"
 	# stand-ins for the build and test steps: same outputs, no Python
 	cat >"$d/templates/build-host.sh" <<'SH'
 m=$1/wheels/$2; mkdir -p "$m"; : >"$m/x.whl"
