@@ -59,6 +59,12 @@ want=$(printf '%s\n' $want | sort -u | tr '\n' ' ')
 got=$(sh -c '. "$1/templates/step-lib.sh"; printf "%s\n" $wg_specvars' sh "$top" | sort -u | tr '\n' ' ')
 if [ "$want" = "$got" ]; then t_pass; else t_fail "spec.c: $want" "step-lib: $got"; fi
 
+# shellcheck disable=SC2016 # (a single-quoted case: t_expect)
+t_expect "one reader per format: the config is parsed by config.c alone (torch-table and outdated edit the text and tree it read; yamledit.c parses only what it wrote), the plan by json.c, and summary.c greps no message of another room" '
+	[ "$(grep -l "ydocparse(" "$top"/gen/*.c | sed "s|.*/||" | tr "\n" " ")" = "config.c yamledit.c ydoc.c " ]
+	grep -q "jsonparse(" "$top/gen/summary.c"
+	! grep -n "left out \|wheelgen: " "$top/gen/summary.c"'
+
 t_case "one platform table: no file of gen/ but platform.c names a machine (wheelfile.c's ELF numbers are a format's), and torchindex.h's M_X86, M_ARM are its places"
 grep -n '"[^" ]*\(x86_64\|aarch64\)"' "$top"/gen/*.c | grep -v '^[^:]*/gen/platform.c:' |
 	grep -v '^[^:]*/gen/wheelfile.c:[0-9]*:	case [0-9]*: return "[a-z0-9_]*";$' >"$WORK/machines" || true
