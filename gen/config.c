@@ -286,6 +286,7 @@ loadtorch(struct ctx *x, struct node *n)
 		r = &x->c->torch[x->c->ntorch++];
 		r->version = k->s;
 		r->at = k;
+		r->val = v;
 		if (!wantmap(x, v, "a torch table entry"))
 			continue;
 		checkmapkeys(x, v, torchkeys, "a torch table entry");
@@ -1174,6 +1175,8 @@ configload(struct arena *a, const char *path, struct diags *d)
 		c->lockpath = aprintf(a, "%s/%.*s.lock", x.dir, (int)(dot && dot != base ? (size_t)(dot - base) : strlen(base)), base);
 	}
 	c->topdir = astrdup(a, cwd);
+	c->src = d->src;
+	c->srclen = len;
 	c->root = ydocparse(a, d->src, len, d);
 	if (!c->root) {
 		if (d->errors == 0)

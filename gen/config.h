@@ -18,9 +18,11 @@
 struct torchrow {
 	const char *version;     /* "2.8" */
 	struct node *at;         /* its key */
+	struct node *val;        /* its value (the row torch-table rewrites) */
 	struct strlist cuda;     /* CUDA versions it ships wheels for */
 	struct strlist python;   /* Python versions it ships wheels for */
-	struct strlist platforms; /* platforms PyPI's CUDA wheels of it exist for (default: x86_64) */
+	struct strlist platforms; /* platforms PyPI's CUDA wheels of it exist for (default: x86_64;
+				     .node is NULL when the row says none) */
 	const char *pypi;        /* the CUDA version of PyPI's own wheel of it, NULL if not said */
 };
 
@@ -106,6 +108,9 @@ struct profile {
 /* the whole file */
 struct config {
 	const char *path;          /* as given */
+	const char *src;           /* the file's text as read; root's positions point into it: the
+				      commands that edit the config (yamledit.c) change this text */
+	size_t srclen;
 	struct node *root;
 	struct strlist python, cuda, platforms;   /* defaults: (platforms: x86_64 unless said) */
 	struct archsel cuda_archs;                /* defaults.cuda_archs */

@@ -20,16 +20,6 @@ struct graphstats {
 };
 
 /*
- * The text of one cell's build spec (POSIX sh, sourced by templates/build-*.sh); srcdir: the
- * checkout of a git source. portable: without the lines that describe this host (interpreter
- * and toolkit paths, parallelism, memory, a path source's directory, patch paths) and the
- * comment: what the key hashes.
- */
-void cellspec(struct sb *s, const struct cell *cl, const char *srcdir, int portable);
-/* the text of one cell's test spec (sourced by templates/test-*.sh); portable as for cellspec */
-void celltestspec(struct sb *s, const struct cell *cl, int portable);
-
-/*
  * Write builddir/cells/<cell>/{spec,test} for every cell and builddir/graph.ninja,
  * each only if its content changed. Returns -1 (message printed) on failure.
  */

@@ -9,6 +9,7 @@
 #include "esc.h"
 #include "files.h"
 #include "indexplan.h"
+#include "leftout.h"
 #include "store.h"
 #include "pages.h"
 #include "pep.h"
@@ -231,14 +232,18 @@ variantfiles(const char *index, struct wheelinfo **wp, size_t nw, int fresh)
 	return rc < 0 ? (size_t)-1 : n;
 }
 
-/* read the manifests (or, with --from-list, file names) into w; only tested wheels. *rc = -1
-   for a manifest that cannot be read (every one is still read, each error reported) */
+/* read the manifests (or, with --from-list, file names) into w; only tested wheels (those left
+   out: builddir's BD_INDEXNOTE, leftout.h). *rc = -1 for a manifest that cannot be read (every
+   one is still read, each error reported) */
 size_t
 readwheels(const char *builddir, char **manifests, size_t n, const struct indexopts *o, struct wheelinfo *w, int *rc)
 {
+	struct sb left = SB_INIT;
 	size_t i, nw = 0, skipped = 0;
 	const char *firstskipped = NULL;
 
+	if (!o->fromlist)
+		leftoutclear(builddir, BD_INDEXNOTE);
 	for (i = 0; i < n; i++) {
 		if (o->fromlist) {
 			if (fromname(manifests[i], &w[nw]) == 0) {
@@ -272,8 +277,13 @@ readwheels(const char *builddir, char **manifests, size_t n, const struct indexo
 		}
 		/* only tested wheels are indexed */
 		if (!manifesttested(builddir, &w[nw])) {
-			notice("index: left out %s: %s has not passed its test (no test record of sha256 %.12s)",
-				w[nw].cell ? w[nw].cell : manifests[i], w[nw].filename, w[nw].sha256);
+			struct sb why = SB_INIT;
+
+			sbaddf(&why, "%s has not passed its test (no test record of sha256 %.12s)", w[nw].filename,
+			       w[nw].sha256);
+			notice("index: left out %s: %s", w[nw].cell ? w[nw].cell : manifests[i], why.buf);
+			leftoutcell(&left, w[nw].cell ? w[nw].cell : manifests[i], why.buf);
+			sbfree(&why);
 			manifestfree(&w[nw]);
 			continue;
 		}
@@ -282,6 +292,9 @@ readwheels(const char *builddir, char **manifests, size_t n, const struct indexo
 	if (skipped)
 		notice("skipped %zu file name%s whose project cannot be told or is not a PEP 508 name (the first: '%s')",
 			skipped, skipped == 1 ? "" : "s", firstskipped);
+	if (!o->fromlist && leftoutwrite(builddir, BD_INDEXNOTE, &left) < 0)
+		*rc = -1;
+	sbfree(&left);
 	return nw;
 }
 

@@ -8,7 +8,7 @@
 
 #include "files.h"
 #include "gitlock.h"
-#include "graph.h"
+#include "spec.h"
 #include "key.h"
 #include "layout.h"
 #include "sha256.h"

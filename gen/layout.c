@@ -23,6 +23,8 @@ static const struct {
 	[BD_BUILDLOG] = { "logs/", ".build.log" },
 	[BD_TESTLOG] = { "logs/", ".test.log" },
 	[BD_MERGELIST] = { "merge-index.rsp", NULL },
+	[BD_PULLNOTE] = { "store-pull.tsv", NULL },
+	[BD_INDEXNOTE] = { "index-left-out.tsv", NULL },
 	[BD_SHARDDIR] = { "shards/", "" },
 };
 

@@ -29,6 +29,8 @@ enum bdplace {
 	BD_BUILDLOG,    /* logs/<cell>.build.log: the build step's log */
 	BD_TESTLOG,     /* logs/<cell>.test.log: the test step's log */
 	BD_MERGELIST,   /* merge-index.rsp: the manifests ninja merge-index indexed (name ignored) */
+	BD_PULLNOTE,    /* store-pull.tsv: what store --pull left out, its counts (leftout.h; name ignored) */
+	BD_INDEXNOTE,   /* index-left-out.tsv: what index left out (leftout.h; name ignored) */
 	BD_SHARDDIR,    /* shards/<cell>: its parts' objects (<part>/, resume/) and <part>.done stamps */
 };
 

@@ -148,32 +148,21 @@ checkversions(const struct node *root, void *arg)
 	return 0;
 }
 
-/* --write: the newer versions appended to each package's versions list, oldest first */
+/* --write: the newer versions appended to each package's versions list, oldest first (in the
+   text and tree config.c read, as torch-table edits) */
 static int
-writeversions(const char *path, const struct pkgnew *v, size_t n, int json)
+writeversions(const struct config *c, const struct pkgnew *v, size_t n, int json)
 {
-	struct arena a = { 0 };
-	struct diags d = { 0 };
 	struct yedits e = { 0 };
 	struct sb why = SB_INIT, line = SB_INIT;
 	struct written w = { v, n };
-	struct node *root;
-	char *src;
-	size_t len, i, k;
+	const char *path = c->path, *src = c->src;
+	size_t len = c->srclen, i, k;
 	int rc = -1;
 
-	if (!(src = readfilemax(path, &len, YDOC_MAXFILE)))
-		return error("cannot read '%s': %s", path, strerror(errno));
-	d.file = path;
-	d.src = src;
-	d.srclen = len;
-	if (!(root = ydocparse(&a, src, len, &d)) || d.errors) {
-		diagprint(&d, stderr);
-		goto out;
-	}
 	for (i = 0; i < n; i++) {
 		const char **add = xcalloc(v[i].n + 1, sizeof(*add));
-		const struct node *l = versionsof(root, v[i].p->name);
+		const struct node *l = v[i].p->versions.node;
 
 		for (k = 0; k < v[i].n; k++)
 			add[k] = v[i].newer[v[i].n - 1 - k];
@@ -197,11 +186,8 @@ writeversions(const char *path, const struct pkgnew *v, size_t n, int json)
 	(json ? notice : report)(rc ? "wrote %s" : "%s: every version is up to date", path);
 out:
 	yeditsfree(&e);
-	diagfree(&d);
-	afree(&a);
 	sbfree(&why);
 	sbfree(&line);
-	free(src);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -225,7 +211,7 @@ outdated(const struct config *c, int json, int pre, const char *write, struct sb
 	if (write && rc < 0)
 		error("a remote could not be listed: %s is left as it is", write);
 	else if (write)
-		rc = writeversions(write, v, n, json);
+		rc = writeversions(c, v, n, json);
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < v[i].n; k++)
 			free(v[i].newer[k]);

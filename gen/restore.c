@@ -13,6 +13,7 @@
 #include "esc.h"
 #include "files.h"
 #include "layout.h"
+#include "leftout.h"
 #include "manifest.h"
 #include "platform.h"
 #include "remotewheel.h"
@@ -554,11 +555,14 @@ restoretest(const char *builddir, const char *cell)
 	return rc;
 }
 
-/* a damaged entry that merge-index leaves out: said, its pulled copy removed, taken out of the store */
+/* a damaged entry that merge-index leaves out: said (and a row of left), its pulled copy removed,
+   taken out of the store */
 static void
-leaveout(const struct store *s, const struct cell *cl, const char *pulled, const char *sha, const char *why)
+leaveout(const struct store *s, const struct cell *cl, const char *pulled, const char *sha, const char *why,
+	 struct sb *left)
 {
 	notice("merge-index: left out %s: %s", cl->id, why);
+	leftoutcell(left, cl->id, why);
 	if (pulled)
 		rmtree(pulled);
 	storetakeout(s, cl->id, sha, why);
@@ -575,7 +579,7 @@ leaveout(const struct store *s, const struct cell *cl, const char *pulled, const
  */
 static int
 checkremote(const struct store *s, const struct matrix *m, const char *builddir, const char *ids, size_t *nbad,
-	    size_t *nstored, struct sb *why)
+	    size_t *nstored, struct sb *left, struct sb *why)
 {
 	struct remotewheel *rw;
 	struct wheelinfo *mf;
@@ -641,7 +645,7 @@ checkremote(const struct store *s, const struct matrix *m, const char *builddir,
 		if (bad.len) {
 			sbreset(&path);
 			bdpath(&path, builddir, BD_STOREDIR, cl[i]->id);
-			leaveout(s, cl[i], path.buf, mf[i].sha256, bad.buf);
+			leaveout(s, cl[i], path.buf, mf[i].sha256, bad.buf, left);
 			(*nbad)++;
 			(*nstored)--;
 		}
@@ -686,13 +690,32 @@ prunepulled(const char *top, struct sb *keep)
 	sbfree(&dir);
 }
 
+/* what store --pull did: said, and written for the summary with the cells it left out (leftout.h) */
+static int
+pulldone(const char *builddir, const struct pullcounts *pc, struct sb *left)
+{
+	leftoutstore(left, pc);
+	if (leftoutwrite(builddir, BD_PULLNOTE, left) < 0)
+		return -1;
+	report("store %s: %zu cell%s of the config restored%s, %zu built here, %zu not in the store, %zu built from "
+	       "other inputs (an earlier config), %zu left out: a damaged entry (listed above; taken out of the store, "
+	       "so that the next plan builds them again)",
+	       pc->store, pc->restored, pc->restored == 1 ? "" : "s",
+	       pc->manifestsonly ? " (manifests only: the pages link the store)" : "", pc->local, pc->missing, pc->other,
+	       pc->damaged);
+	return 0;
+}
+
 int
 pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int manifestsonly)
 {
 	struct sb top = SB_INIT, dir = SB_INIT, tmp = SB_INIT, why = SB_INIT, keep = SB_INIT, pulled = SB_INIT;
+	struct sb left = SB_INIT;
 	size_t i, nstored = 0, nlocal = 0, nmissing = 0, nother = 0, nbad = 0;
 	enum storestate st;
 	int rc = 0;
+
+	leftoutclear(builddir, BD_PULLNOTE);
 
 	bdpath(&top, builddir, BD_STOREDIR, "");
 	if (mkdirs(top.buf) < 0) {
@@ -731,6 +754,7 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 				nbad++;
 				rmtree(dir.buf);
 				notice("merge-index: left out %s: %s", cl->id, why.buf);
+				leftoutcell(&left, cl->id, why.buf);
 				takeout(s, cl, tmp.buf, why.buf);
 			} else {
 				rc = error("merge-index: cannot take %s from the store %s: %s (no index written: it would lack "
@@ -748,6 +772,7 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 			/* (an entry without a key is old, not damaged: it stays) */
 			nbad++;
 			notice("merge-index: left out %s: %s", cl->id, why.buf);
+			leftoutcell(&left, cl->id, why.buf);
 			if (st == WHEELBAD)
 				takeout(s, cl, tmp.buf, why.buf);
 			break;
@@ -761,17 +786,16 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 	unlink(tmp.buf);
 	sbreset(&why);
 	if (rc == 0 && manifestsonly && s->kind == STORE_HTTP &&
-	    checkremote(s, m, builddir, pulled.buf, &nbad, &nstored, &why) < 0)
+	    checkremote(s, m, builddir, pulled.buf, &nbad, &nstored, &left, &why) < 0)
 		rc = error("merge-index: cannot check the wheels of the store %s: %s (no index written: it would lack "
 			   "stored cells)", storename(s), why.buf);
 	if (rc == 0)
 		prunepulled(top.buf, &keep);
-	if (rc == 0)
-		report("store %s: %zu cell%s of the config restored%s, %zu built here, %zu not in the store, %zu built from "
-		       "other inputs (an earlier config), %zu left out: a damaged entry (listed above; taken out of the store, "
-		       "so that the next plan builds them again)",
-		       storename(s), nstored, nstored == 1 ? "" : "s",
-		       manifestsonly ? " (manifests only: the pages link the store)" : "", nlocal, nmissing, nother, nbad);
+	if (rc == 0) {
+		struct pullcounts pc = { (char *)storename(s), nstored, nlocal, nmissing, nother, nbad, manifestsonly };
+
+		rc = pulldone(builddir, &pc, &left);
+	}
 out:
 	sbfree(&top);
 	sbfree(&dir);
@@ -779,6 +803,7 @@ out:
 	sbfree(&why);
 	sbfree(&keep);
 	sbfree(&pulled);
+	sbfree(&left);
 	return rc;
 }
 

@@ -12,7 +12,9 @@
 
 #include "esc.h"
 #include "files.h"
+#include "json.h"
 #include "layout.h"
+#include "leftout.h"
 #include "manifest.h"
 #include "status.h"
 #include "shardstat.h"
@@ -37,90 +39,6 @@ struct planrow {
 };
 
 static void
-skipspace(const char **p)
-{
-	while (**p == ' ' || **p == '\t' || **p == '\r' || **p == '\n')
-		(*p)++;
-}
-
-/* the JSON string at *p (its opening quote) into s; *p past its closing quote; -1 when it is not
-   one (an escape is kept as its character: cell names and labels have none) */
-static int
-jsonstring(const char **p, struct sb *s)
-{
-	const char *q = *p;
-
-	if (*q++ != '"')
-		return -1;
-	for (; *q && *q != '"'; q++) {
-		if (*q == '\\' && !*++q)
-			return -1;
-		sbaddc(s, *q);
-	}
-	if (*q != '"')
-		return -1;
-	*p = q + 1;
-	return 0;
-}
-
-/* one row object at *p ({"key": value, ...}, flat: what matrixout prints) into r; -1 if it is
-   not one */
-static int
-planrowparse(const char **p, struct planrow *r)
-{
-	struct sb key = SB_INIT, val = SB_INIT;
-	int rc = -1;
-
-	if (**p != '{')
-		return -1;
-	(*p)++;
-	for (;;) {
-		skipspace(p);
-		sbreset(&key);
-		sbreset(&val);
-		if (jsonstring(p, &key) < 0)
-			break;
-		skipspace(p);
-		if (**p != ':')
-			break;
-		(*p)++;
-		skipspace(p);
-		if (**p == '"') {
-			if (jsonstring(p, &val) < 0)
-				break;
-		} else {
-			while (**p && **p != ',' && **p != '}')
-				sbaddc(&val, *(*p)++);
-		}
-		if (!strcmp(key.buf, "build") || (!strcmp(key.buf, "cell") && !r->build)) {
-			free(r->build);
-			r->build = xstrdup(val.buf);
-		} else if (!strcmp(key.buf, "cells")) {
-			r->cells = xstrdup(val.buf);
-		} else if (!strcmp(key.buf, "runner") && val.len) {
-			r->runner = xstrdup(val.buf);
-		} else if (!strcmp(key.buf, "part") && !r->shard) {
-			r->shard = xstrdup(val.buf);
-		} else if (!strcmp(key.buf, "parts") && !r->parts) {
-			r->parts = xstrdup(val.buf);
-		}
-		skipspace(p);
-		if (**p == ',') {
-			(*p)++;
-		} else if (**p == '}') {
-			(*p)++;
-			rc = r->build ? 0 : -1;
-			break;
-		} else {
-			break;
-		}
-	}
-	sbfree(&key);
-	sbfree(&val);
-	return rc;
-}
-
-static void
 planrowfree(struct planrow *r)
 {
 	free(r->build);
@@ -130,43 +48,52 @@ planrowfree(struct planrow *r)
 	free(r->parts);
 }
 
-/* the rows of one matrix, {"include": [...]}, appended to *rows; -1 if it is not one */
-static int
-planparse(const char *json, int part, struct planrow **rows, size_t *n, size_t *cap)
+/* a row's value as text (a string, or a number as written), copied; NULL for none or another kind */
+static char *
+plantext(const struct json *v)
 {
-	const char *p = strstr(json, "\"include\"");
+	const char *s = v && v->kind == JSON_NUMBER ? v->s : jsonstr(v);
 
-	if (!p)
-		return -1;
-	p += 9;
-	skipspace(&p);
-	if (*p != ':')
-		return -1;
-	p++;
-	skipspace(&p);
-	if (*p != '[')
-		return -1;
-	p++;
-	for (;;) {
-		skipspace(&p);
-		if (*p == ']')
-			return 0;
+	return s ? xstrdup(s) : NULL;
+}
+
+/* the rows of one matrix, {"include": [{"build" or "cell": ..., "cells": ..., "runner": ..., "part":
+   ..., "parts": ...}, ...]}
+   (json.c reads it), appended to *rows; -1 if it is not one */
+static int
+planparse(const char *text, int part, struct planrow **rows, size_t *n, size_t *cap)
+{
+	struct arena a = { 0 };
+	struct sb why = SB_INIT;
+	const struct json *root, *inc;
+	size_t i;
+	int rc = -1;
+
+	root = jsonparse(&a, text, strlen(text), NULL, &why);
+	inc = jsonget(root, "include");
+	for (i = 0; inc && inc->kind == JSON_ARRAY && i < inc->n; i++) {
+		const char *build = jsonstr(jsonget(inc->v[i], "build")), *cells = jsonstr(jsonget(inc->v[i], "cells"));
+		const char *runner = jsonstr(jsonget(inc->v[i], "runner"));
+		struct planrow *r;
+
+		if (!build)
+			build = jsonstr(jsonget(inc->v[i], "cell"));
+		if (!build)
+			break;
 		GROW(*rows, *cap, *n + 1);
-		memset(&(*rows)[*n], 0, sizeof(**rows));
-		(*rows)[*n].part = part;
-		if (planrowparse(&p, &(*rows)[*n]) < 0) {
-			planrowfree(&(*rows)[*n]);
-			return -1;
-		}
-		if (!(*rows)[*n].cells)
-			(*rows)[*n].cells = xstrdup((*rows)[*n].build);
-		(*n)++;
-		skipspace(&p);
-		if (*p == ',')
-			p++;
-		else if (*p != ']')
-			return -1;
+		r = &(*rows)[(*n)++];
+		r->part = part;
+		r->build = xstrdup(build);
+		r->cells = xstrdup(cells ? cells : build);
+		r->runner = runner && *runner ? xstrdup(runner) : NULL;
+		r->shard = plantext(jsonget(inc->v[i], "part"));
+		r->parts = plantext(jsonget(inc->v[i], "parts"));
 	}
+	if (inc && inc->kind == JSON_ARRAY && i == inc->n)
+		rc = 0;
+	sbfree(&why);
+	afree(&a);
+	return rc;
 }
 
 /* the rows of the plan's output file (see summaryplan); -1 with why */
@@ -757,37 +684,6 @@ summarybuild(struct sb *out, const char *builddir, char *const *cells, size_t n,
 
 /* ---- the index ----------------------------------------------------------------------------- */
 
-/* merge-index's word on cells it left out ("CELL\twhy" lines) and its summary line, from log */
-static void
-indexlog(const char *log, struct sb *leftout, struct sb *storeline)
-{
-	static const char *const marks[] = { "merge-index: left out ", "index: left out " };
-	FILE *f = fopen(log, "r");
-	char buf[MAXLINE];
-	size_t i;
-
-	if (!f)
-		return;
-	while (fgets(buf, sizeof(buf), f)) {
-		char *at, *colon;
-
-		chomp(buf, f);
-		for (i = 0; i < sizeof(marks) / sizeof(*marks); i++) {
-			if ((at = strstr(buf, marks[i])) && (colon = strstr(at + strlen(marks[i]), ": "))) {
-				at += strlen(marks[i]);
-				*colon = '\0';
-				sbaddf(leftout, "%s\t%s\n", at, colon + 2);
-				break;
-			}
-		}
-		if ((at = strstr(buf, "wheelgen: store ")) && strstr(at, " of the config restored")) {
-			sbreset(storeline);
-			sbadd(storeline, at + 10);
-		}
-	}
-	fclose(f);
-}
-
 /* why cell was left out, by leftout's lines, into why; 0 when they do not name it */
 static int
 whyleftout(const struct sb *leftout, const char *cell, struct sb *why)
@@ -882,16 +778,16 @@ indexadded(struct sb *out, const struct sb *added)
 }
 
 int
-summaryindex(struct sb *out, const struct matrix *m, const char *builddir, const char *log)
+summaryindex(struct sb *out, const struct matrix *m, const char *builddir)
 {
-	struct sb listed = SB_INIT, added = SB_INIT, why = SB_INIT, leftout = SB_INIT, storeline = SB_INIT;
+	struct sb listed = SB_INIT, added = SB_INIT, why = SB_INIT, leftout = SB_INIT;
 	struct sb key = SB_INIT, reason = SB_INIT;
+	struct pullcounts pc;
 	size_t ncells = 0, nwheels = 0, i, nout = 0;
 	int rc;
 
 	sbadd(out, "### Index\n\n");
-	if (log)
-		indexlog(log, &leftout, &storeline);
+	leftoutread(builddir, &leftout, &pc);
 	rc = indexlisted(builddir, &listed, &ncells, &nwheels, &added, &why);
 	if (rc < 0) {
 		sbadd(out, "The index was not made: ");
@@ -924,16 +820,20 @@ summaryindex(struct sb *out, const struct matrix *m, const char *builddir, const
 		if (!nout)
 			sbadd(out, "\nNothing of the config is left out.\n");
 	}
-	if (storeline.len) {
-		sbadd(out, "\nThe store said: ");
-		escmd(out, storeline.buf);
-		sbaddc(out, '\n');
+	if (pc.store) {
+		sbadd(out, "\nThe store ");
+		escmd(out, pc.store);
+		sbaddf(out, ": %zu cell%s of the config restored%s, %zu built here, %zu not in the store, %zu built from "
+		       "other inputs (an earlier config), %zu left out: a damaged entry (taken out of the store, so that "
+		       "the next plan builds it again).\n", pc.restored, pc.restored == 1 ? "" : "s",
+		       pc.manifestsonly ? " (manifests only: the pages link the store)" : "", pc.local, pc.missing,
+		       pc.other, pc.damaged);
 	}
 	sbfree(&listed);
 	sbfree(&added);
 	sbfree(&why);
 	sbfree(&leftout);
-	sbfree(&storeline);
+	free(pc.store);
 	sbfree(&key);
 	sbfree(&reason);
 	return rc;

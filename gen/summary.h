@@ -3,8 +3,8 @@
  * summary): the plan (a profile's cells, those the store holds, those missing, by job), a build
  * job's cells (built or restored, the test, the wheel's size, the steps' times; for a failure its
  * log and first errors) and the index (what it lists, what this run added, what it left out and
- * why). Read from what the jobs leave behind: the plan's matrix, the manifests, the test records,
- * the step logs (status.h) and the messages of ninja merge-index. Each writer appends to out and
+ * why). Read from what the jobs leave behind: the plan's matrix (json.c reads it), the manifests,
+ * the test records, the step logs (status.h) and the rows merge-index wrote for it (leftout.h). Each writer appends to out and
  * returns 0, or -1 when an input it needs could not be read: the text then says so.
  */
 #ifndef WG_SUMMARY_H
@@ -50,11 +50,11 @@ int summarystopped(struct sb *out, const char *builddir, const char *cell);
 
 /*
  * The index job, after ninja merge-index: how many cells and wheels the index lists (the tested
- * manifests of builddir/merge-index.rsp), which of them this run's build jobs made, and which
- * cells of m it left out, each with why: merge-index's "left out CELL: why" messages in log
- * (its output; NULL: none), else "not in the store".
+ * manifests of builddir/merge-index.rsp), which of them this run's build jobs made, which cells
+ * of m it left out, each with why (the rows store --pull and index wrote for it: leftout.h; else
+ * "not in the store"), and the store's counts. Never from the text of a message.
  */
-int summaryindex(struct sb *out, const struct matrix *m, const char *builddir, const char *log);
+int summaryindex(struct sb *out, const struct matrix *m, const char *builddir);
 
 /*
  * The first error lines of a step's log, into lines (one per line, "N: text", at most max):

@@ -1,13 +1,13 @@
 /*
- * torchtable: the config's torch table read from a package index. From torch's project page
- * (PEP 691, default PyPI) it keeps the newest release of each minor, derives the CPython ABIs
- * and the Linux platforms it ships from the file names, and the CUDA of PyPI's own wheel from
- * the core metadata (PEP 658 .metadata) of one wheel per minor and platform; the cuda lists come
- * from PyTorch's index of per-CUDA wheels when it answers. Prints the table, or writes it into
- * a config, changing nothing but the table (yamledit.c). No wheel is downloaded.
+ * torchtable: the config's torch table as a package index says it. It starts from the config's
+ * model (config.c reads the table; this file reads no YAML of its own), asks torchindex.c what
+ * the index serves, and compares the two row by row. Prints the table, or writes it into the
+ * config, changing nothing but the table (yamledit.c, on the text and tree config.c read).
  */
 #ifndef WG_TORCHTABLE_H
 #define WG_TORCHTABLE_H
+
+#include "config.h"
 
 /* what torch-table does */
 struct ttopts {
@@ -28,7 +28,8 @@ struct ttopts {
 #define TT_INDEX "https://pypi.org/simple/"
 #define TT_CUDAINDEX "https://download.pytorch.org/whl/"
 
-/* run torch-table; the exit status (0, or 1 with the errors printed and nothing written) */
-int torchtable(const struct ttopts *o);
+/* run torch-table on c (loaded from o->config, without errors); the exit status (0, or 1 with
+   the errors printed and nothing written) */
+int torchtable(const struct config *c, const struct ttopts *o);
 
 #endif

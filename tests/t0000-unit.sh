@@ -51,20 +51,26 @@ sh -c '. "$1/templates/step-lib.sh"; wg_header_mtimes "$2/one"; wg_header_mtimes
 pre() { (cd "$WORK/once/$1" && g++ -E main.cpp); }
 if [ "$(pre one)" = "$(pre two)" ]; then t_pass; else t_fail "$(pre one | grep -c 'b\.h') and $(pre two | grep -c 'b\.h') lines name b.h"; fi
 
-t_case "the spec variables are listed once for the steps (step-lib.sh's wg_specvars): the names gen/graph.c writes into cell specs"
-want=$(grep -o '"WG_[A-Z_]*' "$top/gen/graph.c" | tr -d '"' | grep -v '^WG_PUBLISH_' ; grep -o 'WG_[A-Z_]*=%' "$top/gen/graph.c" | tr -d '=%')
+t_case "the spec variables are listed once for the steps (step-lib.sh's wg_specvars): the names gen/spec.c writes into cell specs"
+want=$(grep -o '"WG_[A-Z_]*' "$top/gen/spec.c" | tr -d '"' | grep -v '^WG_PUBLISH_' ; grep -o 'WG_[A-Z_]*=%' "$top/gen/spec.c" | tr -d '=%')
 # shellcheck disable=SC2086 # (one name per word)
 want=$(printf '%s\n' $want | sort -u | tr '\n' ' ')
 # shellcheck disable=SC2016
 got=$(sh -c '. "$1/templates/step-lib.sh"; printf "%s\n" $wg_specvars' sh "$top" | sort -u | tr '\n' ' ')
-if [ "$want" = "$got" ]; then t_pass; else t_fail "graph.c: $want" "step-lib: $got"; fi
+if [ "$want" = "$got" ]; then t_pass; else t_fail "spec.c: $want" "step-lib: $got"; fi
 
-t_case "one platform table: no file of gen/ but platform.c names a machine (wheelfile.c's ELF numbers are a format's), and torchtable.c's M_X86, M_ARM are its places"
+# shellcheck disable=SC2016 # (a single-quoted case: t_expect)
+t_expect "one reader per format: the config is parsed by config.c alone (torch-table and outdated edit the text and tree it read; yamledit.c parses only what it wrote), the plan by json.c, and summary.c greps no message of another room" '
+	[ "$(grep -l "ydocparse(" "$top"/gen/*.c | sed "s|.*/||" | tr "\n" " ")" = "config.c yamledit.c ydoc.c " ]
+	grep -q "jsonparse(" "$top/gen/summary.c"
+	! grep -n "left out \|wheelgen: " "$top/gen/summary.c"'
+
+t_case "one platform table: no file of gen/ but platform.c names a machine (wheelfile.c's ELF numbers are a format's), and torchindex.h's M_X86, M_ARM are its places"
 grep -n '"[^" ]*\(x86_64\|aarch64\)"' "$top"/gen/*.c | grep -v '^[^:]*/gen/platform.c:' |
 	grep -v '^[^:]*/gen/wheelfile.c:[0-9]*:	case [0-9]*: return "[a-z0-9_]*";$' >"$WORK/machines" || true
 if [ ! -s "$WORK/machines" ] && grep -q '^	{ "x86_64", .*$' "$top/gen/platform.c" &&
 	[ "$(grep -n '^	{ "[a-z0-9_]*", "' "$top/gen/platform.c" | sed -n 's/^[0-9]*:	{ "\([a-z0-9_]*\)".*/\1/p' | head -n 2 | tr '\n' ' ')" = "x86_64 aarch64 " ] &&
-	grep -q '^enum { M_X86, M_ARM, NMACH };$' "$top/gen/torchtable.c"; then
+	grep -q '^enum { M_X86, M_ARM, NMACH };$' "$top/gen/torchindex.h"; then
 	t_pass
 else
 	t_fail "$(cat "$WORK/machines")"

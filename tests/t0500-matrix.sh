@@ -111,6 +111,23 @@ if $wg frobnicate 2>/dev/null; then ok=0; fi
 if $wg check --no-such-option 2>/dev/null; then ok=0; fi
 if [ "$ok" = 1 ]; then t_pass; else t_fail "a help text or usage error is missing"; fi
 
+t_expect "each command takes its own options: one it does not take is refused (status 2, the command and option named, its usage), one it takes works; --help lists every command of the table" '
+	set +e
+	$wg status --profile x >/dev/null 2>"$WORK/refused1"; a=$?
+	$wg check --config $cfg --json >/dev/null 2>"$WORK/refused2"; b=$?
+	$wg claim -c $cfg >/dev/null 2>"$WORK/refused3"; c=$?
+	set -e
+	[ "$a$b$c" = 222 ]
+	grep -qx "wheelgen: error: status does not take --profile" "$WORK/refused1"
+	grep -q "^usage: wheelgen status " "$WORK/refused1"
+	grep -qx "wheelgen: error: check does not take --json" "$WORK/refused2"
+	grep -qx "wheelgen: error: claim does not take --config" "$WORK/refused3"
+	$wg matrix --config $cfg --profile stable --json >"$WORK/taken.json"
+	grep -q "\"cell\"" "$WORK/taken.json"
+	for c in check matrix gen index lock fetch checkout outdated torch-table key restore store status claim summary; do
+		$wg --help | grep -q "^  $c  *[a-zA-Z]" && $wg $c --help | grep -q "^usage: wheelgen $c " || exit 1
+	done'
+
 t_case "the production config passes check"
 t_check $wg check --config config/packages.yml >/dev/null
 

@@ -179,7 +179,7 @@ allowed = [r"\./configure( --[a-z-]+( [a-z]+)?)*", r"ninja( [^ ;|&]+)+", r"\.git
            r'ninja merge-index 2>&1 \| tee "\$RUNNER_TEMP/merge-index\.log"',
            r'out/wheelgen summary plan --profile "\$PROFILE" --matrix "\$RUNNER_TEMP/plan" >>"\$GITHUB_STEP_SUMMARY"',
            r'out/wheelgen summary build --artifact logs-\$\{\{ matrix\.build \}\} \$\{\{ matrix\.cells \}\} >>"\$GITHUB_STEP_SUMMARY"',
-           r'out/wheelgen summary index --log "\$RUNNER_TEMP/merge-index\.log" >>"\$GITHUB_STEP_SUMMARY"',
+           r'out/wheelgen summary index >>"\$GITHUB_STEP_SUMMARY"',
            r'out/wheelgen summary build --part \$\{\{ matrix\.part \}\} --artifact logs-\$\{\{ matrix\.build \}\}-part-\$\{\{ matrix\.part \}\} \$\{\{ matrix\.build \}\} >>"\$GITHUB_STEP_SUMMARY"',
            r'out/wheelgen summary stopped \$\{\{ matrix\.build \}\} >>"\$GITHUB_OUTPUT"',
            re.escape(deadline),

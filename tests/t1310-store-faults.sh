@@ -167,6 +167,32 @@ t_expect "merge-index leaves a damaged entry out and says which and why" '
 	rm -rf out/store && publishall
 '
 
+t_expect "the summary of a merge-index reads data, not messages: with the messages of restore.c and indexplan.c reworded (in this test's copy of the tree, rebuilt), the summary of the same merge-index is the same byte for byte" '
+	rm -rf out/wheels out/tests out/publish out/store
+	damage truncated "$store"
+	ninja merge-index >"$WORK/m1.log" 2>&1
+	out/wheelgen summary index >"$WORK/summary1.md"
+	grep -q "^| \`$b\` | .*\(has sha256\|bytes\)" "$WORK/summary1.md"
+	grep -q "^The store .*: 1 cell of the config restored, 0 built here, .* 1 left out: a damaged entry" "$WORK/summary1.md"
+	rm -rf out/store && publishall
+	cp gen/restore.c gen/indexplan.c "$WORK/"
+	sed -i "s/merge-index: left out %s: %s/merge-index: %s stays out of the index, as %s/; s/of the config restored%s, %zu built here/restored from the store%s; built here: %zu/" gen/restore.c
+	sed -i "s/index: left out %s: %s/index: not indexed: %s (%s)/" gen/indexplan.c
+	WHEELGEN_PREBUILT= ./configure ${WG_CONFARGS:-} --config fixture/packages.yml >"$WORK/reworded.log" 2>&1
+	rm -rf out/wheels out/tests out/publish out/store
+	damage truncated "$store"
+	ninja merge-index >"$WORK/m2.log" 2>&1
+	grep -q "merge-index: $b stays out of the index, as " "$WORK/m2.log"
+	! grep -q "left out $b" "$WORK/m2.log"
+	out/wheelgen summary index >"$WORK/summary2.md"
+	cmp "$WORK/summary1.md" "$WORK/summary2.md"
+'
+# (the messages as they were, and the run's wheelgen, whatever the case above did)
+cp "$WORK/restore.c" "$WORK/indexplan.c" gen/ 2>/dev/null || true
+./configure ${WG_CONFARGS:-} --config fixture/packages.yml >>"$WORK/reworded.log" 2>&1
+rm -rf out/store
+publishall || true
+
 t_expect "a manifest relabelled to another cell (its cell= and key= of beta, its filename and tags alpha's): the first plan lists beta, without a download; a restore takes it out" '
 	sed "s/^cell=.*/cell=$b/; s/^key=.*/key=$(out/wheelgen key --config fixture/packages.yml "$b" | cut -d" " -f1)/" \
 		"$store/$a.manifest" >"$store/$b.manifest"

@@ -52,8 +52,9 @@ done
 idx="--index $base/simple/ --cuda-index $base/whl/"
 : >"$state/requests"
 
-# the config: comments, a row the index lacks, a row over two lines with single quotes
-mkdir -p "$WORK/cfg/pkg"
+# the config: comments, a row the index lacks, a row over two lines with single quotes (torch-table
+# reads it as check does: its copy $WORK/cfg.orig finds a pkg beside it too)
+mkdir -p "$WORK/cfg/pkg" "$WORK/pkg"
 cfg=$WORK/cfg/torch.yml
 cat >"$cfg" <<'EOF'
 # a config whose torch table torch-table updates
@@ -244,7 +245,7 @@ t_expect "usage: --follow without --write, --since not X.Y, an unknown option: e
 	"$wg" torch-table --frobnicate >/dev/null 2>&1; c=$?
 	set -e
 	[ "$a$b$c" = 222 ]
-	printf "torch: {\"2.15\": {cuda: [\"13.0\"], python: [\"3.12\"]}}\npackages: {}\n" >"$WORK/flow.yml"
+	printf "torch: {\"2.15\": {cuda: [\"13.0\"], python: [\"3.12\"]}}\npackages: {pkg: {source: {path: pkg}, versions: [\"1.0\"], python: [\"3.12\"], torch: [\"2.15\"], test_import: pkg}}\n" >"$WORK/flow.yml"
 	cp "$WORK/flow.yml" "$WORK/flow.orig"
 	! "$wg" torch-table --write "$WORK/flow.yml" $idx 2>"$WORK/flow.err"
 	grep -q "the torch table is not a block mapping" "$WORK/flow.err"
