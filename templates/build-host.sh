@@ -777,6 +777,24 @@ sys.exit(Version(sys.argv[1]) != Version(sys.argv[2]))' "$wg_wver" "$WG_VERSION"
     wg_die "the build made $wheel_name, version $wg_wver, but packages.yml builds $WG_PACKAGE $WG_VERSION: a wrong version is refused (setuptools_scm says 0.0.0 when it is missing from the build: docs/troubleshooting.md, \"a wheel of the wrong version\")"
 fi
 
+# a cell of another platform has every compiled module that the x86_64 wheel of its package,
+# version and Python (the cell without the platform suffix) has, where that wheel is here (built
+# or restored): a setup.py that leaves an extension out when cross-built fails here, not in use
+if [ -n "$WG_PLATFORM" ] && [ "${CELL%"-$WG_PLATFORM"}" != "$CELL" ]; then
+    wg_sib=${CELL%"-$WG_PLATFORM"}
+    set -- "$B/wheels/$wg_sib"/*.whl
+    if [ "$#" -eq 1 ] && [ -f "$1" ]; then
+        wg_missing=$("$py" "$wg_templates/wheel-info.py" --missing-modules "$wheel" "$1" 3>&-) ||
+            wg_die "cannot compare the compiled modules of $wheel_name and ${1##*/} (see above)"
+        if [ -n "$wg_missing" ]; then
+            wg_die "$wheel_name lacks compiled modules that the x86_64 wheel ${1##*/} ($wg_sib) has: $(printf '%s' "$wg_missing" | tr '\n' ' ' | sed 's/ $//'): the build for $WG_PLATFORM left them out (docs/troubleshooting.md, \"a wheel without the modules of the x86_64 wheel\")"
+        fi
+        printf 'wheelgen: the compiled modules of %s: all those of the x86_64 wheel %s\n' "$wheel_name" "${1##*/}"
+    else
+        printf 'wheelgen: no x86_64 wheel of %s here: its compiled modules are not compared\n' "$wg_sib"
+    fi
+fi
+
 # a cell of another platform than x86_64 is always repaired: a manylinux tag of its machine
 # (a wheel without a platform, none-any, has nothing to repair)
 case $wheel_name in *-none-any.whl) wg_pure=1 ;; *) wg_pure=0 ;; esac

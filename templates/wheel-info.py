@@ -10,6 +10,15 @@ of the final wheel (the relabelled copy, or WHEEL):
 
     SHA256 SIZE METADATA_SHA256 [REQUIRES_PYTHON]
 
+    python wheel-info.py --missing-modules WHEEL OTHER
+
+prints, one a line, the compiled modules of the wheel OTHER that WHEEL lacks (build-host.sh:
+an aarch64 or win_amd64 wheel against the x86_64 wheel of its package, version and Python).
+A compiled module is a member ending .so or .pyd, named by its dotted path without the ABI and
+platform suffix (pkg/_c.cpython-311-x86_64-linux-gnu.so, pkg/_c.abi3.so, pkg/_c.cp311-win_amd64.pyd,
+pkg/_c.so: pkg._c); auditwheel's and delvewheel's vendored libraries (a top folder ending .libs)
+and a plain lib*.so (a shared library, not a module) are none.
+
 One interpreter does both steps: each start of the cell's Python costs a build tens of milliseconds.
 Run by build-host.sh with the cell's own Python (3.6 and later).
 """
@@ -38,9 +47,36 @@ def requires_python(meta):
     return " ".join((value or "").split())
 
 
+def modules(wheel):
+    """The dotted names of WHEEL's compiled modules (a set)."""
+    found = set()
+    with zipfile.ZipFile(wheel) as z:
+        for name in z.namelist():
+            if not name.endswith((".so", ".pyd")):
+                continue
+            parts = name.split("/")
+            if parts[0].endswith(".data"):
+                if len(parts) < 3 or parts[1] not in ("purelib", "platlib"):
+                    continue
+                parts = parts[2:]
+            if parts[0].endswith(".libs"):
+                continue
+            base = parts[-1]
+            stem = base.split(".", 1)[0]
+            if base == stem + ".so" and stem.startswith("lib"):
+                continue
+            found.add(".".join(parts[:-1] + [stem]))
+    return found
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "--missing-modules":
+        for m in sorted(modules(argv[3]) - modules(argv[2])):
+            print(m)
+        return
     if len(argv) not in (3, 5, 6):
-        sys.exit("usage: wheel-info.py WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]")
+        sys.exit("usage: wheel-info.py WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]\n"
+                 "       wheel-info.py --missing-modules WHEEL OTHER")
     wheel, meta_out = argv[1], argv[2]
     if len(argv) >= 5:
         from relabel import relabel  # beside this file: sys.path[0]

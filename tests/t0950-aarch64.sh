@@ -8,7 +8,8 @@
 # the CUDA fixture for aarch64 (nvcc -ccbin the cross compiler) for two Pythons, the second's
 # CUDA object a compile cache hit; a setuptools_scm package without extra_deps (its build
 # requirements installed for the target); CMake's CUDA cross build through the toolchain file
-# (examples/cmake-cuda); a wheel with a shared object of the wrong machine is refused;
+# (examples/cmake-cuda); a wheel with a shared object of the wrong machine is refused, and so is
+# an aarch64 wheel without a compiled module of the x86_64 wheel built here;
 # a host without the cross tools says so at configure time and when the cell is asked for
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -141,6 +142,37 @@ t_expect "a wheel holding a shared object of another machine is refused by the b
 	[ ! -f out/wheels/alien-1.0-py311-aarch64/manifest ]
 '
 
+# a package whose setup.py leaves an extension out when the target is not x86_64: the aarch64
+# wheel lacks a compiled module of the x86_64 wheel built here, and its build fails naming it
+mkdir -p fixture/wgmods/wgmods
+cat >fixture/wgmods/setup.py <<'PY'
+import sysconfig
+from setuptools import Extension, setup
+ext = [Extension("wgmods._c", ["wgmods/_c.c"])]
+if sysconfig.get_platform().endswith("x86_64"):
+    ext.append(Extension("wgmods.fast._x", ["wgmods/_c.c"]))
+setup(name="wgmods", version="1.0", packages=["wgmods", "wgmods.fast"], ext_modules=ext)
+PY
+mkdir -p fixture/wgmods/wgmods/fast
+: >fixture/wgmods/wgmods/__init__.py
+: >fixture/wgmods/wgmods/fast/__init__.py
+printf '#include <Python.h>\nPyMODINIT_FUNC PyInit__c(void) { return NULL; }\n' >fixture/wgmods/wgmods/_c.c
+cat >fixture/wgmods.yml <<'YML'
+defaults: {python: ["3.11"], platforms: [x86_64, aarch64]}
+packages:
+  wgmods:
+    source: {path: wgmods}
+    versions: ["1.0"]
+    cuda: []
+YML
+t_expect "an aarch64 wheel without a compiled module of the x86_64 wheel built here is refused, naming the module and both wheels" '
+	./configure ${WG_CONFARGS:-} --config fixture/wgmods.yml >"$WORK/mods.configure.log" 2>&1
+	ninja wheel/wgmods-1.0-py311 >"$WORK/mods.log" 2>&1
+	! ninja wheel/wgmods-1.0-py311-aarch64 >>"$WORK/mods.log" 2>&1
+	grep -q "wgmods-1.0-cp311-cp311-linux_aarch64.whl lacks compiled modules that the x86_64 wheel wgmods-1.0-cp311-cp311-linux_x86_64.whl (wgmods-1.0-py311) has: wgmods.fast._x: the build for aarch64 left them out" "$WORK/mods.log"
+	[ ! -f out/wheels/wgmods-1.0-py311-aarch64/manifest ]
+'
+
 # a C extension whose version comes from setuptools_scm (a generated version.py that the package
 # imports), with no extra_deps: its [build-system].requires are installed for the target (tomli
 # only where platform_machine is aarch64, which setup.py checks)
@@ -185,6 +217,7 @@ t_expect "a setuptools_scm package without extra_deps: its build requirements, e
 	ninja test/wgscm-0.3.0-py311-aarch64 >"$WORK/scm.log" 2>&1
 	grep -q "^wheelgen: cross: the build requirements of pyproject.toml for aarch64: setuptools>=64 setuptools_scm>=8 tomli $" out/logs/wgscm-0.3.0-py311-aarch64.build.log
 	ls out/wheels/wgscm-0.3.0-py311-aarch64/wgscm-0.3.0-cp311-cp311-manylinux_2_28_aarch64.whl
+	grep -q "^wheelgen: no x86_64 wheel of wgscm-0.3.0-py311 here: its compiled modules are not compared$" out/logs/wgscm-0.3.0-py311-aarch64.build.log
 	[ -f out/tests/wgscm-0.3.0-py311-aarch64.ok ]
 '
 
