@@ -434,7 +434,7 @@ t_expect "manual run (profile default): 0 missing; the index lists the 2 sound c
 	grep -q "^The index lists 3 cells in 3 wheels" "$s"
 	grep -q "^| \`$c4\` | not in the store" "$s"
 	grep "^| \`$c2\` | " "$s" | grep -v -q "not in the store"
-	grep -q "^The store said: store .*: 3 cells of the config restored, .* 1 left out: a damaged entry" "$s"
+	grep -q "^The store .*: 3 cells of the config restored, .* 1 left out: a damaged entry" "$s"
 '
 
 echo "# missing per run: push 1: $(missing p1), push 2: $(missing p2), push 3: $(missing p3), push 4: $(missing p4), manual: $(missing wd)"
