@@ -77,7 +77,7 @@ static const char summaryusage[] =
 	"steps left, so that it works after a failed step too:\n"
 	"  plan    the cells of profile P (default: every cell), how many the store holds, and\n"
 	"          the missing ones by build job and wheel, from FILE: what 'wheelgen matrix\n"
-	"          --github' printed (with --split N, its matrixK=, parts= and finals= lines)\n"
+	"          --github' printed (with --split N, its matrixK=, partsK= and finalsK= lines)\n"
 	"  build   for each CELL: its wheel built or restored from the store, its test, whether\n"
 	"          it was published, the wheel's size, the steps' times (DIR/wheels/, tests/,\n"
 	"          publish/, logs/), its objects compiled and reused and what its parts or a\n"

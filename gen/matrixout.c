@@ -158,6 +158,68 @@ printrow(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t
 }
 
 /*
+ * --split with --by-build: the sharded wheels' rows as N part matrices "partsK={...}" and
+ * "partcountK=ROWS", then N final matrices "finalsK={...}" and "finalcountK=ROWS" (K = 1..N), each
+ * of at most MATRIX_MAX rows, filled in order. A wheel's part rows stay in one matrix where the
+ * rest of the current one holds them; where whole wheels would need more than N matrices, the
+ * part rows fill each matrix to the brim (a wheel's parts over two: the final jobs need every part
+ * job). The caller saw that N matrices hold them
+ */
+static void
+printsharded(struct sb *s, const struct matrixout *o, const struct matrix *m, const size_t *allrows, size_t nall,
+	     size_t hi, char (*keys)[65])
+{
+	size_t r, used = 0, mats = 1, K = 1, j = 0;
+	long k, np;
+	int whole;
+
+	/* whole wheels per matrix: how many matrices they take */
+	for (r = 0; r < nall; r++) {
+		np = cellparts(&m->cells[allrows[r]]);
+		if (np <= 1)
+			continue;
+		if (used && used + (size_t)np > MATRIX_MAX)
+			mats++, used = 0;
+		for (used += (size_t)np; used > MATRIX_MAX; used -= MATRIX_MAX)
+			mats++;
+	}
+	whole = mats <= (size_t)o->split;
+	for (r = 0; r < nall; r++) {
+		np = cellparts(&m->cells[allrows[r]]);
+		if (np <= 1)
+			continue;
+		for (k = 1; k <= np; k++) {
+			if (j == MATRIX_MAX || (k == 1 && whole && j && j + (size_t)np > MATRIX_MAX)) {
+				sbaddf(s, "]}\npartcount%zu=%zu\n", K, j);
+				K++, j = 0;
+			}
+			if (j == 0)
+				sbaddf(s, "parts%zu={\"include\": [", K);
+			printpart(s, o, &m->cells[allrows[r]], keys[allrows[r]], k, j++);
+		}
+	}
+	if (j)
+		sbaddf(s, "]}\npartcount%zu=%zu\n", K, j), K++;
+	for (; K <= (size_t)o->split; K++)
+		sbaddf(s, "parts%zu={\"include\": []}\npartcount%zu=0\n", K, K);
+	for (r = j = 0, K = 1; r < nall; r++) {
+		if (cellparts(&m->cells[allrows[r]]) <= 1)
+			continue;
+		if (j == MATRIX_MAX) {
+			sbaddf(s, "]}\nfinalcount%zu=%zu\n", K, j);
+			K++, j = 0;
+		}
+		if (j == 0)
+			sbaddf(s, "finals%zu={\"include\": [", K);
+		printrow(s, o, m, allrows[r], hi, j++, 0, keys);
+	}
+	if (j)
+		sbaddf(s, "]}\nfinalcount%zu=%zu\n", K, j), K++;
+	for (; K <= (size_t)o->split; K++)
+		sbaddf(s, "finals%zu={\"include\": []}\nfinalcount%zu=0\n", K, K);
+}
+
+/*
  * --split: the rows as N GitHub matrices for $GITHUB_OUTPUT, "matrixK={...}" and "countK=N":
  * each platform's rows in parts of its own (its jobs run on its runners), in chunks of at most
  * MATRIX_MAX rows; -1 with a message when they need more than N parts
@@ -167,10 +229,9 @@ printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, cons
 	   size_t hi, char (*keys)[65])
 {
 	size_t p, r, part = 0, need = 0, in, nrows = 0, nfinal = 0, nparts = 0, *rows;
-	long k;
 	int rc = 0;
 
-	/* a sharded wheel's rows (--by-build) go to parts= and finals=, the rest to matrixK= */
+	/* a sharded wheel's rows (--by-build) go to partsK= and finalsK=, the rest to matrixK= */
 	rows = xcalloc(nall + 1, sizeof(*rows));
 	for (r = 0; r < nall; r++) {
 		if (o->bybuild && cellparts(&m->cells[allrows[r]]) > 1)
@@ -178,12 +239,12 @@ printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, cons
 		else
 			rows[nrows++] = allrows[r];
 	}
-	if (nparts > MATRIX_MAX || nfinal > MATRIX_MAX) {
+	if (nparts > (size_t)o->split * MATRIX_MAX || nfinal > (size_t)o->split * MATRIX_MAX) {
 		free(rows);
-		return error("the plan has %zu part rows and %zu final rows of sharded cells: one job matrix holds at most %d "
-			     "rows (GitHub's limit)", nparts, nfinal, MATRIX_MAX);
+		return error("the plan has %zu part rows and %zu final rows of sharded cells: --split %ld matrices of each "
+			     "hold at most %ld rows (%d each, GitHub's limit): raise --split and add part and final jobs to "
+			     "the workflow", nparts, nfinal, o->split, o->split * MATRIX_MAX, MATRIX_MAX);
 	}
-
 	for (p = 0; p < nplatforms; p++) {
 		for (r = in = 0; r < nrows; r++)
 			in += m->cells[rows[r]].platform == &platforms[p];
@@ -213,21 +274,8 @@ printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, cons
 	}
 	while (part < (size_t)o->split)
 		sbaddf(s, "matrix%zu={\"include\": []}\ncount%zu=0\n", part + 1, part + 1), part++;
-	if (o->bybuild) {
-		size_t j = 0;
-
-		sbadd(s, "parts={\"include\": [");
-		for (r = 0; r < nall; r++) {
-			for (k = 1; cellparts(&m->cells[allrows[r]]) > 1 && k <= cellparts(&m->cells[allrows[r]]); k++)
-				printpart(s, o, &m->cells[allrows[r]], keys[allrows[r]], k, j++);
-		}
-		sbaddf(s, "]}\npartcount=%zu\nfinals={\"include\": [", j);
-		for (r = j = 0; r < nall; r++) {
-			if (cellparts(&m->cells[allrows[r]]) > 1)
-				printrow(s, o, m, allrows[r], hi, j++, 0, keys);
-		}
-		sbaddf(s, "]}\nfinalcount=%zu\n", j);
-	}
+	if (o->bybuild)
+		printsharded(s, o, m, allrows, nall, hi, keys);
 	free(rows);
 	return rc;
 }

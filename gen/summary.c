@@ -29,8 +29,9 @@
 
 /* one row of the plan's matrix: one wheel to build */
 struct planrow {
-	int part;             /* the K of matrixK (1 without --split): the build job buildK; 0: the
-	                         parts= or finals= matrix (a sharded wheel's jobs parts and final) */
+	int part;             /* the K of matrixK, partsK or finalsK (1 without --split): the job buildK,
+	                         partsK or finalK */
+	char job;             /* 'b': a build job, 'p': a part job, 'f': a final job (sharded wheels) */
 	char *shard;          /* a part row's part ("K"), or NULL */
 	char *parts;          /* a sharded wheel's parts ("N"), or NULL */
 	char *build;          /* the cell whose build makes the wheel */
@@ -61,7 +62,7 @@ plantext(const struct json *v)
    ..., "parts": ...}, ...]}
    (json.c reads it), appended to *rows; -1 if it is not one */
 static int
-planparse(const char *text, int part, struct planrow **rows, size_t *n, size_t *cap)
+planparse(const char *text, int part, char job, struct planrow **rows, size_t *n, size_t *cap)
 {
 	struct arena a = { 0 };
 	struct sb why = SB_INIT;
@@ -83,6 +84,7 @@ planparse(const char *text, int part, struct planrow **rows, size_t *n, size_t *
 		GROW(*rows, *cap, *n + 1);
 		r = &(*rows)[(*n)++];
 		r->part = part;
+		r->job = job;
 		r->build = xstrdup(build);
 		r->cells = xstrdup(cells ? cells : build);
 		r->runner = runner && *runner ? xstrdup(runner) : NULL;
@@ -112,21 +114,26 @@ planread(const char *path, struct planrow **rows, size_t *n, struct sb *why)
 	while (rc == 0 && (line = nextline(&next))) {
 		char *end;
 		long part = 1;
+		size_t len = 0;
+		char job = 'b';
 
-		if (startswith(line, "matrix")) {
-			part = strtol(line + 6, &end, 10);
-			if (end == line + 6 || *end != '=' || part < 1)
+		/* matrixK=, and a sharded wheel's rows: partsK= and finalsK= (the jobs partsK and finalK) */
+		if (startswith(line, "matrix"))
+			len = 6;
+		else if (startswith(line, "parts"))
+			len = 5, job = 'p';
+		else if (startswith(line, "finals"))
+			len = 6, job = 'f';
+		if (len) {
+			part = strtol(line + len, &end, 10);
+			if (end == line + len || *end != '=' || part < 1)
 				continue;
 			line = end + 1;
-		} else if (startswith(line, "parts=") || startswith(line, "finals=")) {
-			/* (a sharded wheel's rows: the jobs parts and final) */
-			part = 0;
-			line = strchr(line, '=') + 1;
 		} else if (*line != '{') {
 			continue;
 		}
 		seen = 1;
-		if (planparse(line, (int)part, rows, n, &cap) < 0) {
+		if (planparse(line, (int)part, job, rows, n, &cap) < 0) {
 			sbaddf(why, "%s holds a matrix that is not one of wheelgen matrix --github's", path);
 			rc = -1;
 		}
@@ -232,10 +239,10 @@ summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, con
 			sbaddf(out, "| ... | | | and %zu more rows |\n", n - MAXROWS);
 			break;
 		}
-		if (rows[i].shard)
-			sbadd(out, "| parts | ");
-		else if (!rows[i].part)
-			sbadd(out, "| final | ");
+		if (rows[i].job == 'p')
+			sbaddf(out, "| parts%d | ", rows[i].part);
+		else if (rows[i].job == 'f')
+			sbaddf(out, "| final%d | ", rows[i].part);
 		else
 			sbaddf(out, "| build%d | ", rows[i].part);
 		escmd(out, rows[i].runner ? rows[i].runner : "ubuntu-latest");

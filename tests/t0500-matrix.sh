@@ -232,8 +232,8 @@ assert len(rows) == 600 and len({r[\"cell\"] for r in rows}) == 600
 	grep -q "the plan has 600 rows, which need 4 job matrices of at most 256 rows" "$WORK/split.err"
 '
 
-# shards: a sharded wheel is N part rows plus its final row; --split puts them in parts= and
-# finals=, apart from the wheels built in one piece
+# shards: a sharded wheel is N part rows plus its final row; --split N puts them in partsK= and
+# finalsK= (K = 1..N), apart from the wheels built in one piece
 mkdir -p "$WORK/big" "$WORK/small" "$WORK/one"
 cat >"$WORK/sharded.yml" <<'YML'
 defaults: {python: ["3.11", "3.12"]}
@@ -256,24 +256,71 @@ want += [("one-1.0-py311", str(k), "2", "shard/one-1.0-py311/%d" % k, None) for 
 want += [("one-1.0-py311", None, "2", None, "test/one-1.0-py311 test/one-1.0-py312")]
 assert got == want, got
 PY
-t_expect "shards: --by-build gives a sharded wheel N part rows (part, parts, targets shard/CELL/K) before its final row (parts); --split puts them in parts= and finals=; --count and --table show the parts" '
+t_expect "shards: --by-build gives a sharded wheel N part rows (part, parts, targets shard/CELL/K) before its final row (parts); --split puts them in partsK= and finalsK=; --count and --table show the parts" '
 	$wg matrix --config "$WORK/sharded.yml" --github --by-build >"$WORK/sh.json"
 	"$py" "$WORK/sharded.py" "$WORK/sh.json"
 	$wg matrix --config "$WORK/sharded.yml" --github --by-build --split 2 >"$WORK/sh.split"
-	[ "$(sed -n "s/^\([a-z]*[0-9]*\)=.*/\1/p" "$WORK/sh.split" | tr "\n" " ")" = "matrix1 count1 matrix2 count2 parts partcount finals finalcount " ]
+	[ "$(sed -n "s/^\([a-z]*[0-9]*\)=.*/\1/p" "$WORK/sh.split" | tr "\n" " ")" = "matrix1 count1 matrix2 count2 parts1 partcount1 parts2 partcount2 finals1 finalcount1 finals2 finalcount2 " ]
 	grep -qx "count1=2" "$WORK/sh.split" && grep -qx "count2=0" "$WORK/sh.split"
-	grep -qx "partcount=8" "$WORK/sh.split" && grep -qx "finalcount=3" "$WORK/sh.split"
+	grep -qx "partcount1=8" "$WORK/sh.split" && grep -qx "finalcount1=3" "$WORK/sh.split"
+	grep -qx "parts2={\"include\": \[\]}" "$WORK/sh.split" && grep -qx "partcount2=0" "$WORK/sh.split" && grep -qx "finalcount2=0" "$WORK/sh.split"
 	grep "^matrix1=" "$WORK/sh.split" | grep -q "small-1.0-py312" && ! grep "^matrix1=" "$WORK/sh.split" | grep -q "big-"
 	$wg matrix --config "$WORK/sharded.yml" --count >"$WORK/sh.count"
 	[ "$(cat "$WORK/sh.count")" = "$(printf "(all)\t6\t8\nbigonly\t1\t3")" ]
 	$wg matrix --config "$WORK/sharded.yml" --table >"$WORK/sh.table"
 	grep -q "^big-1.0-py312 .*  \[3 parts\]$" "$WORK/sh.table" && ! grep -q "^small-1.0-py312 .*parts\]$" "$WORK/sh.table"
 '
-t_expect "shards: part rows count against GitHub's limit of 256 rows a matrix" '
+# (each partsK and finalsK: at most 256 rows, their counts right, every row once; a wheel's part
+# rows in one matrix unless $2 is "any")
+cat >"$WORK/splitcheck.py" <<'PY'
+import json, sys
+lines = dict(l.split("=", 1) for l in open(sys.argv[1]).read().splitlines())
+n = int(sys.argv[3])
+parts, finals, where = [], [], {}
+for k in range(1, n + 1):
+    p, f = json.loads(lines["parts%d" % k])["include"], json.loads(lines["finals%d" % k])["include"]
+    assert len(p) <= 256 and len(f) <= 256 and lines["partcount%d" % k] == str(len(p)) and lines["finalcount%d" % k] == str(len(f)), k
+    parts += p
+    finals += f
+    for r in p:
+        where.setdefault(r["cell"], set()).add(k)
+assert "parts%d" % (n + 1) not in lines and "parts" not in lines and "finals" not in lines, sorted(lines)
+assert len({(r["cell"], r["part"]) for r in parts}) == len(parts) and len({r["cell"] for r in finals}) == len(finals)
+assert {r["cell"] for r in finals} == set(where) and all(len(parts) >= 1 for _ in finals)
+if sys.argv[2] != "any":
+    assert all(len(ks) == 1 for ks in where.values()), where
+print(" ".join(lines["partcount%d" % k] for k in range(1, n + 1)), "/", " ".join(lines["finalcount%d" % k] for k in range(1, n + 1)))
+PY
+python3 - "$WORK/brim.yml" <<'PY'
+import sys
+vs = ", ".join('"1.%d"' % i for i in range(341))
+open(sys.argv[1], "w").write("""defaults: {python: ["3.12"]}
+packages:
+  a:
+    source: {path: .}
+    versions: [%s]
+    cuda: []
+    shards: "3"
+""" % vs)
+PY
+t_expect "shards: part and final rows count against GitHub's limit of 256 rows a matrix: --split N gives N of each, filled in order, a wheel's parts in one where they fit, to the brim where not; more than N x 256 is an error" '
 	sed "s/^    cuda: \[\]$/    cuda: []\n    shards: \"4\"/" "$WORK/big.yml" >"$WORK/bigsharded.yml"
 	! $wg matrix --config "$WORK/bigsharded.yml" --github --by-build --split 4 >/dev/null 2>"$WORK/bigsharded.err"
-	grep -q "the plan has 2400 part rows and 600 final rows of sharded cells: one job matrix holds at most 256 rows" "$WORK/bigsharded.err"
+	grep -q "the plan has 2400 part rows and 600 final rows of sharded cells: --split 4 matrices of each hold at most 1024 rows (256 each" "$WORK/bigsharded.err"
 	$wg matrix --config "$WORK/bigsharded.yml" --count | grep -qx "(all)	600	2400"
+	# (600 wheels of 3 parts: 85 wheels a matrix, 255 rows)
+	sed "s/^    cuda: \[\]$/    cuda: []\n    shards: \"3\"/" "$WORK/big.yml" >"$WORK/three.yml"
+	$wg matrix --config "$WORK/three.yml" --github --by-build --split 8 >"$WORK/three.split"
+	[ "$("$py" "$WORK/splitcheck.py" "$WORK/three.split" whole 8)" = "255 255 255 255 255 255 255 15 / 256 256 88 0 0 0 0 0" ]
+	! $wg matrix --config "$WORK/three.yml" --github --by-build --split 7 >/dev/null 2>"$WORK/three.err"
+	grep -q "the plan has 1800 part rows and 600 final rows of sharded cells: --split 7" "$WORK/three.err"
+	# (341 wheels of 3 parts, 1023 rows: whole wheels would need 5 matrices, 4 hold them filled to the brim)
+	$wg matrix --config "$WORK/brim.yml" --github --by-build --split 4 >"$WORK/brim.split"
+	[ "$("$py" "$WORK/splitcheck.py" "$WORK/brim.split" any 4)" = "256 256 256 255 / 256 85 0 0" ]
+	# (the production config: flash-attn shards "4", profile all, as the workflow plans it)
+	$wg matrix --config "$top/config/packages.yml" --github --by-build --split 4 --profile all >"$WORK/prod.split"
+	"$py" "$WORK/splitcheck.py" "$WORK/prod.split" whole 4 >"$WORK/prod.counts"
+	[ "$(sed -n "s/^partcount\([0-9]\)=//p" "$WORK/prod.split" | awk "{n += \$1} END {print n}")" -gt 256 ]
 '
 
 # shards suggest: flash-attn's production cell as the issue measured it (73 objects, 9.5 hours)

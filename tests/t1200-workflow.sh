@@ -6,7 +6,7 @@
 # every run: script and knows which actions still run on the retired node20; every run: step
 # runs only ./configure, ninja, out/wheelgen matrix or summary, or .github/free-disk.sh (and the
 # deadline's line, and gh workflow run in the job again); the jobs chain plan -> build1..build4
-# (four matrices: GitHub's limit is 256 rows each; one list of steps), and plan -> parts -> final
+# (four matrices: GitHub's limit is 256 rows each; one list of steps), and plan -> parts1..parts4 -> final1..final4
 # for sharded wheels (the final job's steps are the builds', which download the parts' artifacts
 # for a row with parts) -> index (only after a plan that succeeded, unless every build failed,
 # never for a pull request), each ending with its summary; every build, part and final job sets
@@ -68,17 +68,22 @@ assert "schedule" in verify[True], verify[True]
 assert any("store verify --repair" in st.get("run", "") for st in verify["jobs"]["verify"]["steps"])
 PY
 
-t_case "jobs plan -> build1..build4, plan -> parts -> final (deadlines, the cache, the parts' artifacts), again -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix or summary, .github/free-disk.sh"
+t_case "jobs plan -> build1..build4, plan -> parts1..parts4 -> each of final1..final4 (deadlines, the cache, the parts' artifacts), again -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix or summary, .github/free-disk.sh"
 if "$venv/bin/python" - "$wf" >"$WORK/steps.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(cat "$WORK/steps.log")"; fi
 import re, sys, yaml
 wf = yaml.safe_load(open(sys.argv[1]))
 jobs = wf["jobs"]
 builds = ["build1", "build2", "build3", "build4"]
-assert list(jobs) == ["plan"] + builds + ["parts", "final", "again", "index"], list(jobs)
-assert jobs["index"]["needs"] == ["plan"] + builds + ["final"], jobs["index"]["needs"]
+partjobs = ["parts%d" % k for k in range(1, 5)]
+finaljobs = ["final%d" % k for k in range(1, 5)]
+assert list(jobs) == ["plan"] + builds + partjobs + finaljobs + ["again", "index"], list(jobs)
+assert jobs["index"]["needs"] == ["plan"] + builds + finaljobs, jobs["index"]["needs"]
+assert jobs["again"]["needs"] == ["plan"] + builds + partjobs + finaljobs, jobs["again"]["needs"]
 plan = jobs["plan"]
 for o in ("parts", "partcount", "finals", "finalcount"):
-    assert plan["outputs"][o] == "${{ steps.plan.outputs.%s }}" % o, plan["outputs"]
+    assert o not in plan["outputs"], plan["outputs"]
+    for k in range(1, 5):
+        assert plan["outputs"]["%s%d" % (o, k)] == "${{ steps.plan.outputs.%s%d }}" % (o, k), plan["outputs"]
 # the plan: four job matrices (GitHub refuses more than 256 rows in one), their rows counted
 assert "--missing" in plan["steps"][2]["run"] and "--split 4" in plan["steps"][2]["run"], plan["steps"][2]
 for k in range(1, 5):
@@ -120,32 +125,41 @@ def deadlines(name, steps, path, kind):
     assert stopped["if"] == "failure()" and stopped["run"] == 'out/wheelgen summary stopped ${{ matrix.build }} >>"$GITHUB_OUTPUT"', stopped
     assert jobs[name]["timeout-minutes"] == 360 and 330 * 60 < 360 * 60, name
 deadlines("build1", build, "out/shards/${{ matrix.build }}/", "whole")
-# a sharded wheel's parts: one job per row of the plan's parts matrix, each ninja shard/<cell>/K,
-# its out/shards/ uploaded as shard-<cell>-part-K
-parts = jobs["parts"]
-assert parts["needs"] == "plan" and parts["if"] == "needs.plan.outputs.partcount != '0'", parts
-assert parts["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.parts) }}" and parts["strategy"]["fail-fast"] is False, parts
+# a sharded wheel's parts: one job per row of the plan's partsK matrix (K = 1..4, skipped when it
+# is empty; the four share one list of steps), each ninja shard/<cell>/K, its out/shards/
+# uploaded as shard-<cell>-part-K
+for k, name in enumerate(partjobs, 1):
+    p = jobs[name]
+    assert p["needs"] == "plan" and p["if"] == "needs.plan.outputs.partcount%d != '0'" % k, (name, p)
+    assert p["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.parts%d) }}" % k and p["strategy"]["fail-fast"] is False, (name, p)
+    assert p["steps"] == jobs["parts1"]["steps"] and p["outputs"] == {"stopped": "${{ steps.stopped.outputs.stopped }}"}, name
+    assert p["runs-on"] == "${{ matrix.runner || 'ubuntu-latest' }}" and p["timeout-minutes"] == 360, name
+parts = jobs["parts1"]
 assert [s["run"] for s in parts["steps"] if s.get("run", "").startswith("ninja")] == ["ninja ${{ matrix.targets }}"], parts["steps"]
-deadlines("parts", parts["steps"], "out/shards/${{ matrix.build }}/${{ matrix.part }}/", "part-${{ matrix.part }}")
+deadlines("parts1", parts["steps"], "out/shards/${{ matrix.build }}/${{ matrix.part }}/", "part-${{ matrix.part }}")
 (_, up), = [u for u in uses(parts["steps"], "actions/upload-artifact") if "if" not in u[1]]
 assert up["with"] == {"name": "shard-${{ matrix.build }}-part-${{ matrix.part }}", "path": "out/shards/", "if-no-files-found": "error"}, up
-# the final rows: the build's steps, after the parts (also after a failed or stopped part), which
-# download a row's parts (only a row with parts) into out/shards/ before the build
-final = jobs["final"]
-assert final["needs"] == ["plan", "parts"] and final["steps"] == build, final["needs"]
-assert final["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.finals) }}", final
-for part in ("!cancelled()", "needs.plan.result == 'success'", "needs.plan.outputs.finalcount != '0'"):
-    assert part in final["if"], (part, final["if"])
+# the final rows: the build's steps, after every part job (also after a failed, stopped or skipped
+# one: !cancelled(), not the implied success()), which download a row's parts (only a row with
+# parts) into out/shards/ before the build
+for k, name in enumerate(finaljobs, 1):
+    final = jobs[name]
+    assert final["needs"] == ["plan"] + partjobs and final["steps"] == build, (name, final["needs"])
+    assert final["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.finals%d) }}" % k, final
+    assert final["if"].startswith("${{ !cancelled()") and "success()" not in final["if"], final["if"]
+    for part in ("!cancelled()", "needs.plan.result == 'success'", "needs.plan.outputs.finalcount%d != '0'" % k):
+        assert part in final["if"], (part, final["if"])
+    assert final["outputs"] == jobs["build1"]["outputs"] and final["permissions"] == {"contents": "write"}, name
 (di, dl), = uses(build, "actions/download-artifact")
 assert dl["if"] == "matrix.parts" and dl["with"] == {"pattern": "shard-${{ matrix.build }}-part-*", "merge-multiple": True, "path": "out/shards/"}, dl
 assert di < [i for i, s in enumerate(build) if s.get("run") == "ninja ${{ matrix.tests }}"][0], "the parts come before the build"
 # builds in one piece wait for no part
-assert all("parts" not in jobs[b]["needs"] for b in builds)
+assert all(jobs[b]["needs"] == "plan" for b in builds)
 # again: a stop dispatches the workflow again (the token may: actions: write), at most 3 in a row
 again = jobs["again"]
 cond = " ".join(again["if"].split())
 for part in ["!cancelled()", "github.event_name != 'pull_request'", "fromJSON(inputs.again || '0') < 3"] + \
-        ["needs.%s.outputs.stopped == 'yes'" % j for j in builds + ["parts", "final"]]:
+        ["needs.%s.outputs.stopped == 'yes'" % j for j in builds + partjobs + finaljobs]:
     assert part in cond, (part, cond)
 assert again["permissions"] == {"actions": "write"}, again
 assert again["steps"][-1]["run"] == 'gh workflow run wheels.yml --ref "$GITHUB_REF_NAME" -f profile="$PROFILE" -f again="$((AGAIN + 1))"', again
@@ -155,7 +169,7 @@ assert wheels["uses"].startswith("actions/upload-artifact@") and wheels["with"][
 # the index: after a plan that succeeded, unless every build failed; never for a pull request
 cond = " ".join(jobs["index"]["if"].split())
 for part in ["!cancelled()", "github.event_name != 'pull_request'", "needs.plan.result == 'success'",
-             "!contains(needs.*.result, 'failure')"] + ["needs.%s.outputs.passed == 'yes'" % b for b in builds + ["final"]]:
+             "!contains(needs.*.result, 'failure')"] + ["needs.%s.outputs.passed == 'yes'" % b for b in builds + finaljobs]:
     assert part in cond, (part, cond)
 assert jobs["index"]["environment"]["name"] == "github-pages", jobs["index"].get("environment")
 dl = [s for s in jobs["index"]["steps"] if s.get("uses", "").startswith("actions/download-artifact")][0]["with"]
@@ -167,12 +181,12 @@ for name, job in jobs.items():
     if name == "again":
         continue  # (one step: its log says what it dispatched)
     last = job["steps"][-1]
-    kind = "build" if name in builds + ["parts", "final"] else name
+    kind = "build" if name in builds + partjobs + finaljobs else name
     assert last.get("if") == "always()" and last["run"].startswith("out/wheelgen summary " + kind + " ") and \
         last["run"].endswith('>>"$GITHUB_STEP_SUMMARY"'), (name, last)
 # the plan, the builds and the index key cells alike: the same backend
 conf = [s["run"] for j in jobs.values() for s in j["steps"] if s.get("run", "").startswith("./configure")]
-assert len(conf) == 8 and all("--backend docker" in r for r in conf), conf
+assert len(conf) == 14 and all("--backend docker" in r for r in conf), conf
 allowed = [r"\./configure( --[a-z-]+( [a-z]+)?)*", r"ninja( [^ ;|&]+)+", r"\.github/free-disk\.sh",
            r'out/wheelgen matrix --github --by-build --missing --split 4 --host out/host.txt --profile "\$PROFILE" \$\{CANARY:\+--canary\} >"\$RUNNER_TEMP/plan"',
            r'cat "\$RUNNER_TEMP/plan" >>"\$GITHUB_OUTPUT"',
@@ -256,16 +270,18 @@ else
 	t_fail "$(cat "$WORK/bybuild.json" "$WORK/bybuild.err" 2>/dev/null)"
 fi
 
-t_case "the plan's command prints four job matrices and their row counts for \$GITHUB_OUTPUT (and the empty parts and finals), the default profile's x86_64 cell in the first, its aarch64 cell in the second on an arm runner (an empty store lacks them)"
+t_case "the plan's command prints four job matrices and their row counts for \$GITHUB_OUTPUT (and the empty partsK and finalsK), the default profile's x86_64 cell in the first, its aarch64 cell in the second on an arm runner (an empty store lacks them)"
 mkdir -p "$WORK/emptystore"
 if (cd "$src" && WHEELGEN_STORE=$WORK/emptystore out/wheelgen matrix --github --by-build --missing --split 4 --host out/host.txt --profile default) >"$WORK/matrix" 2>"$WORK/matrix.err" &&
 	grep -q -- "matrix --github --by-build --missing --split 4 --host out/host.txt --profile \"\$PROFILE\"" "$wf" &&
 	"$venv/bin/python" - "$WORK/matrix" <<'PY' >>"$WORK/matrix.err" 2>&1; then
 import json, sys
 lines = dict(l.split("=", 1) for l in open(sys.argv[1]).read().splitlines())
-assert sorted(lines) == ["count%d" % k for k in range(1, 5)] + ["finalcount", "finals"] + ["matrix%d" % k for k in range(1, 5)] + ["partcount", "parts"], sorted(lines)
+assert sorted(lines) == sorted("%s%d" % (o, k) for k in range(1, 5) for o in ("count", "matrix", "parts", "partcount", "finals", "finalcount")), sorted(lines)
 # (no package of the config has shards: no part or final row)
-assert json.loads(lines["parts"]) == json.loads(lines["finals"]) == {"include": []} and lines["partcount"] == lines["finalcount"] == "0", lines
+for k in range(1, 5):
+    assert json.loads(lines["parts%d" % k]) == json.loads(lines["finals%d" % k]) == {"include": []}, lines
+    assert lines["partcount%d" % k] == lines["finalcount%d" % k] == "0", lines
 # the default profile's x86_64 cell in the first, its aarch64 cell in the second, on an arm runner
 for k, runner in ((1, "ubuntu-latest"), (2, "ubuntu-24.04-arm")):
     m = json.loads(lines["matrix%d" % k])
@@ -305,8 +321,8 @@ if (cd "$src" && out/wheelgen matrix --config examples/shards/cpu.yml --github -
 	out/wheelgen summary stopped --builddir "$sb" "$sc" >"$WORK/shstopped" &&
 	out/wheelgen summary stopped --builddir "$sb" "$sc-other" >>"$WORK/shstopped") 2>"$WORK/sh.err" &&
 	grep -q "^1 wheel to build (1 sharded: 4 part rows, then a final row each):$" "$WORK/shplan.md" &&
-	grep -q "^| parts | ubuntu-latest | \`$sc\` | part 2 of 4 |$" "$WORK/shplan.md" &&
-	grep -q "^| final | ubuntu-latest | \`$sc\` | \`$sc\` (links its 4 parts) |$" "$WORK/shplan.md" &&
+	grep -q "^| parts1 | ubuntu-latest | \`$sc\` | part 2 of 4 |$" "$WORK/shplan.md" &&
+	grep -q "^| final1 | ubuntu-latest | \`$sc\` | \`$sc\` (links its 4 parts) |$" "$WORK/shplan.md" &&
 	grep -q "^### Part 2 of \`$sc\`$" "$WORK/shpart.md" &&
 	grep -q "^Part 2 of 4: 1 of the cell's 9 objects, \*\*1 compiled, 0 reused\*\*; \*\*stopped at the deadline\*\*.* (its step: 1m00s)\.$" "$WORK/shpart.md" &&
 	grep -q "Its step failed.\*\* Its log: \`$sc.shard2.log\` in the artifact \`logs-$sc-part-2\`" "$WORK/shpart.md" &&
