@@ -51,8 +51,12 @@ leftoutwrite(const char *builddir, enum bdplace place, const struct sb *rows)
 	struct sb path = SB_INIT;
 	int rc;
 
+	/* no rows, no file (leftoutclear removed the last one): a run that fails later leaves the
+	   build directory as it found it */
+	if (!rows->len)
+		return 0;
 	bdpath(&path, builddir, place, "");
-	rc = writeifchanged(path.buf, rows->buf ? rows->buf : "", rows->len) < 0 ? -1 : 0;
+	rc = writeifchanged(path.buf, rows->buf, rows->len) < 0 ? -1 : 0;
 	sbfree(&path);
 	return rc;
 }

@@ -29,7 +29,7 @@ void leftoutcell(struct sb *rows, const char *cell, const char *why);
 void leftoutstore(struct sb *rows, const struct pullcounts *c);
 /* remove place's file (BD_PULLNOTE, BD_INDEXNOTE) at the start of its step */
 void leftoutclear(const char *builddir, enum bdplace place);
-/* write rows as place's file; 0, or -1 (printed) */
+/* write rows as place's file (no rows: no file); 0, or -1 (printed) */
 int leftoutwrite(const char *builddir, enum bdplace place, const struct sb *rows);
 /* both files of builddir: the cells left out ("CELL\tWHY\n" lines, appended to cells) and the
    store's counts (c->store NULL when there is none; free it); files that are not there are none */
