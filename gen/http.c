@@ -117,10 +117,9 @@ xferstart(struct xfer *x, const struct httplimits *lim)
 	char nums[3][32];
 	posix_spawn_file_actions_t fa;
 	int p[2], errfd, rc;
-	const char *tmp = getenv("TMPDIR");
 
 	x->out = x->dest = -1;
-	snprintf(x->err, sizeof(x->err), "%s/wghttp.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(x->err, sizeof(x->err), "%s/wghttp.XXXXXX", tmpdir());
 	if ((errfd = mkstemp(x->err)) < 0)
 		return -1;
 	if ((x->dest = open(x->g->dest, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 || pipe(p) < 0) {

@@ -112,8 +112,8 @@ storetakeout(const struct store *s, const char *cell, const char *sha256, const 
 	int rc = -1, r;
 
 	sbaddf(&name, "%s.manifest", cell);
-	sbaddf(&tmp, "/tmp/wgtakeout.%ld", (long)getpid());
-	if (s->from && !strcmp(s->from, "publish.github")) {
+	sbaddf(&tmp, "%s/wgtakeout.%ld", tmpdir(), (long)getpid());
+	if (s->release) {
 		warn("the damaged entry %s%s stays in the store (a GitHub release: wheelgen cannot remove its assets; "
 		     "publish the cell again): %s", storename(s), name.buf, why);
 		goto out;

@@ -382,12 +382,13 @@ curl(const struct store *s, const char *method, const char *url, const char *arg
      long *code, long long *len, struct sb *why)
 {
 	struct sb msg = SB_INIT, at = SB_INIT, loc = SB_INIT;
-	char hdr[] = "/tmp/wgstore.XXXXXX";
+	char hdr[4096];
 	const char *tok = getenv("WG_HTTP_TOKEN");
 	int fd = -1, rc = -1, hops;
 
 	*code = 0;
 	*len = -1;
+	snprintf(hdr, sizeof(hdr), "%s/wgstore.XXXXXX", tmpdir());
 	if (givenup(s, why))
 		return -1;
 	if (tok && *tok) {
@@ -745,12 +746,15 @@ storelist(const struct store *s, const char *suffix, struct sb *names, struct sb
 		return 0;
 	}
 	if (s->kind == STORE_HTTP) {
-		char tmp[] = "/tmp/wglist.XXXXXX";
+		char tmp[4096];
 		struct sb args = SB_INIT;
 		long code;
 		long long len;
 		char *page;
-		int fd = mkstemp(tmp), rc = -1;
+		int fd, rc = -1;
+
+		snprintf(tmp, sizeof(tmp), "%s/wglist.XXXXXX", tmpdir());
+		fd = mkstemp(tmp);
 
 		if (fd < 0) {
 			sbaddf(why, "cannot make a temporary file: %s", strerror(errno));

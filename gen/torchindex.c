@@ -562,13 +562,12 @@ fetchmeta(struct tindex *t)
 int
 torchsurvey(struct tindex *t)
 {
-	const char *tmp = getenv("TMPDIR");
 	size_t nmain;
 
 	t->lim.timeout = t->timeout > 0 ? t->timeout : HTTP_TIMEOUT;
 	t->lim.stall = t->lim.timeout < HTTP_STALL ? t->lim.timeout : HTTP_STALL;
 	t->lim.parallel = HTTP_PARALLEL;
-	snprintf(t->tmp, sizeof(t->tmp), "%s/wgtorch.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(t->tmp, sizeof(t->tmp), "%s/wgtorch.XXXXXX", tmpdir());
 	if (!mkdtemp(t->tmp)) {
 		error("cannot make a temporary directory '%s': %s", t->tmp, strerror(errno));
 		t->tmp[0] = '\0';

@@ -129,6 +129,14 @@ xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
+const char *
+tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && *t ? t : "/tmp";
+}
+
 void
 growarray(void **p, size_t *cap, size_t n, size_t elem)
 {

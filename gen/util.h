@@ -35,6 +35,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* the directory for temporary files: $TMPDIR when set and not empty, else /tmp */
+const char *tmpdir(void);
 char *xstrndup(const char *s, size_t n);
 
 /* grow *p (an array of elem-sized items with capacity *cap) to hold at least n items */
