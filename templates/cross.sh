@@ -72,12 +72,28 @@ wg_cross_target() {
 # wg_cross_buildreqs: the package's [build-system].requires (PEP 518; without pyproject.toml or
 # the table, setuptools and wheel, which the venv has) for the target: markers evaluated with the
 # target's machine, installed into the build venv (they run here, in the build: setuptools_scm,
-# Cython, ...). torch stays out of a torch cell's: the venv has the cell's own.
+# Cython, ...); then what the build backend asks for besides (PEP 517's
+# get_requires_for_build_wheel, which an isolated build calls: scikit-build-core asks there for
+# setuptools_scm when its version provider is setuptools_scm, and for cmake or ninja when this
+# machine has none new enough), run here in the build venv, installed the same way (not for
+# setuptools, whose hook runs setup.py to collect setup_requires: extra_deps). torch stays out of
+# a torch cell's: the venv has the cell's own.
 wg_cross_buildreqs() {
     wg_xpp=$scratch/src/pyproject.toml
     [ -f "$wg_xpp" ] || return 0
+    wg_cross_reqs static "the build requirements of pyproject.toml" || return 0
+    wg_cross_reqs backend "what the build backend asks for besides (get_requires_for_build_wheel)" || return 0
+}
+
+# wg_cross_reqs static|backend WHAT: read one kind of build requirement (wg_cross_buildreqs) and
+# install it; 1 when there is none (the static kind: no [build-system] table, whose backend is
+# setuptools' legacy one, which asks for nothing the venv lacks). The backend's own output goes
+# to the log; a requirement already read from [build-system].requires is not installed twice.
+wg_cross_reqs() {
+    wg_xwhat=$2
+    wg_xrc=0
     wg_xreqs=$("$py" -c '
-import sys
+import os, subprocess, sys
 try:
     import tomllib
 except ImportError:
@@ -88,18 +104,49 @@ try:
 except ImportError:
     from pip._vendor.packaging.requirements import Requirement
     from pip._vendor.packaging.utils import canonicalize_name
-with open(sys.argv[1], "rb") as f:
-    table = tomllib.load(f).get("build-system", {})
-env = {"platform_machine": sys.argv[2], "platform_system": "Linux", "sys_platform": "linux", "os_name": "posix"}
-skip = {canonicalize_name(n) for n in sys.argv[3:]}
-for r in table.get("requires", []):
+kind, path, machine = sys.argv[1:4]
+with open(path, "rb") as f:
+    table = tomllib.load(f).get("build-system")
+if table is None:
+    sys.exit(3)
+env = {"platform_machine": machine, "platform_system": "Linux", "sys_platform": "linux", "os_name": "posix"}
+skip = {canonicalize_name(n) for n in sys.argv[4:]}
+reqs = table.get("requires", [])
+if kind == "backend":
+    skip |= {canonicalize_name(Requirement(r).name) for r in reqs}
+    try:
+        import pyproject_hooks as hooks
+    except ImportError:
+        try:
+            from pip._vendor import pyproject_hooks as hooks
+        except ImportError:
+            from pip._vendor import pep517 as hooks
+    caller = getattr(hooks, "BuildBackendHookCaller", None) or hooks.Pep517HookCaller
+    def runner(cmd, cwd=None, extra_environ=None):
+        e = dict(os.environ)
+        e.update(extra_environ or {})
+        # (the backend prints to the log, not into the requirements read here)
+        subprocess.check_call(cmd, cwd=cwd, env=e, stdout=sys.stderr)
+    backend = table.get("build-backend", "setuptools.build_meta:__legacy__")
+    if backend.split(":")[0] == "setuptools.build_meta":
+        # (setuptools asks only for setup_requires, by running setup.py once more, natively;
+        # such requirements go in extra_deps)
+        sys.exit(0)
+    reqs = caller(os.path.dirname(os.path.abspath(path)), backend, backend_path=table.get("backend-path"),
+                  runner=runner).get_requires_for_build_wheel()
+for r in reqs:
     q = Requirement(r)
     if (q.marker is None or q.marker.evaluate(env)) and canonicalize_name(q.name) not in skip:
         q.marker = None
         print(q)
-' "$wg_xpp" "$wg_xmachine" ${WG_TORCH:+torch} 3>&-) || wg_die "cannot read the build requirements of $WG_PACKAGE's pyproject.toml (see above)"
+' "$1" "$wg_xpp" "$wg_xmachine" ${WG_TORCH:+torch} 3>&-) || wg_xrc=$?
+    case $wg_xrc in
+        0) ;;
+        3) return 1 ;;
+        *) wg_die "cannot read $wg_xwhat of $WG_PACKAGE (see above)" ;;
+    esac
     [ -n "$wg_xreqs" ] || return 0
-    printf 'wheelgen: cross: the build requirements of pyproject.toml for %s: %s\n' "$wg_xmachine" "$(printf '%s\n' "$wg_xreqs" | tr '\n' ' ')"
+    printf 'wheelgen: cross: %s for %s: %s\n' "$wg_xwhat" "$wg_xmachine" "$(printf '%s\n' "$wg_xreqs" | tr '\n' ' ')"
     wg_xold_ifs=$IFS
     IFS='
 '
@@ -108,7 +155,7 @@ for r in table.get("requires", []):
     set -- $wg_xreqs
     set +f
     IFS=$wg_xold_ifs
-    wg_install "$@" || wg_die "cannot install the build requirements of $WG_PACKAGE for $wg_xmachine: $*"
+    wg_install "$@" || wg_die "cannot install $wg_xwhat of $WG_PACKAGE for $wg_xmachine: $*"
 }
 
 # wg_cross_prepare: after the build venv has its build dependencies: the target's sysconfig in

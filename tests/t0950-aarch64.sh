@@ -7,7 +7,8 @@
 # manylinux_2_28_aarch64 resolves the aarch64 one and this host's pip installs the x86_64 one;
 # the CUDA fixture for aarch64 (nvcc -ccbin the cross compiler) for two Pythons, the second's
 # CUDA object a compile cache hit; a setuptools_scm package without extra_deps (its build
-# requirements installed for the target); CMake's CUDA cross build through the toolchain file
+# requirements installed for the target); what a build backend's get_requires_for_build_wheel
+# asks for, installed too; CMake's CUDA cross build through the toolchain file
 # (examples/cmake-cuda); a wheel with a shared object of the wrong machine is refused, and so is
 # an aarch64 wheel without a compiled module of the x86_64 wheel built here;
 # a host without the cross tools says so at configure time and when the cell is asked for
@@ -219,6 +220,53 @@ t_expect "a setuptools_scm package without extra_deps: its build requirements, e
 	ls out/wheels/wgscm-0.3.0-py311-aarch64/wgscm-0.3.0-cp311-cp311-manylinux_2_28_aarch64.whl
 	grep -q "^wheelgen: no x86_64 wheel of wgscm-0.3.0-py311 here: its compiled modules are not compared$" out/logs/wgscm-0.3.0-py311-aarch64.build.log
 	[ -f out/tests/wgscm-0.3.0-py311-aarch64.ok ]
+'
+
+# a build backend that asks for more than its [build-system].requires (PEP 517's
+# get_requires_for_build_wheel, as scikit-build-core asks for setuptools_scm when its version
+# comes from there: spglib, docs/records/spglib-aarch64.md): an isolated build installs what it
+# returns, and so must the cross build. Here an in-tree backend (backend-path) over setuptools'
+# asks for setuptools_scm, which setup.py imports.
+mkdir -p fixture/wgdyn/wgdyn fixture/wgdyn/_backend
+cat >fixture/wgdyn/pyproject.toml <<'TOML'
+[build-system]
+requires = ["setuptools>=64"]
+build-backend = "wgbackend"
+backend-path = ["_backend"]
+[project]
+name = "wgdyn"
+version = "0.1.0"
+[tool.setuptools]
+packages = ["wgdyn"]
+TOML
+cat >fixture/wgdyn/_backend/wgbackend.py <<'PY'
+from setuptools.build_meta import *  # noqa: F403
+def get_requires_for_build_wheel(config_settings=None):
+    print("wgbackend: asked for the requirements of the wheel")
+    return ["setuptools_scm>=8", "tomli; platform_machine == 'x86_64'"]
+PY
+cat >fixture/wgdyn/setup.py <<'PY'
+import setuptools_scm  # noqa: F401 (only the backend's get_requires_for_build_wheel asks for it)
+from setuptools import Extension, setup
+setup(ext_modules=[Extension("wgdyn._c", ["wgdyn/_c.c"])])
+PY
+cp fixture/wgscm/wgscm/_c.c fixture/wgdyn/wgdyn/_c.c
+printf 'from ._c import answer\n' >fixture/wgdyn/wgdyn/__init__.py
+cat >fixture/wgdyn.yml <<'YML'
+defaults: {python: ["3.11"], platforms: [aarch64]}
+packages:
+  wgdyn:
+    source: {path: wgdyn}
+    versions: ["0.1.0"]
+    cuda: []
+YML
+t_expect "a build backend that asks for more (get_requires_for_build_wheel): the cross build installs what it returns, markers evaluated for aarch64" '
+	./configure ${WG_CONFARGS:-} --config fixture/wgdyn.yml >"$WORK/dyn.configure.log" 2>&1
+	ninja wheel/wgdyn-0.1.0-py311-aarch64 >"$WORK/dyn.log" 2>&1
+	l=out/logs/wgdyn-0.1.0-py311-aarch64.build.log
+	grep -q "^wgbackend: asked for the requirements of the wheel$" "$l"
+	grep -q "^wheelgen: cross: what the build backend asks for besides (get_requires_for_build_wheel) for aarch64: setuptools_scm>=8 $" "$l"
+	ls out/wheels/wgdyn-0.1.0-py311-aarch64/wgdyn-0.1.0-cp311-cp311-manylinux_2_28_aarch64.whl
 '
 
 t_expect "a host without the cross tools: configure says what is missing, and asking for the cell names the reason" '
