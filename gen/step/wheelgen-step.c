@@ -194,16 +194,20 @@ main(int argc, char **argv)
 	argv0 = "wheelgen-step";
 	if (argc < 2)
 		return usage(stderr);
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return usage(stdout) & 0;
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		if (strcmp(argv[1], cmds[i].name))
 			continue;
 		rc = cmds[i].run(argc - 1, argv + 1);
 		if (rc == 2)
 			fprintf(stderr, "usage: wheelgen-step %s\n", cmds[i].usage);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			return error("cannot write the standard output") & 1;
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			error("cannot write the standard output");
+			return 1;
+		}
 		return rc == 0 ? 0 : rc == 2 ? 2 : 1;
 	}
 	error("no command '%s'", argv[1]);
