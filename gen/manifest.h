@@ -12,7 +12,8 @@
  * dynamically linked wheelgen (libgit2, libyaml, PCRE2) does not, as BUILDDIR/wheelgen-cc does.
  * Compiled for it (-DWG_STEP_TOOL), the reader leaves out the two checks that need PCRE2 (the
  * package a PEP 503 name, the version PEP 440): the steps read the manifests their own build
- * wrote, and wheelgen checks all of it wherever a manifest comes from a store.
+ * wrote (publish.sh also reads back a store's sha256=, every other check made), and wheelgen
+ * checks all of it wherever it takes a manifest from a store or an artifact.
  */
 #ifndef WG_MANIFEST_H
 #define WG_MANIFEST_H
