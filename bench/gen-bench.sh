@@ -58,8 +58,9 @@ for n in $sizes; do
 		echo "cuda 13.0 /nonexistent/cuda-13.0"
 	} >"$d/out/host.txt"
 	cp "$wg" "$d/out/wheelgen"
-	# (the graph names the compiler wrapper configure builds beside it)
+	# (the graph names the compiler wrapper and the step tool configure builds beside it)
 	cp "$wg-cc" "$d/out/wheelgen-cc"
+	cp "$wg-step" "$d/out/wheelgen-step"
 	# stand-ins for the build and test steps: same outputs, no Python
 	cat >"$d/templates/build-host.sh" <<'SH'
 m=$1/wheels/$2; mkdir -p "$m"; : >"$m/x.whl"
@@ -72,7 +73,6 @@ SH
 	: >"$d/templates/step-lib.sh"
 	: >"$d/templates/relabel.py"
 	: >"$d/templates/wheel-info.py"
-	: >"$d/templates/manifest.py"
 	printf 'builddir = out\nconfig = packages.yml\nsubninja out/graph.ninja\n' >"$d/build.ninja"
 	cd "$d"
 	t0=$(now); ./out/wheelgen gen --config packages.yml --builddir out --host out/host.txt; t1=$(now)

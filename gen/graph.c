@@ -146,7 +146,7 @@ buildinputs(struct sb *g, const struct cell *cl, int container)
 		if (escninjapath(g, cl->pkg->patches.v[k]) < 0)
 			BUG("patch path with a newline");
 	}
-	sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-cc");
+	sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-cc $builddir/wheelgen-step");
 }
 
 /* the edge of a cell's wheel: unbuildable here (the reason), shared with the cell that builds
@@ -178,7 +178,7 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 		sbadd(g, " |");
 		scripts(g, STEP_SHARE, container, cellforeign(cl));
 		cellpath(g, BD_TESTSPEC, cl);
-		sbadd(g, " || $builddir/wheelgen\n  cell = ");
+		sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-step\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbadd(g, "\n  from = ");
 		escninjavalue(g, cl->builtby);
@@ -230,7 +230,7 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 	cellpath(g, BD_TESTSPEC, cl);
 	scripts(g, STEP_TEST, container, cellforeign(cl));
 	sysrootdep(g, cl);
-	sbadd(g, " || $builddir/wheelgen\n  cell = ");
+	sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-step\n  cell = ");
 	escninjavalue(g, cl->id);
 	sbaddc(g, '\n');
 	if (c->variants && cl->cuda) {
@@ -242,7 +242,7 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 		sbadd(g, " |");
 		scripts(g, STEP_VARIANT, container, cellforeign(cl));
 		cellpath(g, BD_TESTDONE, cl);
-		sbadd(g, " || $builddir/wheelgen\n  cell = ");
+		sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-step\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbaddc(g, '\n');
 	}
@@ -259,7 +259,7 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 	cellpath(g, BD_TESTOK, cl);
 	sbadd(g, " |");
 	publishdeps(g);
-	sbadd(g, "\n  cell = ");
+	sbadd(g, " || $builddir/wheelgen-step\n  cell = ");
 	escninjavalue(g, cl->id);
 	sbaddc(g, '\n');
 	if (c->ghrepo) {

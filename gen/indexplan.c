@@ -266,13 +266,14 @@ readwheels(const char *builddir, char **manifests, size_t n, const struct indexo
 		} else if (!w[nw].stored && o->blobs) {
 			struct sb b = SB_INIT;
 
-			sbaddf(&b, "blobs/%s/%s", w[nw].sha256, w[nw].filename);
+			storeblob(&b, w[nw].sha256, w[nw].filename);
 			w[nw].stored = sbdetach(&b);
 		} else if (!w[nw].stored && o->release && w[nw].cell) {
-			struct sb b = SB_INIT;
+			struct sb b = SB_INIT, tag = SB_INIT;
 
-			storerelease(o->release, w[nw].cell, &b);
-			sbaddf(&b, "/%s", w[nw].filename);
+			storerelease(o->release, w[nw].cell, &tag);
+			storeasset(&b, tag.buf, w[nw].filename);
+			sbfree(&tag);
 			w[nw].stored = sbdetach(&b);
 		}
 		/* only tested wheels are indexed */

@@ -1,4 +1,5 @@
-/* manifest: what a built wheel's manifest and the index spec say (see manifest.h). */
+/* manifest: what a built wheel's manifest and the index spec say (see manifest.h: why the step
+   tool wheelgen-step is compiled from this file too, with WG_STEP_TOOL). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stddef.h>
@@ -9,7 +10,10 @@
 #include "files.h"
 #include "manifest.h"
 #include "platform.h"
+#ifndef WG_STEP_TOOL
 #include "pep.h"
+#endif
+#include "storelayout.h"
 #include "util.h"
 
 /* does the first line of path say sha? */
@@ -99,6 +103,7 @@ variantprops(const char *p)
 static const char *
 manifestbad(const struct wheelinfo *w)
 {
+#ifndef WG_STEP_TOOL
 	char *norm = xmalloc(strlen(w->package) + 1);
 	int normal, local;
 
@@ -109,6 +114,7 @@ manifestbad(const struct wheelinfo *w)
 		return "package is not a PEP 503 normalized project name";
 	if (w->version && *w->version && !pepversion(w->version, &local))
 		return "version is not a PEP 440 version";
+#endif
 	if ((w->cuda && *w->cuda && !isminor(w->cuda)) || (w->torch && *w->torch && !isminor(w->torch)))
 		return "cuda and torch must be versions like 13.0";
 	if (w->cell && !plainname(w->cell))
@@ -117,20 +123,8 @@ manifestbad(const struct wheelinfo *w)
 		return "filename is not a plain file name (no '/', no control characters)";
 	if (strlen(w->sha256) != 64 || strspn(w->sha256, "0123456789abcdef") != 64)
 		return "sha256 is not 64 hex digits";
-	if (w->stored) {
-		/* a wheel stored by its content: blobs/<its sha256>/<its file name>; or a GitHub
-		   release's asset: <release>/<its file name> */
-		size_t n = strlen(w->filename), m = strlen(w->stored);
-		const char *slash = strchr(w->stored, '/');
-
-		if (strncmp(w->stored, "blobs/", 6) && slash && m > n + 1 && slash == w->stored + m - n - 1 &&
-		    !strcmp(slash + 1, w->filename) && w->stored[0] != '.' &&
-		    strspn(w->stored, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+") == m - n - 1)
-			;
-		else if (m != 6 + 64 + 1 + n || strncmp(w->stored, "blobs/", 6) || strncmp(w->stored + 6, w->sha256, 64) ||
-			 w->stored[70] != '/' || strcmp(w->stored + 71, w->filename))
-			return "stored is not blobs/<sha256>/<filename> or <release>/<filename> of this wheel";
-	}
+	if (w->stored && !storedwheel(w->stored, w->sha256, w->filename))
+		return "stored is not " STORELAYOUT_FORMS " of this wheel";
 	if (!w->vlabel != !w->vprops)
 		return "variant_label and variant_properties come together";
 	if (w->vlabel && (!*w->vlabel || strlen(w->vlabel) > 16 || w->vlabel[strspn(w->vlabel, VARIANTCHARS)] ||
@@ -141,57 +135,80 @@ manifestbad(const struct wheelinfo *w)
 	return NULL;
 }
 
-/* the manifest's keys: strings go into their field (size and upload_time are numbers) */
+/* The manifest's fields, the only place their names are spelled: a string goes into its member
+   of struct wheelinfo, a number into its long long; the others are carried, never read here. */
+enum fieldkind { FSTR, FNUM, FKEEP };
 static const struct {
 	const char *key;
+	enum fieldkind kind;
 	size_t off;
 } fields[] = {
-	{ "cell", offsetof(struct wheelinfo, cell) },
-	{ "package", offsetof(struct wheelinfo, package) },
-	{ "version", offsetof(struct wheelinfo, version) },
-	{ "filename", offsetof(struct wheelinfo, filename) },
-	{ "sha256", offsetof(struct wheelinfo, sha256) },
-	{ "tags", offsetof(struct wheelinfo, tags) },
-	{ "cuda", offsetof(struct wheelinfo, cuda) },
-	{ "torch", offsetof(struct wheelinfo, torch) },
-	{ "metadata_sha256", offsetof(struct wheelinfo, metasha) },
-	{ "requires_python", offsetof(struct wheelinfo, requirespy) },
-	{ "python", offsetof(struct wheelinfo, python) },
-	{ "tested", offsetof(struct wheelinfo, tested) },
-	{ "variant_label", offsetof(struct wheelinfo, vlabel) },
-	{ "variant_properties", offsetof(struct wheelinfo, vprops) },
-	{ "key", offsetof(struct wheelinfo, key) },
-	{ "commit", offsetof(struct wheelinfo, commit) },
-	{ "gpu", offsetof(struct wheelinfo, gpu) },
-	{ "origin", offsetof(struct wheelinfo, origin) },
-	{ "stored", offsetof(struct wheelinfo, stored) },
-	{ "wheel_version", offsetof(struct wheelinfo, wheelversion) },
-	{ "platform", offsetof(struct wheelinfo, platform) },
+	{ "cell", FSTR, offsetof(struct wheelinfo, cell) },
+	{ "package", FSTR, offsetof(struct wheelinfo, package) },
+	{ "version", FSTR, offsetof(struct wheelinfo, version) },
+	{ "filename", FSTR, offsetof(struct wheelinfo, filename) },
+	{ "sha256", FSTR, offsetof(struct wheelinfo, sha256) },
+	{ "tags", FSTR, offsetof(struct wheelinfo, tags) },
+	{ "cuda", FSTR, offsetof(struct wheelinfo, cuda) },
+	{ "torch", FSTR, offsetof(struct wheelinfo, torch) },
+	{ "metadata_sha256", FSTR, offsetof(struct wheelinfo, metasha) },
+	{ "requires_python", FSTR, offsetof(struct wheelinfo, requirespy) },
+	{ "python", FSTR, offsetof(struct wheelinfo, python) },
+	{ "tested", FSTR, offsetof(struct wheelinfo, tested) },
+	{ "variant_label", FSTR, offsetof(struct wheelinfo, vlabel) },
+	{ "variant_properties", FSTR, offsetof(struct wheelinfo, vprops) },
+	{ "key", FSTR, offsetof(struct wheelinfo, key) },
+	{ "commit", FSTR, offsetof(struct wheelinfo, commit) },
+	{ "gpu", FSTR, offsetof(struct wheelinfo, gpu) },
+	{ "origin", FSTR, offsetof(struct wheelinfo, origin) },
+	{ "stored", FSTR, offsetof(struct wheelinfo, stored) },
+	{ "wheel_version", FSTR, offsetof(struct wheelinfo, wheelversion) },
+	{ "platform", FSTR, offsetof(struct wheelinfo, platform) },
+	{ "size", FNUM, offsetof(struct wheelinfo, size) },
+	{ "objects_compiled", FNUM, offsetof(struct wheelinfo, objcompiled) },
+	{ "objects_reused", FNUM, offsetof(struct wheelinfo, objreused) },
+	/* its upload-time in the index (restoring from the store keeps it: the pages come out the same) */
+	{ "upload_time", FNUM, offsetof(struct wheelinfo, mtime) },
+	/* the exact torch it was built against (the test installs the same) */
+	{ "torch_version", FKEEP, 0 },
+	{ "torch_cuda", FKEEP, 0 },
+	{ "torch_index", FKEEP, 0 },
+	/* a shared wheel's (abi-share.sh): its builder, and the torch its test installs */
+	{ "abi_from", FKEEP, 0 },
+	{ "test_torch", FKEEP, 0 },
+	/* a variant wheel's (variant.py): the wheel it relabels */
+	{ "variant_of", FKEEP, 0 },
 };
 enum { NFIELDS = sizeof(fields) / sizeof(fields[0]) };
 
-/* the field of w that key names, or NULL */
-static char **
-fieldof(struct wheelinfo *w, const char *key)
+/* the index in fields of key, or -1 */
+static int
+fieldindex(const char *key)
 {
 	size_t i;
 
 	for (i = 0; i < NFIELDS; i++) {
 		if (!strcmp(fields[i].key, key))
-			return (char **)((char *)w + fields[i].off);
+			return (int)i;
 	}
-	return NULL;
+	return -1;
 }
 
 int
-manifestparse(const char *path, struct wheelinfo *w, struct sb *why)
+manifestfield(const char *key)
 {
-	char *buf, *next, *line, *eq, **f;
-	const char *bad, *slash;
+	return fieldindex(key) >= 0;
+}
+
+int
+manifestlinesread(const char *path, struct manifestlines *m, struct sb *why)
+{
+	const char *file = strcmp(path, "-") ? path : "/dev/stdin";
+	char *buf, *next, *line, *eq;
 	size_t len;
 
-	memset(w, 0, sizeof(*w));
-	if (!(buf = readfilemax(path, &len, MANIFEST_MAX))) {
+	memset(m, 0, sizeof(*m));
+	if (!(buf = readfilemax(file, &len, MANIFEST_MAX))) {
 		if (errno == EFBIG)
 			sbaddf(why, "manifest '%s' is larger than %d bytes: not a manifest", path, MANIFEST_MAX);
 		else
@@ -203,27 +220,204 @@ manifestparse(const char *path, struct wheelinfo *w, struct sb *why)
 		sbaddf(why, "manifest '%s' is not text (a NUL or a byte that is not UTF-8)", path);
 		return -1;
 	}
-	w->objcompiled = w->objreused = -1;
 	next = buf;
 	while ((line = nextline(&next))) {
-		if (!(eq = strchr(line, '=')))
-			continue;
-		*eq++ = '\0';
-		if ((f = fieldof(w, line))) {
-			free(*f);
-			*f = xstrdup(eq);
-		} else if (!strcmp(line, "size")) {
-			w->size = strtoll(eq, NULL, 10);
-		} else if (!strcmp(line, "objects_compiled")) {
-			w->objcompiled = strtoll(eq, NULL, 10);
-		} else if (!strcmp(line, "objects_reused")) {
-			w->objreused = strtoll(eq, NULL, 10);
-		} else if (!strcmp(line, "upload_time")) {
-			/* restoring from the store keeps it: the pages come out the same */
-			w->mtime = strtoll(eq, NULL, 10);
-		}
+		GROW(m->keys, m->cap, m->n + 1);
+		m->vals = xrealloc(m->vals, m->cap * sizeof(*m->vals));
+		eq = strchr(line, '=');
+		m->keys[m->n] = eq ? xstrndup(line, (size_t)(eq - line)) : xstrdup(line);
+		m->vals[m->n++] = eq ? xstrdup(eq + 1) : NULL;
 	}
 	free(buf);
+	return 0;
+}
+
+const char *
+manifestlinesget(const struct manifestlines *m, const char *key)
+{
+	size_t i;
+
+	for (i = m->n; i-- > 0;) {
+		if (m->vals[i] && !strcmp(m->keys[i], key))
+			return m->vals[i];
+	}
+	return NULL;
+}
+
+/* take out line i */
+static void
+linesremove(struct manifestlines *m, size_t i)
+{
+	free(m->keys[i]);
+	free(m->vals[i]);
+	memmove(m->keys + i, m->keys + i + 1, (m->n - i - 1) * sizeof(*m->keys));
+	memmove(m->vals + i, m->vals + i + 1, (m->n - i - 1) * sizeof(*m->vals));
+	m->n--;
+}
+
+int
+manifestlinesset(struct manifestlines *m, const char *key, const char *val)
+{
+	size_t i, at = m->n;
+
+	if (!manifestfield(key))
+		return error("'%s' is not a field of a manifest", key);
+	if (strpbrk(val, "\n\r"))
+		return error("the value of %s holds a line break", key);
+	for (i = 0; i < m->n && at == m->n; i++) {
+		if (m->vals[i] && !strcmp(m->keys[i], key))
+			at = i;
+	}
+	if (at == m->n) {
+		GROW(m->keys, m->cap, m->n + 1);
+		m->vals = xrealloc(m->vals, m->cap * sizeof(*m->vals));
+		m->keys[m->n] = xstrdup(key);
+		m->vals[m->n++] = xstrdup(val);
+	} else {
+		free(m->vals[at]);
+		m->vals[at] = xstrdup(val);
+	}
+	return 0;
+}
+
+void
+manifestlinesdrop(struct manifestlines *m, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (m->vals[i] && !strcmp(m->keys[i], key))
+			linesremove(m, i--);
+	}
+}
+
+void
+manifestlinesclean(struct manifestlines *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (!m->vals[i])
+			linesremove(m, i--);
+	}
+}
+
+void
+manifestlinestext(struct sb *s, const struct manifestlines *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (m->vals[i])
+			sbaddf(s, "%s=%s\n", m->keys[i], m->vals[i]);
+		else
+			sbaddf(s, "%s\n", m->keys[i]);
+	}
+}
+
+int
+manifestlineswrite(const char *path, const struct manifestlines *m)
+{
+	struct sb text = SB_INIT;
+	int rc;
+
+	manifestlinestext(&text, m);
+	rc = writeifchanged(path, text.buf ? text.buf : "", text.len);
+	sbfree(&text);
+	return rc;
+}
+
+void
+manifestlinesfree(struct manifestlines *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		free(m->keys[i]);
+		free(m->vals[i]);
+	}
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+int
+manifeststoreentry(struct sb *out, const struct manifestlines *m, const char *testrecord, const char *stored,
+		   struct sb *why)
+{
+	static const char *const dropped[] = { "origin", "tested", "gpu", "stored" };
+	const char *sha = manifestlinesget(m, "sha256");
+	char *rec, *next, *line;
+	size_t i, k;
+
+	if (!sha) {
+		sbadd(why, "the manifest has no sha256");
+		return -1;
+	}
+	if (!(rec = readfilemax(testrecord, NULL, MANIFEST_MAX))) {
+		sbaddf(why, "cannot read the test record '%s': %s", testrecord, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < m->n; i++) {
+		for (k = 0; k < sizeof(dropped) / sizeof(dropped[0]); k++) {
+			if (m->vals[i] && !strcmp(m->keys[i], dropped[k]))
+				break;
+		}
+		if (k < sizeof(dropped) / sizeof(dropped[0]))
+			continue;
+		if (m->vals[i])
+			sbaddf(out, "%s=%s\n", m->keys[i], m->vals[i]);
+		else
+			sbaddf(out, "%s\n", m->keys[i]);
+	}
+	sbaddf(out, "origin=build\ntested=%s\n", sha);
+	/* what became of its GPU test, as the test record says it */
+	next = rec;
+	while ((line = nextline(&next))) {
+		if (startswith(line, "gpu="))
+			sbaddf(out, "%s\n", line);
+	}
+	free(rec);
+	sbaddf(out, "stored=%s\n", stored);
+	return 0;
+}
+
+int
+manifestparse(const char *path, struct wheelinfo *w, struct sb *why)
+{
+	struct manifestlines m;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	if (manifestlinesread(path, &m, why) < 0)
+		return -1;
+	rc = manifestcheck(&m, path, w, why);
+	manifestlinesfree(&m);
+	return rc;
+}
+
+int
+manifestcheck(const struct manifestlines *m, const char *path, struct wheelinfo *w, struct sb *why)
+{
+	const char *bad, *slash;
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	w->objcompiled = w->objreused = -1;
+	for (i = 0; i < m->n; i++) {
+		int f = m->vals[i] ? fieldindex(m->keys[i]) : -1;
+
+		if (f < 0 || fields[f].kind == FKEEP)
+			continue;
+		if (fields[f].kind == FNUM) {
+			*(long long *)((char *)w + fields[f].off) = strtoll(m->vals[i], NULL, 10);
+		} else {
+			char **p = (char **)((char *)w + fields[f].off);
+
+			free(*p);
+			*p = xstrdup(m->vals[i]);
+		}
+	}
 	slash = strrchr(path, '/');
 	w->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
 	if (w->cuda && *w->cuda) {
@@ -267,22 +461,18 @@ manifestread(const char *path, struct wheelinfo *w)
 int
 manifestcopy(const char *from, const char *to, const char *origin)
 {
-	struct sb out = SB_INIT;
-	char *buf, *next, *line;
-	size_t len;
+	struct manifestlines m;
+	struct sb why = SB_INIT;
 	int rc;
 
-	if (!(buf = readfilemax(from, &len, MANIFEST_MAX)))
-		return error("cannot read '%s': %s", from, strerror(errno));
-	next = buf;
-	while ((line = nextline(&next))) {
-		if (!startswith(line, "origin="))
-			sbaddf(&out, "%s\n", line);
+	if (manifestlinesread(from, &m, &why) < 0) {
+		error("%s", why.buf);
+		sbfree(&why);
+		return -1;
 	}
-	sbaddf(&out, "origin=%s\n", origin);
-	rc = writeifchanged(to, out.buf, out.len) < 0 ? -1 : 0;
-	free(buf);
-	sbfree(&out);
+	manifestlinesdrop(&m, "origin");
+	rc = manifestlinesset(&m, "origin", origin) < 0 || manifestlineswrite(to, &m) < 0 ? -1 : 0;
+	manifestlinesfree(&m);
 	return rc;
 }
 

@@ -1,6 +1,20 @@
-/* manifest: a built wheel's manifest (key=value lines, written beside the wheel by its build
-   step, read here alone: by the index, restore and the store) and the index spec
-   (builddir/index.spec, written and read here). */
+/*
+ * manifest: a built wheel's manifest and the index spec (builddir/index.spec), each written and
+ * read here alone.
+ *
+ * A manifest is "key=value" lines (BUILDDIR/wheels/<cell>/manifest, <cell>.manifest in a store).
+ * This module owns its field names (one table in manifest.c), its reading (bounded, UTF-8, the
+ * fields that become paths and URLs checked: manifests are network input, they come from stores
+ * and artifacts) and its writing (lines in place, appended in the order given, a file rewritten
+ * only when it changes, through a temporary renamed into place). The step scripts never spell a
+ * field as key=: they call BUILDDIR/wheelgen-step (gen/step/wheelgen-step.c), a static program
+ * built from this same source, because the steps may run inside a build container where the
+ * dynamically linked wheelgen (libgit2, libyaml, PCRE2) does not, as BUILDDIR/wheelgen-cc does.
+ * Compiled for it (-DWG_STEP_TOOL), the reader leaves out the two checks that need PCRE2 (the
+ * package a PEP 503 name, the version PEP 440): the steps read the manifests their own build
+ * wrote (publish.sh also reads back a store's sha256=, every other check made), and wheelgen
+ * checks all of it wherever it takes a manifest from a store or an artifact.
+ */
 #ifndef WG_MANIFEST_H
 #define WG_MANIFEST_H
 
@@ -35,13 +49,49 @@ struct wheelinfo {
 /* the most a manifest may hold (about 1 KB in practice): anything larger is not one */
 #define MANIFEST_MAX 65536
 
+/* a manifest's lines in order: keys[i]=vals[i], or (vals[i] NULL) a line without '=' as it was */
+struct manifestlines {
+	char **keys, **vals;
+	size_t n, cap;
+};
+
+/* 1 if key is a field of the manifest (manifest.c's table) */
+int manifestfield(const char *key);
+/* read a manifest's lines ("-": standard input): at most MANIFEST_MAX bytes of UTF-8 text; -1
+   with why (nothing printed) */
+int manifestlinesread(const char *path, struct manifestlines *m, struct sb *why);
+/* the value of key's last line, or NULL */
+const char *manifestlinesget(const struct manifestlines *m, const char *key);
+/* set key's first line to val where it stands, else append it; -1 when key is no field or val
+   holds a line break */
+int manifestlinesset(struct manifestlines *m, const char *key, const char *val);
+/* take out every line of key */
+void manifestlinesdrop(struct manifestlines *m, const char *key);
+/* take out the lines without '=' */
+void manifestlinesclean(struct manifestlines *m);
+/* the manifest's text, appended to s */
+void manifestlinestext(struct sb *s, const struct manifestlines *m);
+/* write it to path unless path holds it already (a temporary renamed into place): 1 written,
+   0 unchanged, -1 with a message */
+int manifestlineswrite(const char *path, const struct manifestlines *m);
+void manifestlinesfree(struct manifestlines *m);
 /*
- * Read a manifest (written by templates/manifest.py; it may come from another job's artifact or
+ * The store's entry of a cell (what the publish step sends), appended to out: the cell's
+ * manifest less origin, tested, gpu and stored, then origin=build, tested=<its sha256>, the
+ * gpu= lines of its test record (BUILDDIR/tests/<cell>.ok) and stored=STORED. -1 with why.
+ */
+int manifeststoreentry(struct sb *out, const struct manifestlines *m, const char *testrecord, const char *stored,
+		       struct sb *why);
+
+/*
+ * Read a manifest (written by wheelgen-step; it may come from another job's artifact or
  * a store: untrusted) and check the fields that become paths and URLs. -1 with why (nothing
  * printed) when it cannot be read, is larger than MANIFEST_MAX, is not UTF-8 text, lacks
  * package, filename or sha256, or has a field that is not what its name says.
  */
 int manifestparse(const char *path, struct wheelinfo *w, struct sb *why);
+/* the same of lines read already (from path: the manifest's directory, the messages) */
+int manifestcheck(const struct manifestlines *m, const char *path, struct wheelinfo *w, struct sb *why);
 /* the same, the problem printed as an error */
 int manifestread(const char *path, struct wheelinfo *w);
 /* copy the manifest from to to (written if changed) with origin=ORIGIN; -1 with a message */

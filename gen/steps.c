@@ -14,7 +14,6 @@ static const struct {
 	{ "build-host.sh", STEP_BUILD, ANY },  /* in a container too: container-run.sh runs it inside */
 	{ "step-lib.sh", STEP_BUILD | STEP_TEST, ANY },
 	{ "wheel-info.py", STEP_BUILD, ANY },
-	{ "manifest.py", STEP_BUILD | STEP_SHARE | STEP_VARIANT, ANY },
 	{ "relabel.py", STEP_BUILD | STEP_VARIANT, ANY },  /* wheel-info.py imports it to relabel */
 	{ "test.sh", STEP_TEST, ANY },
 	{ "test-host.sh", STEP_TEST, ANY },

@@ -166,46 +166,6 @@ storerelease(const char *prefix, const char *cell, struct sb *tag)
 	}
 }
 
-/* is s[0..n) a release tag storefile accepts: letters, digits and '-_.+', not starting with '.' */
-static int
-tagname(const char *s, size_t n)
-{
-	size_t k;
-
-	if (!n || s[0] == '.')
-		return 0;
-	for (k = 0; k < n; k++) {
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+", s[k]) || !s[k])
-			return 0;
-	}
-	return 1;
-}
-
-int
-storefile(const char *name)
-{
-	const char *slash;
-
-	if (plainname(name))
-		return 1;
-	/* <release>/<file name>: a GitHub release's asset */
-	if ((slash = strchr(name, '/')) && !strchr(slash + 1, '/') && strncmp(name, "blobs/", 6))
-		return tagname(name, (size_t)(slash - name)) && plainname(slash + 1) && slash[1] != '.';
-	/* blobs/<sha256>/<file name>: a wheel and its .metadata stored by their content */
-	if (strncmp(name, "blobs/", 6) || strlen(name) < 6 + 64 + 2 || name[6 + 64] != '/')
-		return 0;
-	slash = name + 6 + 64;
-	{
-		char hex[65];
-
-		memcpy(hex, name + 6, 64);
-		hex[64] = '\0';
-		if (!ishex64(hex))
-			return 0;
-	}
-	return plainname(slash + 1) && slash[1] != '.';
-}
-
 static int
 endswith(const char *s, const char *suffix)
 {
@@ -679,7 +639,7 @@ ghlist(const struct store *s, const char *tmp, const char *suffix, struct sb *na
 			const char *tag = jsonstr(jsonget(v->v[i], "tag_name"));
 			long long id;
 
-			if (tag && startswith(tag, prefix.buf) && tagname(tag, strlen(tag)) &&
+			if (tag && startswith(tag, prefix.buf) && storereleasename(tag, strlen(tag)) &&
 			    jsonint(jsonget(v->v[i], "id"), &id) == 0)
 				sbaddf(&rels, "%lld %s\n", id, tag);
 		}

@@ -19,6 +19,7 @@
 #define WG_STORE_H
 
 #include "config.h"
+#include "storelayout.h"
 #include "util.h"
 
 enum storekind { STORE_NONE, STORE_DIR, STORE_HTTP };
@@ -58,14 +59,7 @@ void storeopen(const struct config *c, const char *builddir, struct store *s);
 void storerelease(const char *prefix, const char *cell, struct sb *tag);
 void storefree(struct store *s);
 
-/*
- * 1 if name can name a file of the store: a plain file name (<cell>.manifest, a wheel published
- * flat), blobs/<sha256>/<plain file name> (a wheel and its .metadata stored by content: a
- * name that never holds other bytes, so that no manifest ever names bytes the store lacks), or
- * <release>/<plain file name> (a GitHub release's asset: the release a tag of letters, digits
- * and '-_.+')
- */
-int storefile(const char *name);
+/* (storefile, the names a store may hold: storelayout.h) */
 
 /*
  * Copy the store's file name into dest (through dest.tmp.<pid> and a rename); max: the most it

@@ -19,7 +19,10 @@ done
 src=$b/wheels/$from dst=$b/wheels/$cell
 man=$src/manifest
 [ -f "$man" ] || { echo "wheelgen: $cell: the manifest of $from is missing (ninja wheel/$from)" >&2; exit 1; }
-wheel=$(sed -n 's/^filename=//p' "$man")
+# the manifest's reader and writer (gen/manifest.c, through its static step tool)
+step=$b/wheelgen-step
+[ -x "$step" ] || { echo "wheelgen: $cell: $step not found: re-run ./configure (it builds wheelgen-step beside wheelgen)" >&2; exit 1; }
+wheel=$("$step" manifest-get "$man" filename) || exit 1
 case $wheel in
     '' | */* | .*) echo "wheelgen: $cell: $man names no plain wheel file ('$wheel')" >&2; exit 1 ;;
 esac
@@ -29,7 +32,7 @@ py=$(specvar WG_PYTHON)
 torch=$(specvar WG_TORCH)
 [ -n "$py" ] || { echo "wheelgen: $cell: no WG_PYTHON in $b/cells/$cell/test" >&2; exit 1; }
 # another Python installs the wheel only when it is abi3 (or pure Python)
-if [ "$py" != "$(sed -n 's/^python=//p' "$man")" ]; then
+if [ "$py" != "$("$step" manifest-get "$man" python)" ]; then
     case $wheel in
         *-abi3-*.whl | *-none-*.whl) ;;
         *) echo "wheelgen: $cell: $from built $wheel, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api)" >&2; exit 1 ;;
@@ -52,11 +55,11 @@ done
 # this cell's key (its own inputs: they change whenever the builder's do)
 key=$("$b/wheelgen" key --builddir "$b" --config "$config" --host "$b/host.txt" "$cell") || exit 1
 key=${key%% *}
-# the builder's manifest with this cell's fields (templates/manifest.py writes every manifest)
-set -- "cell=$cell" "python=$py" "torch=$torch" "key=$key" "abi_from=$from"
+# the builder's manifest with this cell's fields
+set -- --set cell "$cell" --set python "$py" --set torch "$torch" --set key "$key" --set abi_from "$from"
 # torch_abi: stable: the test installs this cell's torch minor, not the one the wheel was built with
-if [ -n "$torch" ] && [ "$torch" != "$(sed -n 's/^torch=//p' "$man")" ]; then
-    set -- "$@" "test_torch=$torch.*"
+if [ -n "$torch" ] && [ "$torch" != "$("$step" manifest-get "$man" torch)" ]; then
+    set -- "$@" --set test_torch "$torch.*"
 fi
-python3 "$(dirname "$0")/manifest.py" "$dst/manifest" --from "$man" --drop key --drop abi_from \
+"$step" manifest-write "$dst/manifest" --from "$man" --drop key --drop abi_from \
     --drop test_torch --drop tested --drop gpu "$@" >/dev/null

@@ -42,6 +42,8 @@ outdir=$B/wheels/$CELL
 # container, build-container.sh says how the host's ninja spells it)
 depfile_target=${WG_DEPFILE_TARGET:-$BUILDDIR_ARG/wheels/$CELL/manifest}
 depfile=$outdir/manifest.d
+# the manifest's writer (gen/step: static, so that it runs in a build container too)
+[ -x "$B/wheelgen-step" ] || wg_die "$B/wheelgen-step not found: re-run ./configure (it builds wheelgen-step beside wheelgen)"
 if [ -n "$wg_part" ]; then
     # a part: a scratch of its own (the parts of one cell may run at once), and the depfile
     # of ninja's shard/CELL/K
@@ -964,27 +966,29 @@ for wg_old in "$outdir"/*.whl "$outdir"/*.whl.metadata; do
     wg_run rm -f "$wg_old"
 done
 
-# the manifest (templates/manifest.py writes every manifest; rewritten only when it changes)
-set -- "cell=$CELL" "package=$WG_PACKAGE" "version=$WG_VERSION" "python=$WG_PYTHON" "cuda=$WG_CUDA" "torch=$WG_TORCH"
+# the manifest (BUILDDIR/wheelgen-step writes every manifest: gen/manifest.c owns its fields and
+# their spelling; rewritten only when it changes)
+set -- --set cell "$CELL" --set package "$WG_PACKAGE" --set version "$WG_VERSION" --set python "$WG_PYTHON" \
+    --set cuda "$WG_CUDA" --set torch "$WG_TORCH"
 if [ -n "$torch_version" ]; then
     # the exact torch the wheel was built against (the test step installs the same)
-    set -- "$@" "torch_version=$torch_version" "torch_cuda=$torch_cuda" "torch_index=$WG_TORCH_INDEX"
+    set -- "$@" --set torch_version "$torch_version" --set torch_cuda "$torch_cuda" --set torch_index "$WG_TORCH_INDEX"
 fi
-set -- "$@" "wheel_version=$wg_wheel_version"
+set -- "$@" --set wheel_version "$wg_wheel_version"
 if [ "$WG_SOURCE_KIND" = git ]; then
     # the commit the wheel was built from (first line of the checkout's stamp)
-    set -- "$@" "commit=$(sed -n '1s/ .*//p' "$WG_SOURCE_DIR.commit")"
+    set -- "$@" --set commit "$(sed -n '1s/ .*//p' "$WG_SOURCE_DIR.commit")"
 fi
-set -- "$@" "filename=$wheel_name" "sha256=$sha256" "size=$size" "metadata_sha256=$metadata_sha256" \
-    "requires_python=$requires_python" "tags=$tags" "platform=$wg_machine"
+set -- "$@" --set filename "$wheel_name" --set sha256 "$sha256" --set size "$size" --set metadata_sha256 "$metadata_sha256" \
+    --set requires_python "$requires_python" --set tags "$tags" --set platform "$wg_machine"
 # the cell's key (wheelgen restore wrote it before this build: the store is looked up by it),
 # that this wheel was built here, and when (its upload-time in the index)
 if [ -f "$B/cells/$CELL/key" ]; then
-    set -- "$@" "key=$(cat "$B/cells/$CELL/key")"
+    set -- "$@" --set key "$(cat "$B/cells/$CELL/key")"
 fi
-[ "$wg_cc_on" = 0 ] || set -- "$@" "objects_compiled=$wg_compiled" "objects_reused=$wg_reused"
-set -- "$@" origin=build "upload_time=$(date -r "$outdir/$wheel_name" +%s)"
-wg_said=$("$py" "$wg_templates/manifest.py" "$outdir/manifest" "$@" 3>&-) || wg_die "cannot write $outdir/manifest"
+[ "$wg_cc_on" = 0 ] || set -- "$@" --set objects_compiled "$wg_compiled" --set objects_reused "$wg_reused"
+set -- "$@" --set origin build --set upload_time "$(date -r "$outdir/$wheel_name" +%s)"
+wg_said=$("$B/wheelgen-step" manifest-write "$outdir/manifest" "$@" 3>&-) || wg_die "cannot write $outdir/manifest"
 if [ "$wg_said" = updated ]; then
     printf 'wheelgen: manifest updated\n'
 else

@@ -77,8 +77,11 @@ esac
 manifest=$builddir/wheels/$cell/manifest
 stamp=$builddir/publish/$cell.done
 [ -f "$manifest" ] || { printf 'wheelgen: publish %s: no manifest (ninja wheel/%s)\n' "$cell" "$cell" >&2; exit 1; }
-filename=$(sed -n 's/^filename=//p' "$manifest")
-sha=$(sed -n 's/^sha256=//p' "$manifest")
+# the manifest's reader and the store's layout (gen/manifest.c, gen/storelayout.c: their step tool)
+step=$builddir/wheelgen-step
+[ -x "$step" ] || { printf 'wheelgen: publish %s: %s not found: re-run ./configure (it builds wheelgen-step beside wheelgen)\n' "$cell" "$step" >&2; exit 1; }
+filename=$("$step" manifest-get "$manifest" filename) || exit 1
+sha=$("$step" manifest-get "$manifest" sha256) || exit 1
 if [ -z "$filename" ] || [ -z "$sha" ]; then
     printf 'wheelgen: publish %s: no filename or sha256 in %s\n' "$cell" "$manifest" >&2
     exit 1
@@ -109,19 +112,13 @@ trap 'rm -rf "$tmp"' EXIT
 tested=$builddir/tests/$cell.ok
 [ "$(sed -n 1p "$tested" 2>/dev/null)" = "$sha" ] ||
     { printf 'wheelgen: publish %s: %s does not record a passed test of this wheel (ninja test/%s)\n' "$cell" "$tested" "$cell" >&2; exit 1; }
-blob=blobs/$sha
-mkdir -p "$tmp/flat" "$tmp/blob"
-{
-    grep -v '^\(origin\|tested\|gpu\|stored\)=' "$manifest"
-    printf 'origin=build\ntested=%s\n' "$sha"
-    sed -n 's/^gpu=/gpu=/p' "$tested"
-} >"$tmp/flat/$cell.manifest"
-# (a directory or HTTP store keeps the wheel at blobs/<sha256>/<file>: a name that never holds
-# other bytes)
-{
-    cat "$tmp/flat/$cell.manifest"
-    printf 'stored=%s/%s\n' "$blob" "$filename"
-} >"$tmp/blob/$cell.manifest"
+# the store's entries of the cell: a directory or HTTP store keeps the wheel at its blob
+# (blobs/<sha256>/<file>: a name that never holds other bytes), a GitHub store in the cell's
+# release; each entry's stored= says which
+blob=$("$step" store-blob "$sha" "$filename") || exit 1
+blob=${blob%/*}
+mkdir -p "$tmp/blob"
+"$step" manifest-entry "$tmp/blob/$cell.manifest" "$manifest" "$tested" --blob || exit 1
 marked=$sha
 limits="--retries $WG_PUBLISH_RETRIES --timeout $WG_PUBLISH_TIMEOUT --stall $WG_PUBLISH_STALL"
 
@@ -169,7 +166,7 @@ whose() {
     case $1 in
         http://* | https://*) sh "$here/publish-http.sh" --timeout "$WG_PUBLISH_TIMEOUT" --stall "$WG_PUBLISH_STALL" --cat "$cell.manifest" "$1" ;;
         *) cat "$1/$cell.manifest" 2>/dev/null ;;
-    esac | sed -n 's/^sha256=//p'
+    esac | { "$step" manifest-get - sha256 2>/dev/null || :; }
 }
 for dest in "$WG_PUBLISH_DIR" "$WG_PUBLISH_HTTP"; do
     [ -n "$dest" ] || continue
@@ -198,7 +195,7 @@ if [ -n "$WG_PUBLISH_GITHUB_REPO" ]; then
     replace=
     [ "$WG_PUBLISH_GITHUB_REPLACE" != 1 ] || replace=--replace
     mkdir -p "$tmp/gh"
-    { cat "$tmp/flat/$cell.manifest"; printf 'stored=%s/%s\n' "$release" "$filename"; } >"$tmp/gh/$cell.manifest"
+    "$step" manifest-entry "$tmp/gh/$cell.manifest" "$manifest" "$tested" --release "$release" || exit 1
     server=${GITHUB_SERVER_URL:-https://github.com}
     # shellcheck disable=SC2086
     send "${server%/}/$WG_PUBLISH_GITHUB_REPO/releases/download/" sh "$here/publish-github.sh" $dry $replace $limits \

@@ -84,20 +84,15 @@ fi
 [ -f "$manifest" ] || wg_die "manifest not found: $manifest (did the build step run?)"
 printf 'wheelgen: manifest %s\n' "$manifest"
 sed 's/^/  | /' "$manifest"
-m_filename=''
-m_sha256=''
-m_torch_version=''
-m_test_torch='' # torch_abi: stable: the torch this cell tests with ("2.15.*"), not the build's
-m_torch_cuda=''
-while IFS= read -r wg_line; do
-    case $wg_line in
-        filename=*) m_filename=${wg_line#filename=} ;;
-        sha256=*) m_sha256=${wg_line#sha256=} ;;
-        torch_version=*) m_torch_version=${wg_line#torch_version=} ;;
-        test_torch=*) m_test_torch=${wg_line#test_torch=} ;;
-        torch_cuda=*) m_torch_cuda=${wg_line#torch_cuda=} ;;
-    esac
-done <"$manifest"
+# the manifest's fields, through its reader (gen/manifest.c's static step tool: it runs in a
+# test container too)
+[ -x "$B/wheelgen-step" ] || wg_die "$B/wheelgen-step not found: re-run ./configure (it builds wheelgen-step beside wheelgen)"
+m_field() { "$B/wheelgen-step" manifest-get "$manifest" "$1" || wg_die "cannot read $manifest (see above)"; }
+m_filename=$(m_field filename)
+m_sha256=$(m_field sha256)
+m_torch_version=$(m_field torch_version)
+m_test_torch=$(m_field test_torch) # torch_abi: stable: the torch this cell tests with ("2.15.*"), not the build's
+m_torch_cuda=$(m_field torch_cuda)
 case $m_filename in
     '' | */* | .*) wg_die "manifest: bad or missing filename: '$m_filename'" ;;
     *.whl) ;;

@@ -17,7 +17,7 @@ done=$b/tests/$cell.done
 mkdir -p "$b/tests"
 rm -f "$b/tests/$cell.failed"
 if "$b/wheelgen" restore --test --builddir "$b" "$cell" || sh "$(dirname "$0")/test-$backend.sh" "$b" "$cell"; then
-    printf 'passed %s\n' "$(sed -n 's/^sha256=//p' "$b/wheels/$cell/manifest")" >"$done.tmp"
+    printf 'passed %s\n' "$("$b/wheelgen-step" manifest-get "$b/wheels/$cell/manifest" sha256)" >"$done.tmp"
     if cmp -s "$done.tmp" "$done"; then rm -f "$done.tmp"; else mv -f "$done.tmp" "$done"; fi
 else
     rm -f "$done"

@@ -27,11 +27,11 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import manifest  # noqa: E402
 from relabel import fail, rewrite, wheel_parts  # noqa: E402
 
 SCHEMA = "https://variants-schema.wheelnext.dev/peps/825/v0.1.1.json"
@@ -43,6 +43,28 @@ PROVIDERS = {
         "plugin-api": "nvidia_variant_provider.plugin:NvidiaVariantPlugin",
     }
 }
+
+
+def step(builddir, *args):
+    """The output of BUILDDIR/wheelgen-step (gen/step: the manifest's reader and writer) with args."""
+    tool = os.path.join(builddir, "wheelgen-step")
+    try:
+        return subprocess.run([tool] + list(args), stdout=subprocess.PIPE, check=True).stdout.decode("utf-8")
+    except (OSError, subprocess.CalledProcessError) as e:
+        fail("%s: %s (re-run ./configure: it builds wheelgen-step beside wheelgen)" % (tool, e))
+
+
+def write_bytes(path, data):
+    """Write data to path (a temporary renamed into place) unless the file holds it already."""
+    try:
+        with open(path, "rb") as f:
+            if f.read() == data:
+                return
+    except OSError:
+        pass
+    with open(path + ".tmp", "wb") as f:
+        f.write(data)
+    os.replace(path + ".tmp", path)
 
 
 def first_line(path):
@@ -83,13 +105,13 @@ def main(argv):
         fail("not a cell name: %r" % cell)
     src_dir = os.path.join(builddir, "wheels", cell)
     out = os.path.join(builddir, "variants", cell)
-    pairs = manifest.read(os.path.join(src_dir, "manifest"))
-    m = dict(pairs)
+    src = os.path.join(src_dir, "manifest")
+    filename, sha, cuda, torch, mtested = (step(builddir, "manifest-get", src, f).rstrip("\n")
+                                           for f in ("filename", "sha256", "cuda", "torch", "tested"))
     os.makedirs(out, exist_ok=True)
-    filename, sha, cuda, torch = m.get("filename", ""), m.get("sha256", ""), m.get("cuda", ""), m.get("torch", "")
     done = first_line(os.path.join(builddir, "tests", cell + ".done")).split()
     tested = sha and sha in (first_line(os.path.join(builddir, "tests", cell + ".ok")),
-                             first_line(os.path.join(src_dir, "tested")), m.get("tested", ""),
+                             first_line(os.path.join(src_dir, "tested")), mtested,
                              done[1] if done[:1] == ["passed"] and len(done) == 2 else "")
     keep = {"manifest"}
     if tested and cuda and filename and "/" not in filename:
@@ -108,17 +130,17 @@ def main(argv):
         else:
             os.replace(path, dest)
         shutil.rmtree(tmp, ignore_errors=True)
-        manifest.write_bytes(dest + ".metadata", meta)
+        write_bytes(dest + ".metadata", meta)
         vsha = sha256(dest)
         fields = [("filename", name), ("sha256", vsha), ("size", str(os.path.getsize(dest))),
                   ("metadata_sha256", hashlib.sha256(meta).hexdigest()), ("wheel_version", version), ("tested", vsha),
                   ("variant_label", label), ("variant_properties", ";".join("::".join(p) for p in props)),
                   ("variant_of", filename)]
-        pairs = manifest.merge(pairs, ("key", "origin"), fields)
+        args = ["--drop", "key", "--drop", "origin"] + [a for f in fields for a in ("--set",) + f]
         keep |= {name, name + ".metadata"}
     else:
-        pairs = manifest.merge(pairs, ("tested", "key", "origin"))
-    manifest.write(os.path.join(out, "manifest"), pairs)
+        args = ["--drop", "tested", "--drop", "key", "--drop", "origin"]
+    step(builddir, "manifest-write", os.path.join(out, "manifest"), "--from", src, *args)
     for stale in os.listdir(out):
         if stale not in keep:
             p = os.path.join(out, stale)

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 t_case "configure and build wheelgen and the unit tests"
-if t_configure "$WORK/src" --config examples/quickstart/packages.yml && (cd "$WORK/src" && ninja out/unittest out/wheelgen) >"$WORK/build.log" 2>&1; then
+if t_configure "$WORK/src" --config examples/quickstart/packages.yml && (cd "$WORK/src" && ninja out/unittest out/wheelgen out/wheelgen-step) >"$WORK/build.log" 2>&1; then
 	t_pass
 	(cd "$WORK/src" && out/unittest) >"$WORK/unit.log" 2>&1 || true
 	grep -v '^unit: ' "$WORK/unit.log" || true
@@ -23,11 +23,11 @@ else
 	t_fail "$(cat "$WORK/src.configure.log" "$WORK/build.log" 2>/dev/null | tail -n 30)"
 fi
 
-t_case "no function in gen/ (and gen/cc/) is longer than 100 lines (the longest are listed)"
+t_case "no function in gen/ (and gen/cc/, gen/step/) is longer than 100 lines (the longest are listed)"
 awk 'FNR == 1 { name = "" }
 	/^[a-z_][a-z0-9_]*\(/ && prev ~ /^[a-z]/ { name = $0; sub(/\(.*/, "", name); start = FNR }
 	/^}/ && name != "" { printf "%d %s:%s\n", FNR - start, FILENAME, name; name = "" }
-	{ prev = $0 }' "$top"/gen/*.c "$top"/gen/cc/*.c | sort -rn >"$WORK/lengths"
+	{ prev = $0 }' "$top"/gen/*.c "$top"/gen/cc/*.c "$top"/gen/step/*.c | sort -rn >"$WORK/lengths"
 echo "# longest functions: $(head -n 3 "$WORK/lengths" | tr '\n' ' ')"
 if [ -s "$WORK/lengths" ] && [ "$(head -n 1 "$WORK/lengths" | cut -d' ' -f1)" -le 100 ]; then
 	t_pass
@@ -75,3 +75,84 @@ if [ ! -s "$WORK/machines" ] && grep -q '^	{ "x86_64", .*$' "$top/gen/platform.c
 else
 	t_fail "$(cat "$WORK/machines")"
 fi
+
+# shellcheck disable=SC2016 # (single-quoted cases: t_expect)
+t_expect "wheelgen-step writes a manifest as the build step did (manifest.py before it), byte for byte, and reads each field back" '
+	st=$WORK/src/out/wheelgen-step sha=$(printf x | sha256sum | cut -c1-64)
+	"$st" manifest-write "$WORK/m" --set cell x-1.0-py312 --set package x --set version 1.0 --set python 3.12 --set cuda "" \
+		--set torch "" --set wheel_version 1.0 --set filename x-1.0-py3-none-any.whl --set sha256 "$sha" --set size 1 \
+		--set requires_python ">=3.8" --set tags py3-none-any --set platform x86_64 --set origin build --set upload_time 7 >"$WORK/said"
+	printf "cell=x-1.0-py312\npackage=x\nversion=1.0\npython=3.12\ncuda=\ntorch=\nwheel_version=1.0\nfilename=x-1.0-py3-none-any.whl\nsha256=%s\nsize=1\nrequires_python=>=3.8\ntags=py3-none-any\nplatform=x86_64\norigin=build\nupload_time=7\n" "$sha" >"$WORK/m.want"
+	cmp "$WORK/m.want" "$WORK/m" && [ "$(cat "$WORK/said")" = updated ] || exit 1
+	[ "$("$st" manifest-write "$WORK/m" --from "$WORK/m")" = unchanged ] || exit 1
+	[ "$("$st" manifest-get "$WORK/m" filename)" = x-1.0-py3-none-any.whl ] && [ "$("$st" manifest-get - sha256 <"$WORK/m")" = "$sha" ] || exit 1
+	[ "$("$st" manifest-get "$WORK/m" requires_python)" = ">=3.8" ] && [ -z "$("$st" manifest-get "$WORK/m" torch_version)" ] || exit 1
+	"$st" manifest-write "$WORK/s" --from "$WORK/m" --drop origin --set cell y --set abi_from x-1.0-py312 >/dev/null
+	[ "$(sed -n "1p;\$p" "$WORK/s" | tr "\n" " ")" = "cell=y abi_from=x-1.0-py312 " ] && ! grep -q "^origin=" "$WORK/s" || exit 1
+	printf "%s\ngpu=passed\n" "$sha" >"$WORK/rec"
+	"$st" manifest-entry "$WORK/e" "$WORK/m" "$WORK/rec" --release wheels-x-1.0-py312
+	[ "$(tail -n 4 "$WORK/e" | tr "\n" " ")" = "origin=build tested=$sha gpu=passed stored=wheels-x-1.0-py312/x-1.0-py3-none-any.whl " ] || exit 1
+	[ "$("$st" store-blob "$sha" x.whl)" = "blobs/$sha/x.whl" ] || exit 1
+'
+# shellcheck disable=SC2016
+t_expect "wheelgen-step: a field that is not one (a script that misspells it) is an error, and so is a manifest that is none" '
+	st=$WORK/src/out/wheelgen-step
+	! "$st" manifest-get "$WORK/m" file_name 2>"$WORK/err" && grep -q "^wheelgen-step: error: .file_name. is not a field of a manifest$" "$WORK/err" || exit 1
+	! "$st" manifest-write "$WORK/m2" --set sha 0 2>"$WORK/err" && grep -q "is not a field of a manifest" "$WORK/err" && [ ! -e "$WORK/m2" ] || exit 1
+	! "$st" manifest-write "$WORK/m2" --set cell "$(printf "a\nb")" 2>/dev/null || exit 1
+	printf "package=x\nfilename=../x.whl\nsha256=0\n" >"$WORK/bad"
+	! "$st" manifest-get "$WORK/bad" package 2>"$WORK/err" && grep -q "filename is not a plain file name" "$WORK/err" || exit 1
+	! "$st" store-blob 0 x.whl 2>/dev/null && ! "$st" store-blob "$(printf x | sha256sum | cut -c1-64)" ../x 2>/dev/null || exit 1
+	! "$st" nonsense 2>/dev/null || exit 1
+'
+
+# One owner per format (issue 39): the manifest's fields and the store's layout.
+# spelled FILE...: each line of code that spells a manifest field as a key -- NAME= right after
+# a quote, a regular expression's ^ or a \n (printf's, sbaddf's), NAME one of gen/manifest.c's
+# table and not followed by a second = ("torch==2.8.*" is pip's) -- or spells the store's
+# directory of blobs (blobs/), as "FILE:LINE:NAME= TEXT". Comments do not count: in C, what
+# /* */ encloses (gen/ has no // comments); in a shell or Python script, a line that starts with # and what follows
+# " #" (a docstring is not told from code)
+fields=$(sed -n 's/^	{ "\([a-z0-9_]*\)", F[A-Z]*, .*/\1/p' "$top/gen/manifest.c" | tr '\n' '|')
+spelled() {
+	# shellcheck disable=SC2016 # (awk's program)
+	WG_RE="([\"'^]|\\\\n)(${fields%|})=([^=]|\$)" awk '
+	FNR == 1 { inc = 0 }
+	{ line = $0 }
+	FILENAME ~ /\.(sh|py)$/ { if (line ~ /^[ \t]*#/) next; sub(/[ \t]#.*/, "", line) }
+	FILENAME ~ /\.[ch]$/ {
+		if (inc) { if (!(j = index(line, "*/"))) next; line = substr(line, j + 2); inc = 0 }
+		while ((i = index(line, "/*")) > 0) {
+			rest = substr(line, i + 2)
+			if ((j = index(rest, "*/"))) { line = substr(line, 1, i - 1) " " substr(rest, j + 2) }
+			else { line = substr(line, 1, i - 1); inc = 1 }
+		}
+	}
+	match(line, ENVIRON["WG_RE"]) { k = substr(line, RSTART, RLENGTH); sub(/^(["\047^]|\\n)/, "", k); sub(/=.*/, "=", k)
+		print FILENAME ":" FNR ":" k " " $0; next }
+	index(line, "blobs/") { print FILENAME ":" FNR ":blobs/ " $0 }' "$@"
+}
+t_case "one owner per format: the check finds a field or blobs/ spelled in code (and not in a comment)"
+cat >"$WORK/spelled.sh" <<'SH'
+# sed -n 's/^sha256=//p' and blobs/ in a comment do not count
+filename=$(sed -n 's/^filename=//p' "$m")
+printf 'origin=build\ntested=%s\n' "$sha"
+set -- "cell=$CELL" "torch==$t.*"
+blob=blobs/$sha
+SH
+printf '\tsbaddf(&b, "blobs/%%s/%%s", sha, file); /* not "key=" here */\n\tsbadd(&s, "stored=");\n' >"$WORK/spelled.c"
+spelled "$WORK/spelled.sh" "$WORK/spelled.c" | cut -d: -f2- | cut -d' ' -f1 >"$WORK/spelled"
+printf '%s\n' 2:filename= 3:origin= 4:cell= 5:blobs/ 1:blobs/ 2:stored= >"$WORK/spelled.want"
+if [ "$fields" != "${fields#cell|package|version|filename|sha256|}" ] && cmp -s "$WORK/spelled.want" "$WORK/spelled"; then
+	t_pass
+else
+	t_fail "fields: $fields" "found: $(cat "$WORK/spelled")"
+fi
+t_case "one owner per format: no file of gen/ or templates/ but gen/manifest.c spells a manifest field as NAME=, none but gen/storelayout.[ch] spells blobs/ (the steps ask out/wheelgen-step)"
+# (other formats that share a name: sha256= of a PEP 503 URL's fragment and of a wheel's RECORD,
+# gpu= of the test record, tests/<cell>.ok, that test-host.sh and restore.c write)
+spelled "$top"/gen/*.c "$top"/gen/*.h "$top"/gen/cc/*.c "$top"/gen/step/*.c "$top"/templates/*.sh "$top"/templates/*.py |
+	sed "s|^$top/||" | grep -v -e '^gen/manifest\.c:[0-9]*:[a-z0-9_]*= ' -e '^gen/storelayout\.[ch]:[0-9]*:blobs/ ' \
+		-e '^\(gen/index\.c\|gen/simpleapi\.c\|templates/relabel\.py\):[0-9]*:sha256= ' \
+		-e '^\(templates/test-host\.sh\|gen/restore\.c\):[0-9]*:gpu= ' >"$WORK/owners" || true
+if [ ! -s "$WORK/owners" ] && [ ! -e "$top/templates/manifest.py" ]; then t_pass; else t_fail "$(cat "$WORK/owners")"; fi

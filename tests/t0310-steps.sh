@@ -87,7 +87,7 @@ rerun() {
 for s in templates/*; do
 	s=${s#templates/}
 	case $s in
-	build-host.sh | wheel-info.py | manifest.py | relabel.py) want=wheel ;;
+	build-host.sh | wheel-info.py | relabel.py) want=wheel ;;
 	step-lib.sh) want="test wheel" ;;
 	test.sh | test-host.sh) want='test' ;;
 	*) want= ;; # the container's, the shared wheels', the variants' and the publishers': no edge of this cell's

@@ -137,7 +137,7 @@ fi
 
 t_case "the shared cell's manifest names its own Python and torch, and the torch its test installs"
 mkdir -p outt/wheels/"$b"
-cp out/wheelgen out/host.txt outt/
+cp out/wheelgen out/wheelgen-step out/host.txt outt/
 out/wheelgen gen --config fixture/torch.yml --builddir outt --host out/host.txt >/dev/null 2>&1
 w=sab-1.0+cu$(c2 "$cu")-cp38-abi3-linux_x86_64.whl
 echo stand-in >"outt/wheels/$b/$w"

@@ -101,6 +101,7 @@ mkdir -p "$elsewhere/cells/$a" "$elsewhere/wheels"
 sed -e "s|^WG_PYTHON_EXE=.*|WG_PYTHON_EXE='/nonexistent/bin/python3'|" -e "s|^WG_UV=.*|WG_UV='/nonexistent/bin/uv'|" \
 	"out/cells/$a/test" >"$elsewhere/cells/$a/test"
 cp -R "out/wheels/$a" "$elsewhere/wheels/"
+cp out/wheelgen-step "$elsewhere/"
 t_case "elsewhere: WHEELGEN_TEST_PYTHON and WHEELGEN_TEST_TORCH=site test with that Python's torch, installing only the wheel"
 sha=$(sed -n 's/^sha256=//p' "$m")
 # ($WORK/venv holds torch and, from the case above, wgtorch itself: the test must use the wheel's
