@@ -453,11 +453,12 @@ httpfetch(struct httpget *g, size_t n, const struct httplimits *lim)
 	while (next < n || active) {
 		while (active < (lim->parallel ? lim->parallel : 1) && next < n) {
 			struct xfer *s = &x[active];
+			int b;
 
 			memset(s, 0, sizeof(*s));
 			s->g = &g[next++];
-			if ((k = (size_t)-xferbegin(s, lim)) != 0) {
-				if (k == 2)
+			if ((b = xferbegin(s, lim)) < 0) {
+				if (b == -2)
 					rc = -1;
 				continue;
 			}
