@@ -75,3 +75,14 @@ if [ ! -s "$WORK/machines" ] && grep -q '^	{ "x86_64", .*$' "$top/gen/platform.c
 else
 	t_fail "$(cat "$WORK/machines")"
 fi
+
+t_case "one HTTP client: no file of gen/ but http.c runs curl or a shell (popen), and no template but publish-lib.sh (wg_auth, wg_curl) builds an Authorization header or hands curl a header file"
+grep -n 'popen(\|"curl[ "]' "$top"/gen/*.c "$top"/gen/cc/*.c | grep -v '^[^:]*/gen/http\.c:' >"$WORK/curls" || true
+grep -n 'Authorization\|-H *@\|--header *@\|--location-trusted' "$top"/templates/* | grep -v '^[^:]*/templates/publish-lib\.sh:' |
+	grep -v '^[^:]*:[0-9]*:[[:space:]]*#' >>"$WORK/curls" || true
+if [ ! -s "$WORK/curls" ] && grep -q 'posix_spawnp(&x->pid, "curl"' "$top/gen/http.c" &&
+	grep -q '^wg_auth() {$' "$top/templates/publish-lib.sh"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/curls")"
+fi
