@@ -50,6 +50,13 @@ putpiece(struct remotewheel *w, struct rstate *s, const struct httpget *g)
 		w->fault = 1;
 		return -1;
 	}
+	if (g->stop != HTTP_STOP_NONE) {
+		/* (says nothing of the wheel: the server's rule, not its bytes) */
+		sbaddf(&w->why, "GET bytes %s: HTTP %ld, a redirect to %s: not followed", g->range, g->status,
+		       g->location.buf);
+		w->fault = 1;
+		return -1;
+	}
 	if (g->status != 206 || !parsecrange(g->crange, &a, &b, &t)) {
 		sbaddf(&w->why, "GET bytes %s: HTTP %ld%s", g->range, g->status,
 		       g->status == 200 ? " (the server does not answer range requests)" : "");
@@ -96,6 +103,7 @@ fetchround(struct remotewheel *w, struct rstate *s, size_t n, const struct httpl
 		else
 			snprintf(s[i].range, sizeof(s[i].range), "%llu-%llu", s[i].from, s[i].to - 1);
 		g[k].url = w[i].url;
+		g[k].how = w[i].how;
 		g[k].range = s[i].range;
 		g[k].dest = s[i].part;
 		g[k].max = s[i].to == (unsigned long long)-1 ? (size_t)s[i].from : (size_t)(s[i].to - s[i].from);

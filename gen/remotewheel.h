@@ -19,6 +19,7 @@ struct remotewheel {
 	int exact;              /* the wheel must hold one .dist-info, named exactly as its file name says */
 	size_t tail;            /* the tail fetched first: 0 REMOTE_TAIL; a few KB where a wheel's
 				   .dist-info (written last) is all that is wanted */
+	struct httphow how;     /* credentials and redirect rule (zero: none, curl's redirects) */
 	struct sb meta;         /* filled in: the member's text */
 	struct sb why;          /* empty when meta was read; else why not (without the URL) */
 	int fault;              /* with why: no answer, a refusal (401, 403, 5xx) or a timeout: says

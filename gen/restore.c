@@ -609,6 +609,7 @@ checkremote(const struct store *s, const struct matrix *m, const char *builddir,
 		sbadd(&url[n], s->where);
 		escurlpath(&url[n], wheelfile(&mf[n]));
 		rw[n].url = url[n].buf;
+		storehow(s, rw[n].url, &rw[n].how);
 		rw[n].filename = mf[n].filename;
 		rw[n].member = "WHEEL";
 		rw[n].exact = 1;

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "esc.h"
 #include "files.h"
+#include "http.h"
 #include "json.h"
 #include "key.h"
 #include "claim.h"
@@ -233,202 +233,102 @@ giveup(const struct store *s, const char *msg)
 	sbfree(&dir);
 }
 
-/* the scheme, host and port of url: its length */
-static size_t
-hostpart(const char *url)
+/* the variable the store's token is in (for messages: its name, never its value), and the
+   token, NULL when it is not set */
+static const char *
+tokenof(const struct store *s, const char **var)
 {
-	const char *p = strstr(url, "://");
+	const char *t;
 
-	if (!p)
-		return 0;
-	p += 3;
-	return (size_t)(p - url) + strcspn(p, "/?#");
-}
-
-/* 1 when a and b have one scheme, host and port */
-static int
-samehost(const char *a, const char *b)
-{
-	size_t n = hostpart(a);
-
-	return n && n == hostpart(b) && !strncasecmp(a, b, n);
-}
-
-/*
- * One request, no redirect followed: curl for method on url (args, already shell-quoted, before
- * the URL) under the store's time limits, hdr (or NULL) its header file, the body into dest cut
- * off after max + 1 bytes, or nowhere (dest NULL). The status into *code (0: no answer), the
- * Content-Length into *len, the Location of a redirect into loc, curl's messages into msg;
- * curl's error number ("curl: (28) ..." when it timed out, (63) when the length announced is
- * over max), else 0.
- */
-static int
-curlonce(const struct store *s, const char *url, const char *args, const char *hdr, const char *dest, size_t max,
-	 long *code, long long *len, struct sb *loc, struct sb *msg)
-{
-	struct sb cmd = SB_INIT;
-	char buf[4096], *last, *bar;
-	FILE *f;
-	size_t n;
-
-	*code = 0;
-	*len = -1;
-	/* (--speed-limit/--speed-time: a store that accepts the connection and never answers, or
-	   stops in the middle, is given up after the stall limit, not after hours) */
-	sbaddf(&cmd, "{ curl -q -sS --proto =http,https --netrc-optional --connect-timeout 10 --max-time %ld"
-		     " --speed-limit 1024 --speed-time %ld"
-		     " -w '%%{stderr}\\n%%{http_code} %%header{content-length}|%%{redirect_url}\\n'",
-		s->timeout, s->stall);
-	if (hdr) {
-		sbadd(&cmd, " -H @");
-		escshell(&cmd, hdr);
-	}
-	sbaddf(&cmd, " %s ", args);
-	if (dest) {
-		/* (head ends the transfer: curl stops at its next write, the length announced or not) */
-		sbaddf(&cmd, "-o - ");
-		escshell(&cmd, url);
-		sbaddf(&cmd, " | head -c %zu >", max + 1);
-		escshell(&cmd, dest);
+	if (!s->release) {
+		*var = "WG_HTTP_TOKEN";
+		t = getenv("WG_HTTP_TOKEN");
+	} else if ((t = getenv("GH_TOKEN")) && *t) {
+		*var = "GH_TOKEN";
 	} else {
-		sbadd(&cmd, "-o /dev/null ");
-		escshell(&cmd, url);
+		*var = "GH_TOKEN/GITHUB_TOKEN";
+		if ((t = getenv("GITHUB_TOKEN")) && *t)
+			*var = "GITHUB_TOKEN";
 	}
-	sbadd(&cmd, "; } 2>&1");
-	fflush(NULL);
-	if (!(f = popen(cmd.buf, "r"))) {
-		sbaddf(msg, "cannot run curl: %s", strerror(errno));
-		sbfree(&cmd);
-		return 0;
-	}
-	/* (bounded: -w's line and curl's own messages; the body goes to a file or nowhere) */
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (msg->len < 65536)
-			sbaddn(msg, buf, n);
-	}
-	if (pclose(f) == -1 || !msg->len)
-		sbadd(msg, "curl failed (is curl installed?)");
-	sbfree(&cmd);
-	while (msg->len && msg->buf[msg->len - 1] == '\n')
-		msg->buf[--msg->len] = '\0';
-	last = strrchr(msg->buf, '\n');
-	if (sscanf(last ? last + 1 : msg->buf, "%ld %lld", code, len) < 2)
-		*len = -1;
-	if ((bar = strchr(last ? last + 1 : msg->buf, '|')))
-		sbadd(loc, bar + 1);
-	if (last) {
-		*last = '\0';
-		msg->len = (size_t)(last - msg->buf);
-		while (msg->len && (msg->buf[msg->len - 1] == '\n' || msg->buf[msg->len - 1] == '\r'))
-			msg->buf[--msg->len] = '\0';
-	} else if (*code) {
-		sbreset(msg);
-	}
-	/* curl's own message: "curl: (7) Failed to connect to ...", "(28) Operation timed out after
-	   60001 milliseconds ..."; (23): head took all it may (not an error here) */
-	return (last = strstr(msg->buf, "curl: (")) ? atoi(last + 7) : 0;
+	return t && *t ? t : NULL;
 }
 
+void
+storehow(const struct store *s, const char *url, struct httphow *how)
+{
+	const char *var;
+
+	memset(how, 0, sizeof(*how));
+	how->netrc = 1;
+	how->redirect = s->release ? HTTP_SAMEHOST_HTTPS : HTTP_SAMEHOST;
+	if (s->kind == STORE_HTTP && (httpsamehost(url, s->where) || (s->api && httpsamehost(url, s->api))))
+		how->token = tokenof(s, &var);
+}
+
+static const char *const methods[] = { "GET", "HEAD", "PUT", "DELETE" };
+
 /*
- * Make the request method on url (curlonce), with the token header, when WG_HTTP_TOKEN is set,
- * from a private file (sent to the store's host only). Redirects: followed within the store's
- * host (a GitHub store's to any https host), else an error naming where they went; a method
- * other than GET and HEAD is never redirected. What went wrong into why, naming the method and
- * the URL. -1 when no answer came (curl could not be run, the connection failed or timed out; a
- * timeout gives the store up for the run; a store given up on fails at once), else 0.
+ * Make the request g (url, method, dest, max, accept set) the store's way (storehow) under its
+ * time limits. What went wrong into why, naming the method and the URL: no answer, larger
+ * than max, a redirect not followed. -1 then (a timeout gives the store up for the run; a store
+ * given up on fails at once), else 0 with g's status.
  */
 static int
-curl(const struct store *s, const char *method, const char *url, const char *args, const char *dest, size_t max,
-     long *code, long long *len, struct sb *why)
+request(const struct store *s, struct httpget *g, struct sb *why)
 {
-	struct sb msg = SB_INIT, at = SB_INIT, loc = SB_INIT;
-	char hdr[4096];
-	const char *tok = getenv("WG_HTTP_TOKEN");
-	int fd = -1, rc = -1, hops;
+	struct httplimits lim = { s->timeout, s->stall, 1 };
+	const char *m = methods[g->method], *at;
 
-	*code = 0;
-	*len = -1;
-	snprintf(hdr, sizeof(hdr), "%s/wgstore.XXXXXX", tmpdir());
 	if (givenup(s, why))
 		return -1;
-	if (tok && *tok) {
-		if ((fd = mkstemp(hdr)) < 0 || dprintf(fd, "Authorization: Bearer %s\n", tok) < 0) {
-			sbaddf(why, "cannot write a private header file: %s", strerror(errno));
-			if (fd >= 0)
-				close(fd), unlink(hdr);
-			return -1;
+	storehow(s, g->url, &g->how);
+	httpfetch(g, 1, &lim);
+	at = g->at.len ? g->at.buf : g->url;
+	if (g->over) {
+		sbaddf(why, "%s %s: larger than %zu bytes", m, at, g->max);
+	} else if (g->why.len) {
+		if (g->curlexit > 0)
+			sbaddf(why, "%s %s: curl: (%ld) %s", m, at, g->curlexit, g->curlmsg[0] ? g->curlmsg : g->why.buf);
+		else
+			sbaddf(why, "%s %s: %s", m, at, g->why.buf);
+		if (g->curlexit == 28) {
+			sbaddf(why, " (the store's limits: publish.timeout %ld s, publish.stall_timeout %ld s)", s->timeout,
+			       s->stall);
+			giveup(s, why->buf);
 		}
-		close(fd);
+	} else if (g->stop == HTTP_STOP_METHOD) {
+		sbaddf(why, "%s %s: the store answered HTTP %ld, a redirect to %s: a %s is not redirected", m, at, g->status,
+		       g->location.buf, m);
+	} else if (g->stop == HTTP_STOP_HOST) {
+		sbaddf(why, "%s %s: redirected to %s, outside the store's host: not followed", m, at, g->location.buf);
+	} else if (g->stop == HTTP_STOP_HOPS) {
+		sbaddf(why, "%s %s: more than %d redirects", m, g->url, HTTP_HOPS);
+	} else {
+		return 0;
 	}
-	sbadd(&at, url);
-	for (hops = 0;; hops++) {
-		int t;
-
-		sbreset(&msg);
-		sbreset(&loc);
-		t = curlonce(s, at.buf, args, fd >= 0 && samehost(at.buf, s->where) ? hdr : NULL, dest, max, code, len, &loc,
-			     &msg);
-		if (t == 63) {
-			sbaddf(why, "%s %s: larger than %zu bytes", method, at.buf, max);
-			*code = 0;
-			break;
-		}
-		if (*code == 0 || t == 28) {
-			sbaddf(why, "%s %s: %s", method, at.buf, msg.buf);
-			if (t == 28) {
-				sbaddf(why, " (the store's limits: publish.timeout %ld s, publish.stall_timeout %ld s)",
-				       s->timeout, s->stall);
-				giveup(s, why->buf);
-			}
-			*code = 0;
-			break;
-		}
-		if (*code < 300 || *code >= 400 || !loc.len) {
-			rc = 0;
-			break;
-		}
-		if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
-			sbaddf(why, "%s %s: the store answered HTTP %ld, a redirect to %s: a %s is not redirected", method,
-			       at.buf, *code, loc.buf, method);
-			break;
-		}
-		if (!samehost(loc.buf, s->where) && !(s->release && startswith(loc.buf, "https://"))) {
-			sbaddf(why, "%s %s: redirected to %s, outside the store's host: not followed", method, at.buf,
-			       loc.buf);
-			break;
-		}
-		if (hops >= 5) {
-			sbaddf(why, "%s %s: more than 5 redirects", method, url);
-			break;
-		}
-		sbreset(&at);
-		sbadd(&at, loc.buf);
-	}
-	if (fd >= 0)
-		unlink(hdr);
-	sbfree(&msg);
-	sbfree(&at);
-	sbfree(&loc);
-	return rc;
+	return -1;
 }
 
 /* an answer the caller did not expect: "METHOD URL: HTTP status N", for 401 and 403 with what
    to do about the token (its variable, never its value) */
 static void
-badstatus(struct sb *why, const char *method, const char *url, long code)
+badstatus(const struct store *s, struct sb *why, const struct httpget *g)
 {
-	const char *tok = getenv("WG_HTTP_TOKEN");
+	const char *var, *tok = tokenof(s, &var);
 
-	sbaddf(why, "%s %s: HTTP status %ld", method, url, code);
-	if (code == 401 || code == 403)
-		sbaddf(why, " (the store refused %s)", tok && *tok ? "the token in WG_HTTP_TOKEN: is it right, and may it read the store?"
-								 : "a request without a token: set WG_HTTP_TOKEN, or a ~/.netrc entry");
+	sbaddf(why, "%s %s: HTTP status %ld", methods[g->method], g->url, g->status);
+	if (g->status == 401 || g->status == 403) {
+		if (tok)
+			sbaddf(why, " (the store refused the token in %s: is it right, and may it read the store?)", var);
+		else
+			sbaddf(why, " (the store refused a request without a token: set %s, or a ~/.netrc entry)", var);
+	}
 }
 
 int
 storeget(const struct store *s, const char *name, const char *dest, size_t max, struct sb *why)
 {
-	struct sb src = SB_INIT, tmp = SB_INIT, args = SB_INIT;
+	struct sb src = SB_INIT, tmp = SB_INIT;
 	int rc = -1;
 
 	if (!storefile(name)) {
@@ -468,36 +368,32 @@ storeget(const struct store *s, const char *name, const char *dest, size_t max, 
 		}
 		free(data);
 	} else if (s->kind == STORE_HTTP) {
-		long code;
-		long long len;
-		struct stat st;
+		struct httpget g = { 0 };
 
-		if (!max)
-			max = STORE_FILE_MAX;
 		fileurl(&src, s, name);
-		sbaddf(&args, "--max-filesize %zu", max);
-		if (curl(s, "GET", src.buf, args.buf, tmp.buf, max, &code, &len, why) < 0) {
-		} else if (code == 200 && max && (stat(tmp.buf, &st) < 0 || (size_t)st.st_size > max)) {
-			sbaddf(why, "GET %s: larger than %zu bytes", src.buf, max);
-		} else if (code == 200) {
+		g.url = src.buf;
+		g.dest = tmp.buf;
+		g.max = max ? max : STORE_FILE_MAX;
+		if (request(s, &g, why) < 0) {
+		} else if (g.status == 200) {
 			if (rename(tmp.buf, dest) < 0)
 				sbaddf(why, "cannot write '%s': %s", dest, strerror(errno));
 			else
 				rc = 0;
-		} else if (code == 404 || code == 410) {
+		} else if (g.status == 404 || g.status == 410) {
 			rc = 1;
 		} else {
-			badstatus(why, "GET", src.buf, code);
+			badstatus(s, why, &g);
 		}
 		if (rc != 0)
 			unlink(tmp.buf);
+		httpgetfree(&g);
 	} else {
 		sbadd(why, "no store");
 	}
 out:
 	sbfree(&src);
 	sbfree(&tmp);
-	sbfree(&args);
 	return rc;
 }
 
@@ -525,17 +421,21 @@ storestat(const struct store *s, const char *name, long long *size, struct sb *w
 			sbaddf(why, "cannot read '%s': %s", src.buf, strerror(errno));
 		}
 	} else if (s->kind == STORE_HTTP) {
-		long code;
+		struct httpget g = { 0 };
 
 		fileurl(&src, s, name);
-		if (curl(s, "HEAD", src.buf, "-I", NULL, 0, &code, size, why) < 0) {
-		} else if (code == 200) {
+		g.method = HTTP_HEAD;
+		g.url = src.buf;
+		if (request(s, &g, why) < 0) {
+		} else if (g.status == 200) {
 			rc = 0;
-		} else if (code == 404 || code == 410) {
+			*size = g.length;
+		} else if (g.status == 404 || g.status == 410) {
 			rc = 1;
 		} else {
-			badstatus(why, "HEAD", src.buf, code);
+			badstatus(s, why, &g);
 		}
+		httpgetfree(&g);
 	} else {
 		sbadd(why, "no store");
 	}
@@ -592,17 +492,22 @@ hrefs(const char *page, const char *suffix, struct sb *names)
 static int
 ghpage(const struct store *s, struct arena *a, const char *url, const char *tmp, const struct json **v, struct sb *why)
 {
-	long code;
-	long long len;
+	struct httpget g = { 0 };
 	size_t n;
 	char *text;
+	int rc;
 
-	if (curl(s, "GET", url, "-H 'Accept: application/vnd.github+json'", tmp, STORE_LISTING_MAX, &code, &len, why) < 0)
-		return -1;
-	if (code != 200) {
-		badstatus(why, "GET", url, code);
-		return -1;
+	g.url = url;
+	g.accept = "application/vnd.github+json";
+	g.dest = tmp;
+	g.max = STORE_LISTING_MAX;
+	if ((rc = request(s, &g, why)) == 0 && g.status != 200) {
+		badstatus(s, why, &g);
+		rc = -1;
 	}
+	httpgetfree(&g);
+	if (rc < 0)
+		return -1;
 	if (!(text = readfilemax(tmp, &n, STORE_LISTING_MAX))) {
 		sbaddf(why, "GET %s: larger than %d bytes", url, STORE_LISTING_MAX);
 		return -1;
@@ -707,9 +612,7 @@ storelist(const struct store *s, const char *suffix, struct sb *names, struct sb
 	}
 	if (s->kind == STORE_HTTP) {
 		char tmp[4096];
-		struct sb args = SB_INIT;
-		long code;
-		long long len;
+		struct httpget g = { 0 };
 		char *page;
 		int fd, rc = -1;
 
@@ -726,10 +629,12 @@ storelist(const struct store *s, const char *suffix, struct sb *names, struct sb
 			unlink(tmp);
 			return rc;
 		}
-		sbaddf(&args, "--max-filesize %d", STORE_LISTING_MAX);
-		if (curl(s, "GET", s->where, args.buf, tmp, STORE_LISTING_MAX, &code, &len, why) == 0) {
-			if (code != 200) {
-				badstatus(why, "GET", s->where, code);
+		g.url = s->where;
+		g.dest = tmp;
+		g.max = STORE_LISTING_MAX;
+		if (request(s, &g, why) == 0) {
+			if (g.status != 200) {
+				badstatus(s, why, &g);
 				sbadd(why, " (the store's listing: a directory index, e.g. nginx autoindex)");
 			} else if ((page = readfilemax(tmp, NULL, STORE_LISTING_MAX))) {
 				hrefs(page, suffix, names);
@@ -740,7 +645,7 @@ storelist(const struct store *s, const char *suffix, struct sb *names, struct sb
 			}
 		}
 		unlink(tmp);
-		sbfree(&args);
+		httpgetfree(&g);
 		return rc;
 	}
 	sbadd(why, "no store");
@@ -772,16 +677,18 @@ storedel(const struct store *s, const char *name, struct sb *why)
 	} else if (s->kind == STORE_HTTP && s->release) {
 		sbaddf(why, "a GitHub store's assets are removed through the API: gh release delete-asset");
 	} else if (s->kind == STORE_HTTP) {
-		long code;
-		long long len;
+		struct httpget g = { 0 };
 
 		fileurl(&path, s, name);
-		if (curl(s, "DELETE", path.buf, "-X DELETE", NULL, 0, &code, &len, why) == 0) {
-			if ((code >= 200 && code < 300) || code == 404)
+		g.method = HTTP_DELETE;
+		g.url = path.buf;
+		if (request(s, &g, why) == 0) {
+			if ((g.status >= 200 && g.status < 300) || g.status == 404)
 				rc = 0;
 			else
-				badstatus(why, "DELETE", path.buf, code);
+				badstatus(s, why, &g);
 		}
+		httpgetfree(&g);
 	}
 	sbfree(&path);
 	return rc;

@@ -3,8 +3,11 @@
  * destinations, holding for each published cell <cell>.manifest (its manifest with key=,
  * tested= and gpu=), its wheel and the wheel's .metadata, all under their names. A cell is in
  * the store when its <cell>.manifest carries the cell's key and the wheel's sha256 matches.
- * Reading needs no token: a directory is read as files, an HTTP store and GitHub releases
- * with curl (GET), every answer bounded in size and time.
+ * A directory is read as files, an HTTP store and GitHub releases through http.c, every
+ * answer bounded in size and time. A public store needs no token; where one is set
+ * (WG_HTTP_TOKEN for an HTTP store, GH_TOKEN else GITHUB_TOKEN for GitHub) every request
+ * to the store's own host (and GitHub's API) sends it, and none to another host (where a
+ * GitHub download redirects to) does.
  *
  * publish.github spans releases: a cell's three files are assets of the release
  * storerelease() names from the cell alone (its package, version, Python and platform), so
@@ -19,6 +22,7 @@
 #define WG_STORE_H
 
 #include "config.h"
+#include "http.h"
 #include "storelayout.h"
 #include "util.h"
 
@@ -68,7 +72,7 @@ void storefree(struct store *s);
  * store could not be read, timed out, or sent more than max (why says how, naming the file or
  * URL; nothing printed). HTTP: redirects are followed within the store's host (GitHub's: to
  * any https host, its downloads' home); a redirect elsewhere is an error naming where it went.
- * 401, 403, 404 and 507 are answers, never tried again; 401 and 403 name WG_HTTP_TOKEN.
+ * 401, 403, 404 and 507 are answers, never tried again; 401 and 403 name the token's variable.
  */
 int storeget(const struct store *s, const char *name, const char *dest, size_t max, struct sb *why);
 
@@ -84,6 +88,11 @@ int storehash(const struct store *s, const char *name, char hex[65]);
    of its directory listing; GitHub: <release>/<asset> of every release whose tag begins with
    the store's, every page of the API's lists read); 0 or -1 with why */
 int storelist(const struct store *s, const char *suffix, struct sb *names, struct sb *why);
+
+/* how to ask the store for url (restore.c's range requests too): its token where url is on
+   the store's host (or GitHub's API), ~/.netrc, and its redirect rule (within its host; a
+   GitHub store's: also to any https host, without the token) */
+void storehow(const struct store *s, const char *url, struct httphow *how);
 
 /* remove the store's file name (HTTP: DELETE; GitHub: the asset, through the API with
    GH_TOKEN or GITHUB_TOKEN); 0 or -1 with why */

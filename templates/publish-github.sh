@@ -114,20 +114,18 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpubgh.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
-# the credentials, in a file only we can read (curl -H @FILE); awk reads the token from the
-# environment, so that neither a command line nor a trace ever holds it
-: >"$tmp/auth"
-chmod 600 "$tmp/auth"
+case $0 in */*) gh_here=${0%/*} ;; *) gh_here=. ;; esac
+# shellcheck source=templates/publish-lib.sh
+. "$gh_here/publish-lib.sh"
+# the credentials, in a file only we can read (publish-lib.sh's wg_auth): neither a command
+# line nor a trace ever holds the token
 if [ "$dry" = 0 ]; then
-    awk 'BEGIN {
-        t = ENVIRON["GH_TOKEN"]
-        if (t == "") t = ENVIRON["GITHUB_TOKEN"]
-        printf "Authorization: Bearer %s\n", t
-    }' >"$tmp/auth"
+    wg_auth "$tmp/auth" GH_TOKEN GITHUB_TOKEN || die "the token in GH_TOKEN/GITHUB_TOKEN holds a blank or a control character"
+else
+    wg_auth "$tmp/auth"
 fi
 
 # JSON and URL helpers (no jq here): templates/github-json.py
-case $0 in */*) gh_here=${0%/*} ;; *) gh_here=. ;; esac
 py() { python3 "$gh_here/github-json.py" "$@"; }
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
@@ -161,7 +159,7 @@ req() {
     while :; do
         : >"$wg_out"
         wg_rc=0
-        code=$(curl -sS --connect-timeout 30 --max-time "$timeout" --speed-limit 1024 --speed-time "$stall" -H @"$tmp/auth" \
+        code=$(wg_curl "$tmp/auth" -sS --connect-timeout 30 --max-time "$timeout" --speed-limit 1024 --speed-time "$stall" \
             -H 'Accept: application/vnd.github+json' -H 'X-GitHub-Api-Version: 2022-11-28' \
             -X "$wg_method" -o "$wg_out" -w '%{http_code}' "$@" "$wg_url" 2>"$tmp/err") || wg_rc=$?
         if [ "$wg_rc" = 28 ]; then

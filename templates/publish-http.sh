@@ -32,7 +32,8 @@
 # percent-encoded ('+' as %2B).
 #
 # Credentials: WG_HTTP_TOKEN (sent as "Authorization: Bearer ...") or ~/.netrc; the token is
-# handed to curl in a private file, never on a command line, and never printed.
+# handed to curl in a private file (publish-lib.sh's wg_auth), never on a command line, and
+# never printed.
 # --dry-run prints what it would send, and sends nothing.
 set -eu
 
@@ -92,12 +93,9 @@ command -v curl >/dev/null 2>&1 || { printf 'wheelgen: http: curl is needed (apt
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpubhttp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# the credentials, in a file only we can read (curl -H @FILE); never an argument
-: >"$tmp/headers"
-chmod 600 "$tmp/headers"
-if [ -n "${WG_HTTP_TOKEN:-}" ]; then
-    printf 'Authorization: Bearer %s\n' "$WG_HTTP_TOKEN" >"$tmp/headers"
-fi
+# the credentials, in a file only we can read (wg_auth); never an argument
+wg_auth "$tmp/headers" WG_HTTP_TOKEN ||
+    { printf 'wheelgen: http: the token in WG_HTTP_TOKEN holds a blank or a control character\n' >&2; exit 1; }
 
 # enc NAME: NAME percent-encoded for a URL path ('/' kept)
 enc() {
@@ -125,7 +123,7 @@ sha() { sha256sum "$1" | cut -d' ' -f1; }
 
 # hcurl ARGS...: curl with the credentials and the time limits
 hcurl() {
-    curl -sS --netrc-optional -H @"$tmp/headers" --connect-timeout 10 --max-time "$timeout" \
+    wg_curl "$tmp/headers" -sS --netrc-optional --connect-timeout 10 --max-time "$timeout" \
         --speed-limit 1024 --speed-time "$stall" "$@"
 }
 

@@ -1,5 +1,37 @@
-# publish-lib.sh: what the publishers that send a tree share; sourced by publish-dir.sh and
-# publish-http.sh.
+# publish-lib.sh: what the publishers share; sourced by publish-dir.sh, publish-http.sh,
+# publish-github.sh and upstream-pr.sh. wg_auth and wg_curl are the one place a script
+# builds an Authorization header (tests/t0000 holds that).
+
+# wg_auth FILE VAR...: FILE, made private (mode 0600) or emptied, holds "Authorization: Bearer
+# TOKEN", TOKEN the value of the first VAR set and not empty in the environment; FILE stays
+# empty when none is. awk reads the token from the environment, so that no command line and
+# no trace (sh -x) ever holds it. Status 1 when the token holds a blank or a control
+# character (a header of its own, smuggled in): FILE empty then. The caller removes FILE
+# (with its temporary directory).
+wg_auth() {
+    wg_auth_file=$1
+    shift
+    (umask 077 && : >"$wg_auth_file")
+    chmod 600 "$wg_auth_file"
+    awk 'BEGIN {
+        for (i = 1; i < ARGC; i++) {
+            t = ENVIRON[ARGV[i]]
+            if (t == "") continue
+            if (t ~ /[[:cntrl:] ]/) exit 1
+            printf "Authorization: Bearer %s\n", t
+            exit 0
+        }
+    }' "$@" >"$wg_auth_file" || { : >"$wg_auth_file"; return 1; }
+}
+
+# wg_curl FILE ARGS...: curl (no ~/.curlrc) with the headers of FILE (wg_auth's) and ARGS.
+# curl sends FILE's Authorization to the host of the URL only, also through -L: never
+# --location-trusted here.
+wg_curl() {
+    wg_curl_auth=$1
+    shift
+    curl -q -H @"$wg_curl_auth" "$@"
+}
 
 # wg_pub_operands WHO TREE NFILES: with --tree, no FILE operands and TREE a directory; without,
 # at least one FILE (usage() otherwise)

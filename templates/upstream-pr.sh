@@ -85,6 +85,8 @@ if [ "$dry" = 0 ]; then
     fi
 fi
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+# shellcheck source=templates/publish-lib.sh
+. "$here/publish-lib.sh"
 py() { python3 "$here/github-json.py" "$@"; }
 api=${GITHUB_API_URL:-https://api.github.com}
 api=${api%/}
@@ -168,10 +170,10 @@ MD
 
 # --- 3. the pull request -----------------------------------------------------------------
 
-: >"$tmp/auth"
-chmod 600 "$tmp/auth"
 if [ "$dry" = 0 ]; then
-    awk 'BEGIN { t = ENVIRON["GH_TOKEN"]; if (t == "") t = ENVIRON["GITHUB_TOKEN"]; printf "Authorization: Bearer %s\n", t }' >"$tmp/auth"
+    wg_auth "$tmp/auth" GH_TOKEN GITHUB_TOKEN || die "the token in GH_TOKEN/GITHUB_TOKEN holds a blank or a control character"
+else
+    wg_auth "$tmp/auth"
 fi
 # req METHOD URL OUT [CURL-ARGS...]: one request (3 tries on connection errors, 5xx and 429); $code
 req() {
@@ -180,7 +182,7 @@ req() {
     wg_try=1
     while :; do
         wg_rc=0
-        code=$(curl -sS --connect-timeout 30 --max-time 120 -H @"$tmp/auth" -H 'Accept: application/vnd.github+json' \
+        code=$(wg_curl "$tmp/auth" -sS --connect-timeout 30 --max-time 120 -H 'Accept: application/vnd.github+json' \
             -H 'X-GitHub-Api-Version: 2022-11-28' -X "$wg_method" -o "$wg_out" -w '%{http_code}' "$@" "$wg_url" 2>"$tmp/err") || wg_rc=$?
         case $wg_rc:$code in
             0:5?? | 0:429 | [1-9]*) ;;

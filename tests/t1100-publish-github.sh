@@ -390,6 +390,14 @@ t_expect "store --unused reads every page of the releases and their assets: 0 of
 	env $ghenv out/wheelgen store --unused >"$WORK/unused" 2>"$WORK/unused.err"
 	[ "$(grep -c "^wheels-stray/seed0[0-9]*\.manifest	not a manifest wheelgen can use$" "$WORK/unused")" = 150 ]
 '
+t_expect "the store read with GH_TOKEN: the API gets it (its log says auth=ok); a wrong one names GH_TOKEN, never its value" '
+	: >"$fake/log"
+	GH_TOKEN=$token env $ghenv out/wheelgen store --unused >/dev/null 2>"$WORK/unused.err"
+	grep -q "^GET /repos/o/r/releases?per_page=100&page=1 auth=ok" "$fake/log"
+	! GH_TOKEN=ghp_wrongtoken env $ghenv out/wheelgen store --unused >/dev/null 2>"$WORK/unused.err"
+	grep -q "HTTP status 401 (the store refused the token in GH_TOKEN: " "$WORK/unused.err"
+	! grep -q "ghp_wrongtoken\|$token" "$WORK/unused.err"
+'
 cat "$WORK/times" 2>/dev/null || true
 cd "$top"
 kill "$fakepid" 2>/dev/null || true
@@ -408,7 +416,7 @@ fi
 
 t_case "shellcheck -s sh templates/publish-github.sh"
 if command -v shellcheck >/dev/null 2>&1; then
-	if shellcheck -s sh "$pg" >"$WORK/sc.log" 2>&1; then t_pass; else t_fail "$(head -n 30 "$WORK/sc.log")"; fi
+	if (cd "$top" && shellcheck -s sh -x templates/publish-github.sh) >"$WORK/sc.log" 2>&1; then t_pass; else t_fail "$(head -n 30 "$WORK/sc.log")"; fi
 else
 	t_pass
 	echo "# shellcheck is not installed: not checked (tests/run.sh --install-deps installs it)"

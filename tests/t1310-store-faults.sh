@@ -434,7 +434,10 @@ PY
 cat >"$WORK/odd.py" <<'PY'
 # a store on 127.0.0.1 that misbehaves by path: /endless/ streams any GET without a length,
 # forever; /big/ answers 100,000 bytes, announced; /forbid/ answers 403; /full/ answers a PUT 507; /putredir/ answers a PUT 302;
-# /away/ answers a GET with a redirect to 127.0.0.2 (another host). Logs "METHOD PATH".
+# /away/ answers a GET with a redirect to 127.0.0.2 (another host); /auth/ serves the files of
+# DIR/authstore to a request with "Authorization: Bearer sekrit-token" only (401 without; its
+# /auth/away/ redirects to 127.0.0.2). Logs "METHOD PATH", " auth" after it when the request
+# had an Authorization header. Listens on 127.0.0.1, or the address its third argument names.
 import os, sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 d = sys.argv[1]
@@ -453,8 +456,23 @@ class H(BaseHTTPRequestHandler):
         if n:
             self.rfile.read(n)
         with open(os.path.join(d, "log"), "a") as f:
-            f.write("%s %s\n" % (method, self.path))
+            f.write("%s %s%s\n" % (method, self.path, " auth" if self.headers.get("Authorization") else ""))
         p = self.path
+        if p.startswith("/auth/away/"):
+            return self.plain(302, [("Location", "http://127.0.0.2:%d/x/%s" % (self.server.server_port, p[11:]))])
+        if p.startswith("/auth/"):
+            if self.headers.get("Authorization") != "Bearer sekrit-token":
+                return self.plain(401)
+            f = os.path.join(d, "authstore", p[6:])
+            if method not in ("GET", "HEAD") or ".." in p or not os.path.isfile(f):
+                return self.plain(404)
+            body = open(f, "rb").read()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if method == "GET":
+                self.wfile.write(body)
+            return
         if p.startswith("/endless/") and method == "GET":
             self.send_response(200)
             self.send_header("Transfer-Encoding", "chunked")
@@ -488,7 +506,7 @@ class H(BaseHTTPRequestHandler):
     def do_HEAD(self): self.any("HEAD")
     def do_PUT(self): self.any("PUT")
     def do_DELETE(self): self.any("DELETE")
-s = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), H)
+s = ThreadingHTTPServer((sys.argv[3] if len(sys.argv) > 3 else "127.0.0.1", int(sys.argv[2])), H)
 s.daemon_threads = True
 s.serve_forever()
 PY
@@ -496,9 +514,11 @@ oport=$(t_freeport)
 mkdir -p "$WORK/odd"
 python3 "$WORK/odd.py" "$WORK/odd" "$oport" >"$WORK/odd/server.log" 2>&1 &
 oddpid=$!
+python3 "$WORK/odd.py" "$WORK/odd" "$oport" 127.0.0.2 >"$WORK/odd/server2.log" 2>&1 &
+oddpid2=$!
 stop_exit2() {
 	st=$?
-	kill "$oddpid" 2>/dev/null
+	kill "$oddpid" "$oddpid2" 2>/dev/null
 	(exit "$st")
 	stop_exit
 }
@@ -542,6 +562,37 @@ t_expect "a PUT answered with a redirect fails, saying so and where; a read redi
 	writeconfig "{http: \"$odd/away/\"}"
 	plan >/dev/null
 	grep -q "GET $odd/away/$a.manifest: redirected to http://127.0.0.2:$oport/x/$a.manifest, outside the store.s host: not followed" "$WORK/plan.err"
+'
+# a curl on PATH that records its arguments, then runs curl
+mkdir -p "$WORK/fakebin"
+printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"%s/argv"\nexec %s "$@"\n' "$WORK/fakebin" "$(command -v curl)" >"$WORK/fakebin/curl"
+chmod +x "$WORK/fakebin/curl"
+t_expect "a store that wants a token: reads send WG_HTTP_TOKEN, from a private file, never in a process.s arguments or a trace; without it, 401 names the variable" '
+	writeconfig "{http: \"$odd/auth/\"}"
+	ninja build.ninja >/dev/null 2>&1
+	out/wheelgen matrix --config fixture/packages.yml --tsv >"$WORK/auth.tsv"
+	python3 "$top/tests/fakecells.py" "$WORK/auth.tsv" "$py" dir "$WORK/odd/authstore"
+	[ "$(plan)" = "$a $b " ]
+	grep -q "GET $odd/auth/[^ ]*\.manifest: HTTP status 401 (the store refused a request without a token: set WG_HTTP_TOKEN" "$WORK/plan.err"
+	: >"$WORK/odd/log"
+	: >"$WORK/fakebin/argv"
+	[ "$(PATH=$WORK/fakebin:$PATH WG_HTTP_TOKEN=sekrit-token plan)" = "" ]
+	grep -q "^GET /auth/$a.manifest auth$" "$WORK/odd/log"
+	grep -q "^HEAD /auth/blobs/.* auth$" "$WORK/odd/log"
+	PATH=$WORK/fakebin:$PATH WG_HTTP_TOKEN=sekrit-token sh -x templates/publish-http.sh --cat "$a.manifest" "$odd/auth/" >"$WORK/cat.out" 2>"$WORK/cat.trace"
+	grep -q "^key=" "$WORK/cat.out"
+	[ "$(grep -c "$odd/auth/" "$WORK/fakebin/argv")" -ge 4 ]
+	! grep -q sekrit "$WORK/fakebin/argv" "$WORK/cat.trace" "$WORK/plan.err"
+	[ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name "wghdr.*" -user "$(id -u)" -newer "$WORK/auth.tsv" 2>/dev/null)" ]
+'
+t_expect "the shell helper (publish-lib.sh: wg_auth, wg_curl): the token to the URL host only, also through curl -L; a token with a newline is refused" '
+	: >"$WORK/odd/log"
+	WG_HTTP_TOKEN=sekrit-token sh -c ". templates/publish-lib.sh && wg_auth \"\$1\" NOPE WG_HTTP_TOKEN && wg_curl \"\$1\" -sS -L -o /dev/null \"\$2\"" sh "$WORK/auth.hdr" "$odd/auth/away/y"
+	[ "$(stat -c %a "$WORK/auth.hdr")" = 600 ]
+	grep -q "^GET /auth/away/y auth$" "$WORK/odd/log"
+	grep -q "^GET /x/y$" "$WORK/odd/log"
+	! WG_HTTP_TOKEN="$(printf "a\nX-Evil: 1")" sh -c ". templates/publish-lib.sh && wg_auth \"\$1\" WG_HTTP_TOKEN" sh "$WORK/auth.hdr"
+	[ ! -s "$WORK/auth.hdr" ]
 '
 t_expect "a directory store that cannot be written: the publish names the cell, the store and the reason" '
 	: >"$WORK/notadir"
