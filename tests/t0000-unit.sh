@@ -157,7 +157,7 @@ spelled "$top"/gen/*.c "$top"/gen/*.h "$top"/gen/cc/*.c "$top"/gen/step/*.c "$to
 		-e '^\(templates/test-host\.sh\|gen/restore\.c\):[0-9]*:gpu= ' >"$WORK/owners" || true
 if [ ! -s "$WORK/owners" ] && [ ! -e "$top/templates/manifest.py" ]; then t_pass; else t_fail "$(cat "$WORK/owners")"; fi
 t_case "one HTTP client: no file of gen/ but http.c runs curl or a shell (popen), and no template but publish-lib.sh (wg_auth, wg_curl) builds an Authorization header or hands curl a header file"
-grep -n 'popen(\|"curl[ "]' "$top"/gen/*.c "$top"/gen/cc/*.c | grep -v '^[^:]*/gen/http\.c:' >"$WORK/curls" || true
+grep -n 'popen(\|"curl[ "]' "$top"/gen/*.c "$top"/gen/cc/*.c "$top"/gen/step/*.c | grep -v '^[^:]*/gen/http\.c:' >"$WORK/curls" || true
 grep -n 'Authorization\|-H *@\|--header *@\|--location-trusted' "$top"/templates/* | grep -v '^[^:]*/templates/publish-lib\.sh:' |
 	grep -v '^[^:]*:[0-9]*:[[:space:]]*#' >>"$WORK/curls" || true
 if [ ! -s "$WORK/curls" ] && grep -q 'posix_spawnp(&x->pid, "curl"' "$top/gen/http.c" &&
