@@ -42,13 +42,23 @@ t_copytree() {
 t_case() {
 	t_title=$1
 	t_start=$(date +%s)
+	[ -z "${WG_CASE_TIMES:-}" ] || { t_cpu; t_cpu0=$t_cpunow; }
 }
 
-# WG_CASE_TIMES=FILE: each case's seconds appended there ("SECONDS<TAB>script<TAB>title"), to
-# find the slow ones
+# t_cpu: t_cpunow = the processor seconds this script's finished children have used so far (the
+# second line of "times": user and system; "times" must run in this shell, not in a subshell)
+t_cpu() {
+	times >"$WORK/.times"
+	t_cpunow=$(tail -n 1 "$WORK/.times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%d", t }')
+}
+
+# WG_CASE_TIMES=FILE: each case's seconds and processor seconds appended there
+# ("SECONDS<TAB>CPU<TAB>script<TAB>title"), to find the slow ones
 t_timed() {
-	[ -z "${WG_CASE_TIMES:-}" ] ||
-		printf '%s\t%s\t%s\n' "$(($(date +%s) - ${t_start:-$(date +%s)}))" "$(basename "$0" .sh)" "$t_title" >>"$WG_CASE_TIMES"
+	[ -n "${WG_CASE_TIMES:-}" ] || return 0
+	t_cpu
+	printf '%s\t%s\t%s\t%s\n' "$(($(date +%s) - ${t_start:-$(date +%s)}))" "$((t_cpunow - ${t_cpu0:-0}))" \
+		"$(basename "$0" .sh)" "$t_title" >>"$WG_CASE_TIMES"
 }
 
 t_pass() {
