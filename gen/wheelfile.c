@@ -1,5 +1,6 @@
 /* wheelfile: what a wheel file says of itself, read without trusting it (see wheelfile.h). */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -451,10 +452,12 @@ pyok(const struct wheelname *x, const struct wheelwant *w, struct sb *why)
 		const char *p = x->py;
 
 		while (*p && !ok) {
+			/* cp3<minor>: "cp38" is 3.8 (308), "cp311" 3.11 (311) */
 			size_t k = strcspn(p, ".");
-			long v = strtol(p + 2, NULL, 10);
+			char *end;
+			long minor = k >= 4 && !strncmp(p, "cp3", 3) && isdigit((unsigned char)p[3]) ? strtol(p + 3, &end, 10) : -1;
 
-			ok = k >= 4 && !strncmp(p, "cp3", 3) && v >= 300 && v <= want;
+			ok = minor >= 0 && end == p + k && 300 + minor <= want;
 			p += k + (p[k] == '.');
 		}
 	}
