@@ -3,9 +3,10 @@
 #   wg_begin STEP LOGKIND "$@"    (STEP: wheel | test; LOGKIND: build | test; "$@": BUILDDIR CELL)
 #
 # Checks the arguments, then sets B (BUILDDIR, absolute), BUILDDIR_ARG (as ninja spells it),
-# CELL, log and log_shown, sends all further output to the log, and on a non-zero exit
-# prints "wheelgen: STEP CELL failed; log: PATH" and the log's last 20 lines to the
-# caller's stderr (kept on fd 3).
+# CELL, log, errors and log_shown, sends all further output to the log, and on a non-zero exit
+# writes the log's first errors beside it (BUILDDIR/logs/CELL.LOGKIND.errors: wg_first_errors)
+# and prints "wheelgen: STEP CELL failed; log: PATH", those errors and the log's last 20 lines
+# to the caller's stderr (kept on fd 3).
 
 wg_begin() {
     wg_step=$1
@@ -16,7 +17,10 @@ wg_begin() {
     # the log as ninja's user knows it (relative to where ninja runs; in a container, the
     # build directory as the host spells it: WG_HOST_BUILDDIR, from container-run.sh)
     log_shown=${WG_HOST_BUILDDIR:-$BUILDDIR_ARG}/logs/$CELL.$wg_logkind.log
+    # (the log's name with .errors for .log: gen/summary.c reads it there)
+    errors=${log%.log}.errors
     mkdir -p "$B/logs"
+    rm -f "$errors"
     : >"$log"
     exec 3>&2 </dev/null >>"$log" 2>&1
     # the first and last lines say when the step started and how it ended (wheelgen status
@@ -126,16 +130,17 @@ wg_on_exit() {
 }
 
 # wg_first_errors: after a failure, the log's first errors (the cause; the tail is mostly the
-# traceback of the tool that gave up), with their line numbers, each message once
-# (wg_first_errors_of)
+# traceback of the tool that gave up) into $errors, one "LINE: text" a line (wg_first_errors_of),
+# and printed. That file is the rule's one product: wheelgen summary reads it, never the rule
+# (it takes the file when it is not older than the log, so a step that never started, such as
+# a container that could not run, shows no old errors)
 wg_first_errors() {
-    wg_first_errors_of "$log" 5 >"$log.first" 2>/dev/null || true
-    if [ -s "$log.first" ]; then
+    wg_first_errors_of "$log" 5 >"$errors" 2>/dev/null || true
+    if [ -s "$errors" ]; then
         printf 'wheelgen: the first errors in the log (line: text):\n'
-        sed 's/^/  /' "$log.first"
+        sed 's/^/  /' "$errors"
         printf 'wheelgen: the log ends:\n'
     fi
-    rm -f "$log.first"
 }
 
 # wg_first_errors_of LOG MAX: the first MAX error lines of LOG as "LINE: text", each message
@@ -143,8 +148,8 @@ wg_first_errors() {
 # inside a word), ninja's "FAILED: ", a linker's refusal of an object ("file in wrong format",
 # "Relocations in generic ELF"), Python's last traceback line ("SomeError: ..."). Not: a command
 # (+ ...), wheelgen's own lines (a retry that worked, such as uv's offline try, is logged as
-# one), a build system's compiler checks (tmp.../a.c), pip's "Retrying (Retry(...". gen/summary.c
-# applies the same rule (firsterrors); tests/golden/first-errors.* hold both to it.
+# one), a build system's compiler checks (tmp.../a.c), pip's "Retrying (Retry(...". The one
+# owner of this rule (tests/golden/first-errors.* hold it; gen/summary.c reads what it found)
 wg_first_errors_of() {
     LC_ALL=C awk -v max="$2" '
         /^(\+ |wheelgen)/ || /tmp.*\/a\.(c|cc|cpp|cu):/ || /Retrying \(Retry\(/ { next }
