@@ -51,6 +51,15 @@ int cellkey(struct keyctx *k, const struct cell *cl, const char *commit, char ou
    per line, sorted; -1 with a message */
 int treefiles(const char *root, struct sb *files);
 
+/*
+ * The one writer of a build's depfile (BUILDDIR/wheels/<cell>/manifest.d; wheelgen restore writes
+ * it before every build and restore of cl): "target:" (the output as ninja spells it), then each
+ * file of a path source, the files treefiles lists and the key hashes, as <path>/<file> escaped
+ * by escdep; a git or PyPI source names none (ninja follows its checkout's stamp or its spec).
+ * Written if changed; -1 with a message (a path a depfile cannot name).
+ */
+int depfilewrite(const struct cell *cl, const char *target, const char *path);
+
 /* 1 if s is 64 lowercase hex digits (a key or a sha256) */
 int ishex64(const char *s);
 

@@ -269,43 +269,6 @@ fetchchecked(const struct store *s, const char *name, const char *dest, const ch
 	return 0;
 }
 
-/* BUILDDIR/wheels/<cell>/manifest.d as the build writes it: a path source's files, else none */
-static int
-writedepfile(const struct cell *cl, const char *builddir, const char *dir)
-{
-	struct sb d = SB_INIT, files = SB_INIT, target = SB_INIT, path = SB_INIT;
-	int rc = 0;
-
-	sbaddf(&target, "%s/wheels/%s/manifest", builddir, cl->id);
-	if (escdep(&d, target.buf) < 0)
-		rc = error("cannot name '%s' in a depfile", target.buf);
-	sbaddc(&d, ':');
-	if (rc == 0 && cl->pkg->src == SRC_PATH) {
-		char *line, *next;
-
-		if (treefiles(cl->pkg->path, &files) < 0)
-			rc = -1;
-		next = files.buf;
-		while (rc == 0 && files.len && (line = nextline(&next))) {
-			sbreset(&path);
-			sbaddf(&path, "%s/%s", cl->pkg->path, line);
-			sbaddc(&d, ' ');
-			if (escdep(&d, path.buf) < 0)
-				rc = error("source path '%s' cannot be named in a depfile", path.buf);
-		}
-	}
-	sbaddc(&d, '\n');
-	sbreset(&path);
-	sbaddf(&path, "%s/manifest.d", dir);
-	if (rc == 0 && writeifchanged(path.buf, d.buf, d.len) < 0)
-		rc = -1;
-	sbfree(&d);
-	sbfree(&files);
-	sbfree(&target);
-	sbfree(&path);
-	return rc;
-}
-
 /* remove DIR's wheels and .metadata files other than keep's */
 static void
 dropothers(const char *dir, const char *keep)
@@ -495,8 +458,6 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 			rc = 1;
 		}
 		if (rc == 0)
-			rc = writedepfile(cl, builddir, dir.buf);
-		if (rc == 0)
 			report("restored %s from the store %s (key %.12s)", cl->id, storename(s), key);
 		break;
 	case WHEELBAD:
@@ -514,6 +475,17 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 		if (s->kind != STORE_NONE)
 			report("building %s: %s", cl->id, why.buf);
 		break;
+	}
+	/* the depfile, restored or built: the build step writes none (key.h: depfilewrite) */
+	if (rc >= 0) {
+		struct sb target = SB_INIT, depfile = SB_INIT;
+
+		bdpath(&target, builddir, BD_MANIFEST, cl->id);
+		bdpath(&depfile, builddir, BD_DEPFILE, cl->id);
+		if (depfilewrite(cl, target.buf, depfile.buf) < 0)
+			rc = -1;
+		sbfree(&target);
+		sbfree(&depfile);
 	}
 out:
 	unlink(tmp.buf);

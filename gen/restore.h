@@ -36,8 +36,10 @@ enum storestate storelookup(struct keyctx *k, const struct store *s, const struc
 /*
  * ninja's wheel/<cell>, before building: write BUILDDIR/cells/<cell>/key (the build puts it
  * into the manifest) and restore the cell from the store if it is there: the wheel, its
- * .metadata, the manifest (origin=store) and the depfile. 0 when restored, 1 when the cell
- * must be built (a message says why), -1 on a local error (message printed).
+ * .metadata and the manifest (origin=store). Either way, write the edge's depfile
+ * BUILDDIR/wheels/<cell>/manifest.d (depfilewrite: its one writer). 0 when restored, 1 when
+ * the cell must be built (a message says why), -1 on a local error (message printed; ninja's
+ * edge builds the cell then, without the depfile).
  */
 int restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, const char *builddir);
 

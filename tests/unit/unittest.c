@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "key.h"
 #include "coremeta.h"
 #include "diag.h"
 #include "esc.h"
@@ -844,6 +845,57 @@ testfirsterrors(void)
 	sbfree(&lines);
 }
 
+/* the one depfile writer (key.h): a path source's files, escaped as ninja's depfile parser reads
+   them ('$' doubled, space and '#' escaped, ':' as it is); a git source names none; a file a
+   depfile cannot name is an error */
+static void
+testdepfile(void)
+{
+	char dir[] = "/tmp/wgunitXXXXXX", path[96], *got;
+	struct package pkg;
+	struct cell cl;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	memset(&pkg, 0, sizeof(pkg));
+	memset(&cl, 0, sizeof(cl));
+	cl.pkg = &pkg;
+	pkg.src = SRC_PATH;
+	pkg.path = dir;
+	snprintf(path, sizeof(path), "%s/we$ird :dir", dir);
+	CHECK(mkdir(path, 0777) == 0, "a directory with '$', space and ':'");
+	snprintf(path, sizeof(path), "%s/we$ird :dir/a#b.c", dir);
+	CHECK((f = fopen(path, "w")) && fclose(f) == 0, "a file in it");
+	snprintf(path, sizeof(path), "%s/setup.py", dir);
+	CHECK((f = fopen(path, "w")) && fclose(f) == 0, "setup.py");
+	snprintf(path, sizeof(path), "%s/build", dir);
+	CHECK(mkdir(path, 0777) == 0, "build/ (not a source)");
+	snprintf(path, sizeof(path), "%s.d", dir);
+	CHECK(depfilewrite(&cl, "out dir/wheels/x/manifest", path) == 0, "depfile written");
+	got = readfile(path, NULL);
+	{
+		struct sb want = SB_INIT;
+
+		sbaddf(&want, "out\\ dir/wheels/x/manifest: %s/setup.py %s/we$$ird\\ :dir/a\\#b.c\n", dir, dir);
+		checkstr(got ? got : "", want.buf, "the depfile: sorted, escaped, no build/");
+		sbfree(&want);
+	}
+	free(got);
+	pkg.src = SRC_GIT;
+	CHECK(depfilewrite(&cl, "out/wheels/x/manifest", path) == 0, "a git cell's depfile");
+	got = readfile(path, NULL);
+	checkstr(got ? got : "", "out/wheels/x/manifest:\n", "a git cell names no file");
+	free(got);
+	pkg.src = SRC_PATH;
+	snprintf(path, sizeof(path), "%s/tab\there", dir);
+	CHECK((f = fopen(path, "w")) && fclose(f) == 0, "a file with a tab");
+	snprintf(path, sizeof(path), "%s.d", dir);
+	CHECK(depfilewrite(&cl, "out/wheels/x/manifest", path) == -1, "a tab: -1");
+	unlink(path);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK(system(path) == 0, "cleanup");
+}
+
 /* shardplan: the fit of setup and time per object, the binomial largest part, the suggested N */
 static void
 testshardplan(void)
@@ -900,6 +952,7 @@ main(void)
 	testcoremeta();
 	testyamledit();
 	testfirsterrors();
+	testdepfile();
 	testshardplan();
 	pepfree();
 	printf("unit: %d passed, %d failed\n", passed, failed);
