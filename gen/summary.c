@@ -554,11 +554,11 @@ int
 summarypart(struct sb *out, const char *builddir, const char *cell, long part, const char *artifact)
 {
 	struct shardobjs o[SHARDS_MAX + 2];
-	struct sb path = SB_INIT, name = SB_INIT, lines = SB_INIT;
+	struct sb path = SB_INIT, name = SB_INIT, lines = SB_INIT, rel = SB_INIT;
 	struct steplog st;
 	size_t i, n;
 	int have = 0;
-	char t[32];
+	char t[32], kind[32];
 
 	if (!plainname(cell))
 		return error("summary build: '%s' is not a cell's name", cell);
@@ -569,10 +569,9 @@ summarypart(struct sb *out, const char *builddir, const char *cell, long part, c
 	sbadd(out, " of `");
 	escmd(out, cell);
 	sbadd(out, "`\n\n");
-	bdpath(&path, builddir, BD_BUILDLOG, cell);
-	path.len -= strlen(".build.log");
-	path.buf[path.len] = 0;
-	sbaddf(&path, ".shard%ld.log", part);
+	snprintf(kind, sizeof(kind), "shard%ld", part);
+	bdlog(&path, builddir, cell, kind);
+	bdlog(&rel, NULL, cell, kind);
 	have = steplogread(path.buf, &st) == 0;
 	for (i = 0; i < n && strcmp(o[i].dir, name.buf); i++)
 		;
@@ -591,7 +590,7 @@ summarypart(struct sb *out, const char *builddir, const char *cell, long part, c
 	}
 	sbadd(out, ".\n");
 	if (have && st.end && st.rc) {
-		sbaddf(out, "\n**Its step failed.** Its log: `%s.shard%ld.log`", cell, part);
+		sbaddf(out, "\n**Its step failed.** Its log: `%s`", strchr(rel.buf, '/') + 1);
 		if (artifact) {
 			sbadd(out, " in the artifact `");
 			escmd(out, artifact);
@@ -613,6 +612,7 @@ summarypart(struct sb *out, const char *builddir, const char *cell, long part, c
 	if (have)
 		steplogfree(&st);
 	sbfree(&path);
+	sbfree(&rel);
 	sbfree(&name);
 	sbfree(&lines);
 	return 0;

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "key.h"
+#include "layout.h"
 #include "coremeta.h"
 #include "diag.h"
 #include "esc.h"
@@ -896,6 +897,25 @@ testdepfile(void)
 	CHECK(system(path) == 0, "cleanup");
 }
 
+/* layout: the log of any step, and the places of the whole build directory */
+static void
+testlayout(void)
+{
+	struct sb s = SB_INIT;
+
+	bdlog(&s, "out", "c-1.0-py312", "shard2");
+	checkstr(s.buf, "out/logs/c-1.0-py312.shard2.log", "a part's log");
+	sbreset(&s);
+	bdlog(&s, NULL, "c-1.0-py312", "build");
+	bdrel(&s, BD_BUILDLOG, "c-1.0-py312");
+	checkstr(s.buf, "logs/c-1.0-py312.build.loglogs/c-1.0-py312.build.log", "bdlog's build log is BD_BUILDLOG");
+	sbreset(&s);
+	bdpath(&s, "b", BD_GRAPH, NULL);
+	bdpath(&s, " b", BD_INDEXPAGE, "ignored");
+	checkstr(s.buf, "b/graph.ninja b/index/simple/index.html", "places of the whole directory");
+	sbfree(&s);
+}
+
 /* shardplan: the fit of setup and time per object, the binomial largest part, the suggested N */
 static void
 testshardplan(void)
@@ -953,6 +973,7 @@ main(void)
 	testyamledit();
 	testfirsterrors();
 	testdepfile();
+	testlayout();
 	testshardplan();
 	pepfree();
 	printf("unit: %d passed, %d failed\n", passed, failed);
