@@ -98,16 +98,9 @@ wg_env() {
 }
 
 wg_readspec "$spec"
-# a cell of another platform than this host's: cross-built (templates/cross.sh; win_amd64:
-# templates/windows.sh, the same functions)
+# a cell of another platform than this host's: cross-built (wg_cross_load: its platform's helper)
 if [ -n "$WG_SYSROOT" ]; then
-    if [ "$WG_PLATFORM" = win_amd64 ]; then
-        # shellcheck source=templates/windows.sh
-        . "$wg_templates/windows.sh"
-    else
-        # shellcheck source=templates/cross.sh
-        . "$wg_templates/cross.sh"
-    fi
+    wg_cross_load
     wg_cross_begin
     wg_cross_say cross-building
 fi

@@ -79,7 +79,7 @@ wg_replace() {
 # may set: wg_clearspec empties them before a spec is read, so that set -u holds for those it
 # leaves out (tests/t0000 checks this list against graph.c)
 wg_specvars='WG_ABI WG_CCACHE WG_CELL WG_CUDA WG_CUDA_ARCHS WG_CUDA_HOME WG_FRONTEND WG_IMAGE
-WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_COMPRESS WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON WG_PYTHON_EXE
+WG_CROSS_SCRIPT WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_COMPRESS WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON WG_PYTHON_EXE
 WG_QEMU WG_REPAIR WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT
 WG_SHARDS WG_TEST_COMMAND WG_TEST_IMPORT WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION WG_WIDTH'
 wg_clearspec() {
@@ -99,6 +99,17 @@ wg_readspec() {
     # shellcheck source=/dev/null
     . "$1"
     [ "$WG_CELL" = "$CELL" ] || wg_die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
+}
+
+# wg_cross_load: for a cell cross-built here (its spec sets WG_SYSROOT), source its platform's
+# helper from the templates directory: WG_CROSS_SCRIPT, gen/platform.c's crossscript (cross.sh;
+# win_amd64: windows.sh). Each defines the same functions (wg_cross_begin, wg_cross_say, ...)
+wg_cross_load() {
+    case ${WG_CROSS_SCRIPT:-} in
+        '' | */* | .*) wg_die "spec: WG_CROSS_SCRIPT='${WG_CROSS_SCRIPT:-}' names no helper of templates/ (re-run ninja: it rewrites the spec)" ;;
+    esac
+    # shellcheck source=templates/cross.sh disable=SC2154 # (wg_templates: the step's, beside it)
+    . "$wg_templates/$WG_CROSS_SCRIPT"
 }
 
 # wg_heartbeat: every minute while the step runs, its elapsed time and the last progress

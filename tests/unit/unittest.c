@@ -12,6 +12,7 @@
 #include "damage.h"
 #include "key.h"
 #include "layout.h"
+#include "platform.h"
 #include "coremeta.h"
 #include "diag.h"
 #include "esc.h"
@@ -943,6 +944,23 @@ testdamage(void)
 	sbfree(&why);
 }
 
+/* platform: each platform's cross helper is a script of templates/ (run from the top of the tree) */
+static void
+testcrossscript(void)
+{
+	size_t i;
+
+	for (i = 0; i < nplatforms; i++) {
+		struct sb path = SB_INIT;
+
+		sbaddf(&path, "templates/%s", orempty(platforms[i].crossscript));
+		CHECK(platforms[i].crossscript && access(path.buf, R_OK) == 0, "a platform's crossscript is in templates/");
+		sbfree(&path);
+	}
+	CHECK(!strcmp(platformfind("win_amd64")->crossscript, "windows.sh") &&
+	      !strcmp(platformfind("aarch64")->crossscript, "cross.sh"), "win_amd64: windows.sh; aarch64: cross.sh");
+}
+
 /* shardplan: the fit of setup and time per object, the binomial largest part, the suggested N */
 static void
 testshardplan(void)
@@ -1002,6 +1020,7 @@ main(void)
 	testdepfile();
 	testlayout();
 	testdamage();
+	testcrossscript();
 	testshardplan();
 	pepfree();
 	printf("unit: %d passed, %d failed\n", passed, failed);
