@@ -4,7 +4,8 @@
  * name==version of a PyPI sdist, a content hash of a path tree), the patches, the
  * templates the steps run, the container image, and the key's format version. Two clones
  * in different directories on different hosts compute the same key for the same cell; the
- * store (store.h) is looked up by it.
+ * store (store.h) is looked up by it. The files of a path source that the key hashes are also
+ * what the build's depfile names (depfilewrite): one list.
  */
 #ifndef WG_KEY_H
 #define WG_KEY_H
