@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "files.h"
+#include "layout.h"
 #include "shardplan.h"
 
 void
@@ -47,7 +48,7 @@ configuredconfig(const char *builddir)
 
 	if (found)
 		return found;
-	sbaddf(&path, "%s/config.ninja", builddir);
+	bdpath(&path, builddir, BD_CONFIGNINJA, NULL);
 	buf = readfile(path.buf, NULL);
 	sbfree(&path);
 	next = buf;
@@ -271,7 +272,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		/* what ./configure found for this build directory: its backend, Pythons, toolkits */
 		static struct sb path = SB_INIT;
 
-		sbaddf(&path, "%s/host.txt", o->builddir);
+		bdpath(&path, o->builddir, BD_HOSTFILE, NULL);
 		if (access(path.buf, R_OK) == 0)
 			o->host = path.buf;
 	}

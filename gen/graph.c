@@ -18,6 +18,19 @@
 #include "store.h"
 
 
+/* " $builddir/<place>" (layout.c), a place of the whole build directory: a spec, the index */
+static void
+toppath(struct sb *s, enum bdplace place)
+{
+	struct sb rel = SB_INIT;
+
+	bdrel(&rel, place, NULL);
+	sbadd(s, " $builddir/");
+	if (escninjapath(s, rel.buf) < 0)
+		BUG("a place of layout.c with a newline or '|'");
+	sbfree(&rel);
+}
+
 /* " $builddir/<place of the cell>" (layout.c) */
 static void
 cellpath(struct sb *s, enum bdplace place, const struct cell *cl)
@@ -57,7 +70,7 @@ static void
 publishdeps(struct sb *g)
 {
 	scripts(g, STEP_PUBLISH, 0, 0);
-	sbadd(g, " $builddir/publish.spec");
+	toppath(g, BD_PUBLISHSPEC);
 }
 
 /* does the config name somewhere to publish wheels? */
@@ -101,11 +114,11 @@ indexspec(struct sb *s, const struct config *c)
 
 /* the spec files of the whole build, beside cells/ */
 static const struct {
-	const char *name;
+	enum bdplace place;
 	void (*write)(struct sb *, const struct config *);
 } topspecs[] = {
-	{ "publish.spec", publishspec },
-	{ "index.spec", indexspec },
+	{ BD_PUBLISHSPEC, publishspec },
+	{ BD_INDEXSPEC, indexspec },
 };
 
 /* " <sysroot>/.done": a cross-built cell's root file system, made by its own edge */
@@ -576,7 +589,9 @@ topedges(struct sb *g, const struct config *c, const struct matrix *m)
 	group(g, "publish", m, BD_PUBLISHED, NULL, NULL);
 	/* the index of the tested wheels: after every test (wheelgen index leaves out a wheel
 	   without a test record) */
-	sbadd(g, "build $builddir/index/simple/index.html: index");
+	sbadd(g, "build");
+	toppath(g, BD_INDEXPAGE);
+	sbadd(g, ": index");
 	for (i = 0; i < m->n; i++) {
 		if (!m->cells[i].whynot) {
 			sbadd(g, " $\n   ");
@@ -587,22 +602,28 @@ topedges(struct sb *g, const struct config *c, const struct matrix *m)
 			cellpath(g, BD_VARIANT, &m->cells[i]);
 		}
 	}
-	sbadd(g, " | $builddir/wheelgen $builddir/index.spec");
+	sbadd(g, " | $builddir/wheelgen");
+	toppath(g, BD_INDEXSPEC);
 	for (i = 0; i < m->n; i++) {
 		if (!m->cells[i].whynot) {
 			sbadd(g, " $\n   ");
 			cellpath(g, BD_TESTDONE, &m->cells[i]);
 		}
 	}
-	sbadd(g, "\nbuild index: phony $builddir/index/simple/index.html\n");
+	sbadd(g, "\nbuild index: phony");
+	toppath(g, BD_INDEXPAGE);
+	sbaddc(g, '\n');
 	/* no file: it always runs, and publish.sh sends only what changed since the last time */
-	sbaddf(g, "build publish-index: %s $builddir/index/simple/index.html |",
-	       c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");
+	sbaddf(g, "build publish-index: %s", c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");
+	toppath(g, BD_INDEXPAGE);
+	sbadd(g, " |");
 	publishdeps(g);
 	sbaddc(g, '\n');
 	/* CI: jobs built the cells elsewhere and their wheels/<cell>/ came back as artifacts; these
 	   index (and publish the index of) whatever manifests are there, building nothing */
-	sbadd(g, "build merge-index: mergeindex | $builddir/wheelgen $builddir/index.spec\n");
+	sbadd(g, "build merge-index: mergeindex | $builddir/wheelgen");
+	toppath(g, BD_INDEXSPEC);
+	sbaddc(g, '\n');
 	sbaddf(g, "build publish-merged-index: %s merge-index |", c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");
 	publishdeps(g);
 	sbaddc(g, '\n');
@@ -640,7 +661,7 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 		sbreset(&spec);
 		topspecs[k].write(&spec, c);
 		sbreset(&path);
-		sbaddf(&path, "%s/%s", o->builddir, topspecs[k].name);
+		bdpath(&path, o->builddir, topspecs[k].place, NULL);
 		if (writeifchanged(path.buf, spec.buf, spec.len) < 0)
 			goto fail;
 	}
@@ -695,10 +716,12 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 		sbadd(&g, " $\n ");
 	}
 	sbadd(&g, srcspecs.buf);
-	sbadd(&g, " $builddir/publish.spec $builddir/index.spec: respec || $builddir/wheelgen\n");
+	toppath(&g, BD_PUBLISHSPEC);
+	toppath(&g, BD_INDEXSPEC);
+	sbadd(&g, ": respec || $builddir/wheelgen\n");
 	sbadd(&g, "\ndefault wheels tests index\n");
 	sbreset(&path);
-	sbaddf(&path, "%s/graph.ninja", o->builddir);
+	bdpath(&path, o->builddir, BD_GRAPH, NULL);
 	if ((r = writeifchanged(path.buf, g.buf, g.len)) < 0)
 		goto fail;
 	st->graphwritten = r;

@@ -14,6 +14,7 @@
 #include "esc.h"
 #include "files.h"
 #include "index.h"
+#include "layout.h"
 #include "indexplan.h"
 #include "indexprune.h"
 #include "landing.h"
@@ -524,7 +525,7 @@ writeindex(const char *builddir, char **manifests, size_t n, const struct indexo
 	int fd, rc;
 
 	/* one writer at a time per build directory (ninja's index and a merge-index, say) */
-	sbaddf(&lock, "%s/index.lock", builddir);
+	bdpath(&lock, builddir, BD_INDEXLOCK, NULL);
 	if (mkdirs(builddir) < 0 || (fd = lockfile(lock.buf)) < 0) {
 		sbfree(&lock);
 		return -1;
@@ -550,10 +551,10 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 	/* No index yet: build the whole tree in index.tmp.<pid> and rename it into place at the
 	   end (no page-by-page comparisons and renames, and readers see all of it or nothing).
 	   Otherwise update index/ in place, each file only if it changed. */
-	sbaddf(&final, "%s/index", builddir);
+	bdpath(&final, builddir, BD_INDEXDIR, NULL);
 	fresh = stat(final.buf, &st) < 0 && errno == ENOENT;
 	if (fresh)
-		sbaddf(&index, "%s/index.tmp.%ld", builddir, (long)getpid());
+		sbaddf(&index, "%s.tmp.%ld", final.buf, (long)getpid());
 	else
 		sbadd(&index, final.buf);
 

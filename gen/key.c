@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "esc.h"
 #include "files.h"
 #include "gitlock.h"
 #include "spec.h"
@@ -143,6 +144,35 @@ int
 treefiles(const char *root, struct sb *files)
 {
 	return hashtree(NULL, files, root, "", 0);
+}
+
+int
+depfilewrite(const struct cell *cl, const char *target, const char *path)
+{
+	struct sb d = SB_INIT, files = SB_INIT, src = SB_INIT;
+	char *line, *next;
+	int rc = 0;
+
+	if (escdep(&d, target) < 0)
+		rc = error("cannot name '%s' in a depfile", target);
+	sbaddc(&d, ':');
+	if (rc == 0 && cl->pkg->src == SRC_PATH && treefiles(cl->pkg->path, &files) < 0)
+		rc = -1;
+	next = files.buf;
+	while (rc == 0 && files.len && (line = nextline(&next))) {
+		sbreset(&src);
+		sbaddf(&src, "%s/%s", cl->pkg->path, line);
+		sbaddc(&d, ' ');
+		if (escdep(&d, src.buf) < 0)
+			rc = error("source path '%s' cannot be named in a depfile (a backslash, tab, CR or newline)", src.buf);
+	}
+	sbaddc(&d, '\n');
+	if (rc == 0 && writeifchanged(path, d.buf, d.len) < 0)
+		rc = -1;
+	sbfree(&d);
+	sbfree(&files);
+	sbfree(&src);
+	return rc;
 }
 
 /* the content hash of a path package's tree (computed once per package) */

@@ -4,7 +4,8 @@
  * name==version of a PyPI sdist, a content hash of a path tree), the patches, the
  * templates the steps run, the container image, and the key's format version. Two clones
  * in different directories on different hosts compute the same key for the same cell; the
- * store (store.h) is looked up by it.
+ * store (store.h) is looked up by it. The files of a path source that the key hashes are also
+ * what the build's depfile names (depfilewrite): one list.
  */
 #ifndef WG_KEY_H
 #define WG_KEY_H
@@ -50,6 +51,15 @@ int cellkey(struct keyctx *k, const struct cell *cl, const char *commit, char ou
 /* the files of a path source that a build copies (and its key hashes), relative to root, one
    per line, sorted; -1 with a message */
 int treefiles(const char *root, struct sb *files);
+
+/*
+ * The one writer of a build's depfile (BUILDDIR/wheels/<cell>/manifest.d; wheelgen restore writes
+ * it before every build and restore of cl): "target:" (the output as ninja spells it), then each
+ * file of a path source, the files treefiles lists and the key hashes, as <path>/<file> escaped
+ * by escdep; a git or PyPI source names none (ninja follows its checkout's stamp or its spec).
+ * Written if changed; -1 with a message (a path a depfile cannot name).
+ */
+int depfilewrite(const struct cell *cl, const char *target, const char *path);
 
 /* 1 if s is 64 lowercase hex digits (a key or a sha256) */
 int ishex64(const char *s);

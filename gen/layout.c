@@ -26,6 +26,14 @@ static const struct {
 	[BD_PULLNOTE] = { "store-pull.tsv", NULL },
 	[BD_INDEXNOTE] = { "index-left-out.tsv", NULL },
 	[BD_SHARDDIR] = { "shards/", "" },
+	[BD_LOGDIR] = { "logs", NULL },
+	[BD_GRAPH] = { "graph.ninja", NULL },
+	[BD_PUBLISHSPEC] = { "publish.spec", NULL },
+	[BD_INDEXSPEC] = { "index.spec", NULL },
+	[BD_CONFIGNINJA] = { "config.ninja", NULL },
+	[BD_INDEXDIR] = { "index", NULL },
+	[BD_INDEXPAGE] = { "index/simple/index.html", NULL },
+	[BD_INDEXLOCK] = { "index.lock", NULL },
 };
 
 void
@@ -41,4 +49,13 @@ bdpath(struct sb *s, const char *builddir, enum bdplace place, const char *name)
 {
 	sbaddf(s, "%s/", builddir);
 	bdrel(s, place, name);
+}
+
+void
+bdlog(struct sb *s, const char *builddir, const char *cell, const char *kind)
+{
+	if (builddir)
+		sbaddf(s, "%s/", builddir);
+	bdrel(s, BD_LOGDIR, NULL);
+	sbaddf(s, "/%s.%s.log", cell, kind);
 }

@@ -32,11 +32,22 @@ enum bdplace {
 	BD_PULLNOTE,    /* store-pull.tsv: what store --pull left out, its counts (leftout.h; name ignored) */
 	BD_INDEXNOTE,   /* index-left-out.tsv: what index left out (leftout.h; name ignored) */
 	BD_SHARDDIR,    /* shards/<cell>: its parts' objects (<part>/, resume/) and <part>.done stamps */
+	BD_LOGDIR,      /* logs: every step's log, logs/<cell>.<kind>.log (bdlog; name ignored) */
+	BD_GRAPH,       /* graph.ninja: the graph gen writes (name ignored) */
+	BD_PUBLISHSPEC, /* publish.spec: where and how the publish edges upload (name ignored) */
+	BD_INDEXSPEC,   /* index.spec: the index's base_url, title and variants (name ignored) */
+	BD_CONFIGNINJA, /* config.ninja: what ./configure wrote, the config among it (name ignored) */
+	BD_INDEXDIR,    /* index: the static index tree (name ignored) */
+	BD_INDEXPAGE,   /* index/simple/index.html: its top page, the index edge's output (name ignored) */
+	BD_INDEXLOCK,   /* index.lock: one wheelgen index at a time (name ignored) */
 };
 
 /* the path of place for name relative to the build directory, appended to s */
 void bdrel(struct sb *s, enum bdplace place, const char *name);
 /* builddir/<the same>, appended to s */
 void bdpath(struct sb *s, const char *builddir, enum bdplace place, const char *name);
+/* builddir/logs/<cell>.<kind>.log, appended to s: the log of cell's step kind (build, test,
+   shard<K>: templates/step-lib.sh, wg_begin); builddir NULL: relative to the build directory */
+void bdlog(struct sb *s, const char *builddir, const char *cell, const char *kind);
 
 #endif

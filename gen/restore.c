@@ -15,153 +15,9 @@
 #include "layout.h"
 #include "leftout.h"
 #include "manifest.h"
-#include "platform.h"
 #include "remotewheel.h"
 #include "restore.h"
 #include "wheelfile.h"
-#include "sha256.h"
-
-/* a wheel's file name as the store may hold it: a plain file name, not hidden, ending in .whl */
-static int
-goodwheel(const char *f)
-{
-	size_t n = strlen(f);
-
-	return plainname(f) && f[0] != '.' && n > 4 && !strcmp(f + n - 4, ".whl");
-}
-
-/* the name of the stored wheel of manifest m: its blob, or (published flat) its file name */
-static const char *
-wheelfile(const struct wheelinfo *m)
-{
-	return m->stored ? m->stored : m->filename;
-}
-
-/*
- * Does the store hold the wheel m names, as m says: there, of its size, and of its sha256 where
- * the store can tell without a download (a directory store hashes it)? 0, 1 with why (it does
- * not), -1 with why (the store could not be read)
- */
-static int
-checkstored(const struct store *s, const struct wheelinfo *m, struct sb *why)
-{
-	const char *name = wheelfile(m);
-	long long size;
-	char hex[65];
-	int r = storestat(s, name, &size, why);
-
-	if (r < 0)
-		return -1;
-	if (r == 1) {
-		sbaddf(why, "its wheel %s%s is missing", storename(s), name);
-		return 1;
-	}
-	if (m->size > 0 && size >= 0 && size != m->size) {
-		sbaddf(why, "its wheel %s%s has %lld bytes, its manifest says %lld", storename(s), name, size, m->size);
-		return 1;
-	}
-	if (storehash(s, name, hex) == 0 && strcmp(hex, m->sha256)) {
-		sbaddf(why, "its wheel %s%s has sha256 %.12s..., its manifest says %.12s...", storename(s), name, hex, m->sha256);
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * Does manifest m, the store's entry of cell cl, say what the cell is: its cell=, version=,
- * python=, platform= and its wheel's file name (project, tags=, Python, machine)? Seen without
- * the wheel. 0, or 1 with why
- */
-static int
-entryfits(const struct cell *cl, const struct wheelinfo *m, struct sb *why)
-{
-	struct wheelwant want;
-	struct sb w = SB_INIT;
-	int rc = 1;
-
-	if (strcmp(orempty(m->cell), cl->id))
-		sbaddf(why, "its cell= is '%s'", orempty(m->cell));
-	else if (m->version && *m->version && strcmp(m->version, cl->version))
-		sbaddf(why, "its version= is %s", m->version);
-	else if (m->python && *m->python && strcmp(m->python, cl->python))
-		sbaddf(why, "its python= is %s", m->python);
-	else if (m->platform && *m->platform && strcmp(m->platform, cl->platform->machine))
-		sbaddf(why, "its platform= is %s", m->platform);
-	else if (!goodwheel(m->filename))
-		sbaddf(why, "its filename= '%s' is not a wheel's", m->filename);
-	else {
-		want.package = cl->pkg->norm;
-		want.version = m->wheelversion;
-		want.python = cl->python;
-		want.machine = cl->platform->machine;
-		want.tags = m->tags;
-		if (wheelnamecheck(m->filename, &want, &w) == 0)
-			rc = 0;
-		else
-			sbaddf(why, "its wheel %s: %s", m->filename, w.buf);
-	}
-	sbfree(&w);
-	return rc;
-}
-
-int
-storetakeout(const struct store *s, const char *cell, const char *sha256, const char *why)
-{
-	struct sb name = SB_INIT, tmp = SB_INIT, err = SB_INIT, from = SB_INIT, to = SB_INIT;
-	struct wheelinfo m;
-	int rc = -1, r;
-
-	sbaddf(&name, "%s.manifest", cell);
-	sbaddf(&tmp, "%s/wgtakeout.%ld", tmpdir(), (long)getpid());
-	if (s->release) {
-		warn("the damaged entry %s%s stays in the store (a GitHub release: wheelgen cannot remove its assets; "
-		     "publish the cell again): %s", storename(s), name.buf, why);
-		goto out;
-	}
-	/* (still the damaged entry? a publisher may have replaced it since) */
-	r = storeget(s, name.buf, tmp.buf, MANIFEST_MAX, &err);
-	if (r == 1) {
-		rc = 0;
-		goto out;
-	}
-	if (r < 0) {
-		warn("the damaged entry %s%s stays in the store: %s: %s", storename(s), name.buf, err.buf, why);
-		goto out;
-	}
-	if (manifestparse(tmp.buf, &m, &err) == 0) {
-		r = sha256 && strcmp(m.sha256, sha256) ? 1 : 0;
-		manifestfree(&m);
-		if (r) {
-			rc = 0;
-			goto out;
-		}
-	}
-	sbreset(&err);
-	if (s->kind == STORE_DIR) {
-		sbaddf(&from, "%s%s", s->where, name.buf);
-		sbaddf(&to, "%s.damaged", from.buf);
-		if (rename(from.buf, to.buf) == 0)
-			rc = 0;
-		else
-			sbaddf(&err, "cannot rename '%s': %s", from.buf, strerror(errno));
-	} else {
-		rc = storedel(s, name.buf, &err);
-	}
-	if (rc == 0)
-		report("took the damaged entry %s%s out of the store%s (the next plan builds %s again): %s", storename(s),
-		       name.buf, s->kind == STORE_DIR ? " (now .manifest.damaged)" : "", cell, why);
-	else
-		warn("the damaged entry %s%s stays in the store: %s (wheelgen store verify --repair takes it out, "
-		     "with write access): %s", storename(s), name.buf, err.buf, why);
-out:
-	unlink(tmp.buf);
-	sbfree(&name);
-	sbfree(&tmp);
-	sbfree(&err);
-	sbfree(&from);
-	sbfree(&to);
-	return rc;
-}
 
 enum storestate
 storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, const char *tmpfile, int check,
@@ -218,13 +74,13 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 			st = STORED;
 		}
 		sbreset(&err);
-		if (st == STORED && entryfits(cl, &m, &err)) {
+		if (st == STORED && entrydamage(cl, &m, &err)) {
 			sbaddf(why, "store entry %s%s contradicts its cell: %s", storename(s), name.buf, err.buf);
 			st = WHEELBAD;
 		}
 		if (st == STORED && check) {
 			sbreset(&err);
-			r = checkstored(s, &m, &err);
+			r = wheeldamage(s, &m, &err);
 			if (r < 0) {
 				sbaddf(why, "the store could not be read: %s", err.buf);
 				st = STOREDOWN;
@@ -238,72 +94,6 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 	sbfree(&name);
 	sbfree(&err);
 	return st;
-}
-
-/* fetch the store's name into dest and check its sha256 (and size, when size is not NULL); 0, 1
-   with why (damage: missing, or other bytes), or -1 with why (the store could not be read or
-   dest not written); nothing left at dest but on 0 */
-static int
-fetchchecked(const struct store *s, const char *name, const char *dest, const char *sha, long long size,
-	     struct sb *why)
-{
-	char got[65];
-	struct stat st;
-	int r = storeget(s, name, dest, 0, why);
-
-	if (r != 0) {
-		if (r == 1)
-			sbaddf(why, "%s%s is missing", storename(s), name);
-		return r;
-	}
-	if (sha256file(dest, got) < 0 || strcmp(got, sha)) {
-		sbaddf(why, "%s%s has sha256 %s, its manifest says %s", storename(s), name, got, sha);
-		unlink(dest);
-		return 1;
-	}
-	if (size > 0 && (stat(dest, &st) < 0 || st.st_size != size)) {
-		sbaddf(why, "%s%s has another size than its manifest says (%lld)", storename(s), name, size);
-		unlink(dest);
-		return 1;
-	}
-	return 0;
-}
-
-/* BUILDDIR/wheels/<cell>/manifest.d as the build writes it: a path source's files, else none */
-static int
-writedepfile(const struct cell *cl, const char *builddir, const char *dir)
-{
-	struct sb d = SB_INIT, files = SB_INIT, target = SB_INIT, path = SB_INIT;
-	int rc = 0;
-
-	sbaddf(&target, "%s/wheels/%s/manifest", builddir, cl->id);
-	if (escdep(&d, target.buf) < 0)
-		rc = error("cannot name '%s' in a depfile", target.buf);
-	sbaddc(&d, ':');
-	if (rc == 0 && cl->pkg->src == SRC_PATH) {
-		char *line, *next;
-
-		if (treefiles(cl->pkg->path, &files) < 0)
-			rc = -1;
-		next = files.buf;
-		while (rc == 0 && files.len && (line = nextline(&next))) {
-			sbreset(&path);
-			sbaddf(&path, "%s/%s", cl->pkg->path, line);
-			sbaddc(&d, ' ');
-			if (escdep(&d, path.buf) < 0)
-				rc = error("source path '%s' cannot be named in a depfile", path.buf);
-		}
-	}
-	sbaddc(&d, '\n');
-	sbreset(&path);
-	sbaddf(&path, "%s/manifest.d", dir);
-	if (rc == 0 && writeifchanged(path.buf, d.buf, d.len) < 0)
-		rc = -1;
-	sbfree(&d);
-	sbfree(&files);
-	sbfree(&target);
-	sbfree(&path);
-	return rc;
 }
 
 /* remove DIR's wheels and .metadata files other than keep's */
@@ -353,14 +143,14 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 
 	if (manifestparse(tmpman, &m, why) < 0)
 		return 1;
-	if (!goodwheel(m.filename) || strcmp(orempty(m.cell), cl->id)) {
+	if (!plainwheel(m.filename) || strcmp(orempty(m.cell), cl->id)) {
 		sbaddf(why, "%s%s.manifest is not a manifest of cell %s (cell '%s', filename '%s')", storename(s), cl->id,
 		       cl->id, orempty(m.cell), m.filename);
 		goto out;
 	}
 	sbaddf(&wtmp, "%s/.%s.store", dir, m.filename);
 	sbaddf(&wdst, "%s/%s", dir, m.filename);
-	sbaddf(&meta, "%s.metadata", wheelfile(&m));
+	sbaddf(&meta, "%s.metadata", entrywheel(&m));
 	sbaddf(&mtmp, "%s/.%s.metadata.store", dir, m.filename);
 	sbaddf(&mdst, "%s/%s.metadata", dir, m.filename);
 	want.package = cl->pkg->norm;
@@ -369,7 +159,7 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 	want.machine = cl->platform->machine;
 	want.tags = m.tags;
 	if (manifestsonly) {
-		int r = checkstored(s, &m, why);
+		int r = wheeldamage(s, &m, why);
 
 		if (r != 0) {
 			rc = r;
@@ -379,13 +169,13 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 			/* (a directory store's wheel is at hand: the whole check, as a restore does) */
 			struct sb path = SB_INIT;
 
-			sbaddf(&path, "%s%s", s->where, wheelfile(&m));
+			sbaddf(&path, "%s%s", s->where, entrywheel(&m));
 			r = wheelcheck(path.buf, m.filename, &want, why);
 			sbfree(&path);
 			if (r < 0) {
 				struct sb w = SB_INIT;
 
-				sbaddf(&w, "%s%s is not a wheel of %s: %s", storename(s), wheelfile(&m), cl->id, why->buf);
+				sbaddf(&w, "%s%s is not a wheel of %s: %s", storename(s), entrywheel(&m), cl->id, why->buf);
 				sbreset(why);
 				sbadd(why, w.buf);
 				sbfree(&w);
@@ -393,20 +183,20 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 			}
 		}
 	} else {
-		if ((rc = fetchchecked(s, wheelfile(&m), wtmp.buf, m.sha256, m.size, why)) != 0)
+		if ((rc = fetchverified(s, entrywheel(&m), wtmp.buf, m.sha256, m.size, why)) != 0)
 			goto out;
 		rc = 1;
 		if (wheelcheck(wtmp.buf, m.filename, &want, why) < 0) {
 			struct sb w = SB_INIT;
 
-			sbaddf(&w, "%s%s is not a wheel of %s: %s", storename(s), wheelfile(&m), cl->id, why->buf);
+			sbaddf(&w, "%s%s is not a wheel of %s: %s", storename(s), entrywheel(&m), cl->id, why->buf);
 			sbreset(why);
 			sbadd(why, w.buf);
 			sbfree(&w);
 			unlink(wtmp.buf);
 			goto out;
 		}
-		if (m.metasha && *m.metasha && (rc = fetchchecked(s, meta.buf, mtmp.buf, m.metasha, 0, why)) != 0) {
+		if (m.metasha && *m.metasha && (rc = fetchverified(s, meta.buf, mtmp.buf, m.metasha, 0, why)) != 0) {
 			unlink(wtmp.buf);
 			goto out;
 		}
@@ -441,22 +231,6 @@ out:
 	return rc;
 }
 
-/* take cl's entry (its manifest at tmpman) out of the store: damage found */
-static void
-takeout(const struct store *s, const struct cell *cl, const char *tmpman, const char *why)
-{
-	struct wheelinfo m;
-	struct sb err = SB_INIT;
-
-	if (manifestparse(tmpman, &m, &err) == 0) {
-		storetakeout(s, cl->id, m.sha256, why);
-		manifestfree(&m);
-	} else {
-		storetakeout(s, cl->id, NULL, why);
-	}
-	sbfree(&err);
-}
-
 int
 restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, const char *builddir)
 {
@@ -489,19 +263,17 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 		rc = copyentry(s, cl, tmp.buf, dir.buf, 0, &why);
 		if (rc == 1) {
 			warn("store entry of %s: %s; building it", cl->id, why.buf);
-			takeout(s, cl, tmp.buf, why.buf);
+			takeoutentry(s, cl, tmp.buf, why.buf);
 		} else if (rc < 0) {
 			warn("%s; building %s", why.buf, cl->id);
 			rc = 1;
 		}
 		if (rc == 0)
-			rc = writedepfile(cl, builddir, dir.buf);
-		if (rc == 0)
 			report("restored %s from the store %s (key %.12s)", cl->id, storename(s), key);
 		break;
 	case WHEELBAD:
 		warn("%s; building %s", why.buf, cl->id);
-		takeout(s, cl, tmp.buf, why.buf);
+		takeoutentry(s, cl, tmp.buf, why.buf);
 		break;
 	case STOREDOWN:
 	case BADENTRY:
@@ -514,6 +286,17 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 		if (s->kind != STORE_NONE)
 			report("building %s: %s", cl->id, why.buf);
 		break;
+	}
+	/* the depfile, restored or built: the build step writes none (key.h: depfilewrite) */
+	if (rc >= 0) {
+		struct sb target = SB_INIT, depfile = SB_INIT;
+
+		bdpath(&target, builddir, BD_MANIFEST, cl->id);
+		bdpath(&depfile, builddir, BD_DEPFILE, cl->id);
+		if (depfilewrite(cl, target.buf, depfile.buf) < 0)
+			rc = -1;
+		sbfree(&target);
+		sbfree(&depfile);
 	}
 out:
 	unlink(tmp.buf);
@@ -607,7 +390,7 @@ checkremote(const struct store *s, const struct matrix *m, const char *builddir,
 		}
 		cl[n] = &m->cells[j];
 		sbadd(&url[n], s->where);
-		escurlpath(&url[n], wheelfile(&mf[n]));
+		escurlpath(&url[n], entrywheel(&mf[n]));
 		rw[n].url = url[n].buf;
 		storehow(s, rw[n].url, &rw[n].how);
 		rw[n].filename = mf[n].filename;
@@ -635,13 +418,13 @@ checkremote(const struct store *s, const struct matrix *m, const char *builddir,
 		} else if (rw[i].why.len && rw[i].noranges) {
 			noranges = 1;
 		} else if (rw[i].why.len) {
-			sbaddf(&bad, "its wheel %s%s: %s", storename(s), wheelfile(&mf[i]), rw[i].why.buf);
+			sbaddf(&bad, "its wheel %s%s: %s", storename(s), entrywheel(&mf[i]), rw[i].why.buf);
 		} else if (mf[i].size > 0 && rw[i].size != (unsigned long long)mf[i].size) {
-			sbaddf(&bad, "its wheel %s%s has %llu bytes, its manifest says %lld", storename(s), wheelfile(&mf[i]),
+			sbaddf(&bad, "its wheel %s%s has %llu bytes, its manifest says %lld", storename(s), entrywheel(&mf[i]),
 			       rw[i].size, mf[i].size);
 		} else if (!wheeltagsok(rw[i].meta.buf, mf[i].filename)) {
 			sbaddf(&bad, "its wheel %s%s: its .dist-info/WHEEL does not list the tags of its name", storename(s),
-			       wheelfile(&mf[i]));
+			       entrywheel(&mf[i]));
 		}
 		if (bad.len) {
 			sbreset(&path);
@@ -756,7 +539,7 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 				rmtree(dir.buf);
 				notice("merge-index: left out %s: %s", cl->id, why.buf);
 				leftoutcell(&left, cl->id, why.buf);
-				takeout(s, cl, tmp.buf, why.buf);
+				takeoutentry(s, cl, tmp.buf, why.buf);
 			} else {
 				rc = error("merge-index: cannot take %s from the store %s: %s (no index written: it would lack "
 					   "stored cells)", cl->id, storename(s), why.buf);
@@ -775,7 +558,7 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 			notice("merge-index: left out %s: %s", cl->id, why.buf);
 			leftoutcell(&left, cl->id, why.buf);
 			if (st == WHEELBAD)
-				takeout(s, cl, tmp.buf, why.buf);
+				takeoutentry(s, cl, tmp.buf, why.buf);
 			break;
 		case OTHERKEY:
 			nother++;
@@ -808,100 +591,6 @@ out:
 	return rc;
 }
 
-/* verify one entry (its manifest fetched to tmpman); 0 whole, 1 damaged (why), -1 a fault (why) */
-static int
-verifyentry(const struct store *s, const char *entry, const char *tmpman, const char *tmpwheel, struct wheelinfo *m,
-	    struct sb *why)
-{
-	struct sb meta = SB_INIT, cell = SB_INIT;
-	struct wheelwant want;
-	int r;
-
-	sbaddn(&cell, entry, strlen(entry) - strlen(".manifest"));
-	if ((r = storeget(s, entry, tmpman, MANIFEST_MAX, why)) != 0) {
-		if (r == 1)
-			sbadd(why, "removed while it was read");
-		goto out;
-	}
-	if (manifestparse(tmpman, m, why) < 0) {
-		r = 1;
-		goto out;
-	}
-	r = 1;
-	if (strcmp(orempty(m->cell), cell.buf)) {
-		sbaddf(why, "its cell= is '%s'", orempty(m->cell));
-		goto out;
-	}
-	if ((r = fetchchecked(s, wheelfile(m), tmpwheel, m->sha256, m->size, why)) != 0)
-		goto out;
-	if (m->python && *m->python && goodwheel(m->filename)) {
-		/* (the wheel is at hand: is it what its manifest says, as a restore checks it?) */
-		want.package = m->package;
-		want.version = m->wheelversion;
-		want.python = m->python;
-		want.machine = m->platform && *m->platform ? m->platform : platformdefault()->machine;
-		want.tags = m->tags;
-		if (wheelcheck(tmpwheel, m->filename, &want, why) < 0) {
-			r = 1;
-			goto out;
-		}
-	}
-	unlink(tmpwheel);
-	sbaddf(&meta, "%s.metadata", wheelfile(m));
-	if (m->metasha && *m->metasha)
-		r = fetchchecked(s, meta.buf, tmpwheel, m->metasha, 0, why);
-out:
-	unlink(tmpwheel);
-	unlink(tmpman);
-	sbfree(&meta);
-	sbfree(&cell);
-	return r;
-}
-
-int
-verifystore(const struct store *s, const char *builddir, int repair)
-{
-	struct sb names = SB_INIT, why = SB_INIT, tmpman = SB_INIT, tmpwheel = SB_INIT;
-	char *next, *name;
-	size_t n = 0, nbad = 0, nout = 0;
-	int rc = 0;
-
-	if (storelist(s, ".manifest", &names, &why) < 0)
-		return error("cannot list the store %s: %s", storename(s), why.buf);
-	sbaddf(&tmpman, "%s/.verify.manifest", builddir);
-	sbaddf(&tmpwheel, "%s/.verify.wheel", builddir);
-	next = names.buf;
-	while (rc == 0 && names.len && (name = nextline(&next))) {
-		struct wheelinfo m;
-		int r;
-
-		memset(&m, 0, sizeof(m));
-		sbreset(&why);
-		n++;
-		r = verifyentry(s, name, tmpman.buf, tmpwheel.buf, &m, &why);
-		if (r < 0) {
-			rc = error("cannot verify the store %s: %s", storename(s), why.buf);
-		} else if (r == 0) {
-			printf("%s\tok\n", name);
-		} else {
-			printf("%s\tdamaged: %s\n", name, why.buf);
-			nbad++;
-			name[strlen(name) - strlen(".manifest")] = '\0';
-			if (repair && storetakeout(s, name, m.sha256, why.buf) == 0)
-				nout++;
-		}
-		manifestfree(&m);
-	}
-	if (rc == 0)
-		notice("store %s: %zu entr%s verified, %zu damaged%s", storename(s), n, n == 1 ? "y" : "ies", nbad,
-		       repair ? (nout == nbad ? " (taken out: the next plan builds them again)" : " (some stay: see above)") : "");
-	sbfree(&names);
-	sbfree(&why);
-	sbfree(&tmpman);
-	sbfree(&tmpwheel);
-	return rc < 0 ? -1 : nbad > nout ? 1 : 0;
-}
-
 int
 unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int del)
 {
@@ -926,9 +615,9 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 		setadd(&used, meta.buf);
 		sbreset(&why);
 		if (manifestparse(tmp.buf, &mf, &why) == 0) {
-			setadd(&used, wheelfile(&mf));
+			setadd(&used, entrywheel(&mf));
 			sbreset(&meta);
-			sbaddf(&meta, "%s.metadata", wheelfile(&mf));
+			sbaddf(&meta, "%s.metadata", entrywheel(&mf));
 			setadd(&used, meta.buf);
 			manifestfree(&mf);
 		}
@@ -953,7 +642,7 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 			continue;
 		}
 		files[0] = name;
-		files[1] = !bad && goodwheel(mf.filename) ? wheelfile(&mf) : NULL;
+		files[1] = !bad && plainwheel(mf.filename) ? entrywheel(&mf) : NULL;
 		sbreset(&meta);
 		if (files[1])
 			sbaddf(&meta, "%s.metadata", files[1]);

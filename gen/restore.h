@@ -3,11 +3,13 @@
  * holds, with a wheel whose sha256 matches, is copied into the build directory with its
  * manifest marked origin=store; its test passed before it was published, so its test stamp
  * is restored too. Anything wrong with the store (unreachable, a wrong hash, no key) is one
- * warning naming the entry or URL, and the cell is built: a store never fails a build.
+ * warning naming the entry or URL, and the cell is built: a store never fails a build. What
+ * counts as damage, and taking a damaged entry out, is damage.h's.
  */
 #ifndef WG_RESTORE_H
 #define WG_RESTORE_H
 
+#include "damage.h"
 #include "key.h"
 #include "store.h"
 
@@ -36,8 +38,10 @@ enum storestate storelookup(struct keyctx *k, const struct store *s, const struc
 /*
  * ninja's wheel/<cell>, before building: write BUILDDIR/cells/<cell>/key (the build puts it
  * into the manifest) and restore the cell from the store if it is there: the wheel, its
- * .metadata, the manifest (origin=store) and the depfile. 0 when restored, 1 when the cell
- * must be built (a message says why), -1 on a local error (message printed).
+ * .metadata and the manifest (origin=store). Either way, write the edge's depfile
+ * BUILDDIR/wheels/<cell>/manifest.d (depfilewrite: its one writer). 0 when restored, 1 when
+ * the cell must be built (a message says why), -1 on a local error (message printed; ninja's
+ * edge builds the cell then, without the depfile).
  */
 int restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, const char *builddir);
 
@@ -60,25 +64,6 @@ int restoretest(const char *builddir, const char *cell);
  * must never lack a stored cell because of a fault.
  */
 int pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int manifestsonly);
-
-/*
- * Take the damaged entry of cell out of the store, so that the next plan builds it again: a
- * directory store's <cell>.manifest becomes <cell>.manifest.damaged (kept for a look), an HTTP
- * store's is removed (DELETE, WG_HTTP_TOKEN). Only while the store's manifest still names the
- * wheel of sha256 (NULL: any): a publisher's new entry stays. A store that cannot be written
- * (a GitHub release, a refused DELETE) keeps it, with a warning. Prints what it did; why: the
- * damage. 0 when the entry is out, -1 when it stays.
- */
-int storetakeout(const struct store *s, const char *cell, const char *sha256, const char *why);
-
-/*
- * The scrub: every entry of the store (<cell>.manifest) read, its wheel downloaded and hashed
- * against the manifest (sha256, size), and its .metadata's; one line each on stdout,
- * "<entry>\tok" or "<entry>\tdamaged: <why>"; with repair, each damaged entry taken out
- * (storetakeout). 0 when every entry is whole or (repair) was taken out; 1 when damage stays;
- * -1 when the store could not be listed or read (a message printed).
- */
-int verifystore(const struct store *s, const char *builddir, int repair);
 
 /*
  * The store's entries (<cell>.manifest) that no cell of m keys, one line each on stdout:

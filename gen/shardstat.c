@@ -153,11 +153,11 @@ shardmeasure(const char *builddir, const char *cell, struct shardmeasure *m)
 	}
 	/* each part's log: what it compiled, and how long it took */
 	for (k = 1; k <= SHARDS_MAX; k++) {
+		char kind[32];
+
+		snprintf(kind, sizeof(kind), "shard%ld", k);
 		sbreset(&path);
-		bdpath(&path, builddir, BD_BUILDLOG, cell);
-		path.len -= strlen(".build.log");
-		path.buf[path.len] = 0;
-		sbaddf(&path, ".shard%ld.log", k);
+		bdlog(&path, builddir, cell, kind);
 		if (steplogread(path.buf, &s) < 0)
 			continue;
 		logcounts(path.buf, &compiled, &ninjan, &compiles);
@@ -170,7 +170,12 @@ shardmeasure(const char *builddir, const char *cell, struct shardmeasure *m)
 	sbfree(&path);
 	sbfree(&why);
 	if (!m->npts)
-		return error("'%s' has no finished build or part in %s/logs (build it first: ninja wheel/%s)", cell,
-			     builddir, cell);
+	{
+		sbreset(&path);
+		bdpath(&path, builddir, BD_LOGDIR, NULL);
+		error("'%s' has no finished build or part in %s (build it first: ninja wheel/%s)", cell, path.buf, cell);
+		sbfree(&path);
+		return -1;
+	}
 	return 0;
 }

@@ -103,6 +103,8 @@ shcell(const struct spec *sp, const struct cell *cl)
 	if (cl->sysroot) {
 		hostvar(sp, "WG_SYSROOT", cl->sysroot);
 		hostvar(sp, "WG_QEMU", cl->qemu);
+		/* (how it is built here, as the sysroot: a host's fact, out of the key) */
+		hostvar(sp, "WG_CROSS_SCRIPT", cl->platform->crossscript);
 	}
 }
 

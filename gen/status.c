@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "claim.h"
+#include "layout.h"
 #include "status.h"
 #include "util.h"
 
@@ -132,7 +133,7 @@ buildstatus(const char *builddir, int all)
 	struct dirent *e;
 
 	alive = claimowner(builddir, &owner);
-	sbaddf(&path, "%s/logs", builddir);
+	bdpath(&path, builddir, BD_LOGDIR, NULL);
 	if ((d = opendir(path.buf)) != NULL) {
 		while ((e = readdir(d))) {
 			size_t len = strlen(e->d_name);

@@ -274,48 +274,6 @@ summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, con
 
 /* ---- a build job --------------------------------------------------------------------------- */
 
-/* does the error word at at count, by wg_first_errors' rule: it starts the line, or the byte
-   before it is no lowercase letter or '_' */
-static int
-errorat(const char *line, const char *at)
-{
-	return at == line || !((at[-1] >= 'a' && at[-1] <= 'z') || at[-1] == '_');
-}
-
-/* does the log line say an error, by templates/step-lib.sh's wg_first_errors_of rule (a
-   compiler's, ninja's, a linker's refusal of an object, Python's last traceback line)? The two
-   are held to one fixture: tests/golden/first-errors.log */
-static int
-errorline(const char *line)
-{
-	static const char *const needles[] = { "error:", "fatal error", "#error" };
-	const char *at;
-	size_t i, k;
-
-	if (startswith(line, "+ ") || startswith(line, "wheelgen"))
-		return 0;
-	/* (configure-time compiler checks of a build system: their errors are expected) */
-	if ((at = strstr(line, "tmp")) && (strstr(at, "/a.c:") || strstr(at, "/a.cc:") || strstr(at, "/a.cpp:") ||
-					  strstr(at, "/a.cu:")))
-		return 0;
-	/* (a download that pip retries: the retry decides) */
-	if (strstr(line, "Retrying (Retry("))
-		return 0;
-	if (startswith(line, "FAILED: ") || strstr(line, "file in wrong format") ||
-	    strstr(line, "Relocations in generic ELF"))
-		return 1;
-	for (i = 0; i < sizeof(needles) / sizeof(*needles); i++) {
-		for (at = strstr(line, needles[i]); at; at = strstr(at + 1, needles[i])) {
-			if (errorat(line, at))
-				return 1;
-		}
-	}
-	/* "AssertionError: ...", "ModuleNotFoundError: ...", "ImportError: ..." */
-	k = strspn(line, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
-	return k > 5 && line[k] == ':' && (!strncmp(line + k - 5, "Error", 5) ||
-					   (k > 9 && !strncmp(line + k - 9, "Exception", 9)));
-}
-
 /* a log line read by fgets: its newline removed; of a line longer than the buffer, the rest is
    read and dropped */
 static void
@@ -332,55 +290,63 @@ chomp(char *line, FILE *f)
 		;
 }
 
+/* the first max lines of the step's errors file beside log (its name with .errors for .log),
+   into lines; 0 when there are none: no file, an empty one, or one older than the log (a step
+   that failed before it began, say a container that did not start, wrote a new log but no errors) */
+static size_t
+errorsfile(const char *log, size_t max, struct sb *lines)
+{
+	struct sb path = SB_INIT;
+	struct stat lst, est;
+	char buf[MAXLINE];
+	size_t n = 0, len = strlen(log);
+	FILE *f = NULL;
+
+	if (len > 4 && !strcmp(log + len - 4, ".log")) {
+		sbaddf(&path, "%.*s.errors", (int)(len - 4), log);
+		if (stat(log, &lst) == 0 && stat(path.buf, &est) == 0 && est.st_mtime >= lst.st_mtime)
+			f = fopen(path.buf, "r");
+	}
+	while (f && n < max && fgets(buf, sizeof(buf), f)) {
+		chomp(buf, f);
+		if (*buf) {
+			sbaddf(lines, "%s\n", buf);
+			n++;
+		}
+	}
+	if (f)
+		fclose(f);
+	sbfree(&path);
+	return n;
+}
+
 int
 firsterrors(const char *log, size_t max, struct sb *lines)
 {
-	FILE *f = fopen(log, "r");
+	FILE *f;
 	char buf[MAXLINE];
-	struct sb seen = SB_INIT, norm = SB_INIT;
 	char **tail;
-	size_t found = 0, lineno = 0, i, ntail = 0;
+	size_t i, ntail = 0;
 
-	if (!f)
+	if (errorsfile(log, max, lines))
+		return 0;
+	if (!(f = fopen(log, "r")))
 		return -1;
+	/* no errors the step found: the log's last lines say what happened */
 	tail = xcalloc(max ? max : 1, sizeof(*tail));
 	while (fgets(buf, sizeof(buf), f)) {
-		const char *c;
-
-		lineno++;
 		chomp(buf, f);
-		if (!*buf || startswith(buf, "wheelgen-step: "))
+		if (!*buf || startswith(buf, "wheelgen-step: ") || !max)
 			continue;
-		if (max) {
-			free(tail[ntail % max]);
-			tail[ntail++ % max] = xstrdup(buf);
-		}
-		if (found >= max || !errorline(buf))
-			continue;
-		/* each message once: numbers (lines, columns, counts) do not make it another */
-		sbreset(&norm);
-		for (c = buf; *c; c++) {
-			if (*c >= '0' && *c <= '9') {
-				sbaddc(&norm, 'N');
-				c += strspn(c, "0123456789") - 1;
-			} else {
-				sbaddc(&norm, *c);
-			}
-		}
-		if (setadd(&seen, norm.buf)) {
-			sbaddf(lines, "%zu: %s\n", lineno, buf);
-			found++;
-		}
+		free(tail[ntail % max]);
+		tail[ntail++ % max] = xstrdup(buf);
 	}
 	fclose(f);
-	/* no error line: the log's last lines say what happened */
-	for (i = ntail > max ? ntail - max : 0; !found && i < ntail; i++)
+	for (i = ntail > max ? ntail - max : 0; i < ntail; i++)
 		sbaddf(lines, "%s\n", tail[i % max]);
 	for (i = 0; i < max; i++)
 		free(tail[i]);
 	free(tail);
-	sbfree(&seen);
-	sbfree(&norm);
 	return 0;
 }
 
@@ -588,11 +554,11 @@ int
 summarypart(struct sb *out, const char *builddir, const char *cell, long part, const char *artifact)
 {
 	struct shardobjs o[SHARDS_MAX + 2];
-	struct sb path = SB_INIT, name = SB_INIT, lines = SB_INIT;
+	struct sb path = SB_INIT, name = SB_INIT, lines = SB_INIT, rel = SB_INIT;
 	struct steplog st;
 	size_t i, n;
 	int have = 0;
-	char t[32];
+	char t[32], kind[32];
 
 	if (!plainname(cell))
 		return error("summary build: '%s' is not a cell's name", cell);
@@ -603,10 +569,9 @@ summarypart(struct sb *out, const char *builddir, const char *cell, long part, c
 	sbadd(out, " of `");
 	escmd(out, cell);
 	sbadd(out, "`\n\n");
-	bdpath(&path, builddir, BD_BUILDLOG, cell);
-	path.len -= strlen(".build.log");
-	path.buf[path.len] = 0;
-	sbaddf(&path, ".shard%ld.log", part);
+	snprintf(kind, sizeof(kind), "shard%ld", part);
+	bdlog(&path, builddir, cell, kind);
+	bdlog(&rel, NULL, cell, kind);
 	have = steplogread(path.buf, &st) == 0;
 	for (i = 0; i < n && strcmp(o[i].dir, name.buf); i++)
 		;
@@ -625,7 +590,7 @@ summarypart(struct sb *out, const char *builddir, const char *cell, long part, c
 	}
 	sbadd(out, ".\n");
 	if (have && st.end && st.rc) {
-		sbaddf(out, "\n**Its step failed.** Its log: `%s.shard%ld.log`", cell, part);
+		sbaddf(out, "\n**Its step failed.** Its log: `%s`", strchr(rel.buf, '/') + 1);
 		if (artifact) {
 			sbadd(out, " in the artifact `");
 			escmd(out, artifact);
@@ -647,6 +612,7 @@ summarypart(struct sb *out, const char *builddir, const char *cell, long part, c
 	if (have)
 		steplogfree(&st);
 	sbfree(&path);
+	sbfree(&rel);
 	sbfree(&name);
 	sbfree(&lines);
 	return 0;

@@ -57,11 +57,11 @@ int summarystopped(struct sb *out, const char *builddir, const char *cell);
 int summaryindex(struct sb *out, const struct matrix *m, const char *builddir);
 
 /*
- * The first error lines of a step's log, into lines (one per line, "N: text", at most max):
- * the compiler's ("error:", "fatal error", "#error"), ninja's "FAILED:", a linker's refusal of
- * an object ("file in wrong format") and Python's ("SomeError: ..."), each message once: the rule
- * of templates/step-lib.sh's wg_first_errors_of (tests/golden/first-errors.log holds both to
- * it); without any, the log's last lines. 0, or -1 when the log cannot be read.
+ * The first error lines of a step's log, into lines (one per line, "N: text", at most max), as
+ * the step found them: templates/step-lib.sh owns the rule (wg_first_errors_of) and writes them
+ * beside the log (BUILDDIR/logs/CELL.KIND.errors for CELL.KIND.log) when the step fails; read
+ * only when not older than the log. Without them, the log's last lines (not its "wheelgen-step:"
+ * lines). 0, or -1 when neither can be read.
  */
 int firsterrors(const char *log, size_t max, struct sb *lines);
 

@@ -7,7 +7,8 @@
 # Reads   BUILDDIR/cells/CELL/spec      (POSIX sh, written by the generator)
 # Writes  BUILDDIR/wheels/CELL/*.whl    (exactly one wheel)
 #         BUILDDIR/wheels/CELL/manifest (rewritten only if its content changes)
-#         BUILDDIR/wheels/CELL/manifest.d (Ninja depfile: the source files)
+#         (its Ninja depfile, BUILDDIR/wheels/CELL/manifest.d, is wheelgen restore's, written
+#         before this step runs: gen/key.h, depfilewrite)
 #         BUILDDIR/logs/CELL.build.log  (everything the step printed)
 # Scratch BUILDDIR/build/CELL/          (venv, copied source, dist/; removed
 #                                       again on success, kept on failure)
@@ -38,10 +39,9 @@ wg_templates=$(cd "$(dirname "$0")" && pwd)
 spec=$B/cells/$CELL/spec
 scratch=$B/build/$CELL
 outdir=$B/wheels/$CELL
-# the depfile target must match the edge's output path exactly as ninja spells it (in a
-# container, build-container.sh says how the host's ninja spells it)
-depfile_target=${WG_DEPFILE_TARGET:-$BUILDDIR_ARG/wheels/$CELL/manifest}
-depfile=$outdir/manifest.d
+# a whole cell's depfile is wheelgen restore's; a part writes its own (no wheelgen runs before it
+# but wheelgen key), by the same rule (gen/key.h, depfilewrite)
+depfile=
 # the manifest's writer (gen/step: static, so that it runs in a build container too)
 [ -x "$B/wheelgen-step" ] || wg_die "$B/wheelgen-step not found: re-run ./configure (it builds wheelgen-step beside wheelgen)"
 if [ -n "$wg_part" ]; then
@@ -100,16 +100,9 @@ wg_env() {
 }
 
 wg_readspec "$spec"
-# a cell of another platform than this host's: cross-built (templates/cross.sh; win_amd64:
-# templates/windows.sh, the same functions)
+# a cell of another platform than this host's: cross-built (wg_cross_load: its platform's helper)
 if [ -n "$WG_SYSROOT" ]; then
-    if [ "$WG_PLATFORM" = win_amd64 ]; then
-        # shellcheck source=templates/windows.sh
-        . "$wg_templates/windows.sh"
-    else
-        # shellcheck source=templates/cross.sh
-        . "$wg_templates/cross.sh"
-    fi
+    wg_cross_load
     wg_cross_begin
     wg_cross_say cross-building
 fi
@@ -174,6 +167,7 @@ esac
 # --- environment -----------------------------------------------------------
 
 wg_tab=$(printf '\t')
+wg_cr=$(printf '\r')
 wg_nl='
 '
 
@@ -323,23 +317,26 @@ wg_find_sources() {
         -o -name .git -o -name __pycache__ \) -prune -o "$@"
 }
 
-# Escape $1 for a Ninja depfile into $wg_esc.
+# Escape $1 for a Ninja depfile into $wg_esc: gen/esc.c's escdep, the rule of every other
+# depfile (space and '#' as \ , '$' as $$; a backslash, tab, CR or newline cannot be named).
 wg_depfile_escape() {
     case $1 in
-        *'$'*) wg_die "source path contains '\$', which a Ninja depfile cannot name: $1" ;;
-        *\\*) wg_die "source path contains a backslash, which wheelgen does not put in a Ninja depfile: $1" ;;
-        *"$wg_tab"*) wg_die "source path contains a tab, which a Ninja depfile cannot name: $1" ;;
+        *\\* | *"$wg_tab"* | *"$wg_cr"* | *"$wg_nl"*)
+            wg_die "source path '$1' cannot be named in a depfile (a backslash, tab, CR or newline)" ;;
     esac
     wg_esc=
     wg_rest=$1
     while :; do
         case $wg_rest in
-            *[' #']*)
-                wg_pre=${wg_rest%%[' #']*}
+            *[' #$']*)
+                wg_pre=${wg_rest%%[' #$']*}
                 wg_rest=${wg_rest#"$wg_pre"}
                 wg_ch=${wg_rest%"${wg_rest#?}"}
                 wg_rest=${wg_rest#?}
-                wg_esc=$wg_esc$wg_pre\\$wg_ch
+                case $wg_ch in
+                    '$') wg_esc=$wg_esc$wg_pre\$\$ ;;
+                    *) wg_esc=$wg_esc$wg_pre\\$wg_ch ;;
+                esac
                 ;;
             *) break ;;
         esac
@@ -347,7 +344,7 @@ wg_depfile_escape() {
     wg_esc=$wg_esc$wg_rest
 }
 
-mkdir -p "$scratch/dist" "$scratch/tmp" "$PIP_CACHE_DIR" "${depfile%/*}"
+mkdir -p "$scratch/dist" "$scratch/tmp" "$PIP_CACHE_DIR"
 cd "$scratch"
 # pip unpacks a PyPI sdist into $TMPDIR/pip-req-build-<random>: under the cell's scratch, that is
 # inside ccache's base_dir, so the absolute include paths setup.py files build from their own
@@ -384,33 +381,33 @@ case $WG_SOURCE_KIND in
         printf 'wheelgen: copying %s source files from %s to %s\n' \
             "$(wc -l <"$scratch/sources.list" | tr -d ' ')" "$wg_src" "$scratch/src"
         mkdir -p "$scratch/src"
-        wg_depfile_escape "$depfile_target"
-        printf '%s:' "$wg_esc" >"$scratch/manifest.d"
         # one tar for the whole list (a cp per file costs a process each: seconds for a big
         # tree); -h copies what a symlink points to, as cp did
         (cd "$wg_src" && tar -chf "$scratch/src.tar" --verbatim-files-from -T "$scratch/sources.list") ||
             wg_die "cannot read the source tree $wg_src (see above)"
         tar -xpf "$scratch/src.tar" -C "$scratch/src" || wg_die "cannot copy the source tree to $scratch/src"
         rm -f "$scratch/src.tar"
-        while IFS= read -r wg_rel; do
-            # the file as the host's ninja sees it (the source is elsewhere in a container)
-            wg_depfile_escape "${WG_DEPFILE_SOURCE:-$wg_src}/${wg_rel#./}"
-            printf ' %s' "$wg_esc"
-        done <"$scratch/sources.list" >>"$scratch/manifest.d"
-        printf '\n' >>"$scratch/manifest.d"
+        if [ -n "$depfile" ]; then
+            wg_depfile_escape "$depfile_target"
+            printf '%s:' "$wg_esc" >"$scratch/manifest.d"
+            while IFS= read -r wg_rel; do
+                # the file as the host's ninja sees it (the source is elsewhere in a container)
+                wg_depfile_escape "${WG_DEPFILE_SOURCE:-$wg_src}/${wg_rel#./}"
+                printf ' %s' "$wg_esc"
+            done <"$scratch/sources.list" >>"$scratch/manifest.d"
+            printf '\n' >>"$scratch/manifest.d"
+        fi
         ;;
     git)
         # the whole checkout; ninja tracks it through the .commit stamp, not file by file
         printf 'wheelgen: copying the checkout %s to %s\n' "$WG_SOURCE_DIR" "$scratch/src"
         cp -a "$WG_SOURCE_DIR" "$scratch/src"
-        wg_depfile_escape "$depfile_target"
-        printf '%s: \n' "$wg_esc" >"$scratch/manifest.d"
-        ;;
-    pypi)
-        wg_depfile_escape "$depfile_target"
-        printf '%s: \n' "$wg_esc" >"$scratch/manifest.d"
         ;;
 esac
+if [ -n "$depfile" ] && [ "$WG_SOURCE_KIND" != path ]; then
+    wg_depfile_escape "$depfile_target"
+    printf '%s:\n' "$wg_esc" >"$scratch/manifest.d"
+fi
 if [ "$WG_SOURCE_KIND" != pypi ]; then
     # Python's own CFLAGS carry -g, so compiled objects record the
     # directory they were built in; map it away so that the same source
@@ -438,8 +435,11 @@ for wg_p in "$@"; do
     patch -p1 --forward --batch --no-backup-if-mismatch -d "$scratch/src" -i "$wg_p" ||
         wg_die "patch $wg_p does not apply to $WG_PACKAGE $WG_VERSION (see above)"
 done
-mv -f "$scratch/manifest.d" "$depfile.tmp"
-mv -f "$depfile.tmp" "$depfile"
+if [ -n "$depfile" ]; then
+    mkdir -p "${depfile%/*}"
+    mv -f "$scratch/manifest.d" "$depfile.tmp"
+    mv -f "$depfile.tmp" "$depfile"
+fi
 
 # --- shards and deadlines: wheelgen-cc in front of the compilers ----------------------------
 

@@ -145,6 +145,7 @@ if [ "$step" = build ]; then
     arg --memory "${mb}m" --memory-swap "${mb}m"
     case $WG_SOURCE_KIND in
         path)
+            # (WG_DEPFILE_SOURCE: the source as the host's ninja spells it, for a part's depfile)
             arg -v "$WG_SOURCE:/wg/src:ro" -e WG_SOURCE_OVERRIDE=/wg/src -e "WG_DEPFILE_SOURCE=$WG_SOURCE"
             ;;
         git)
@@ -160,8 +161,6 @@ if [ "$step" = build ]; then
 $patches
 EOF
     [ "$n" -eq 0 ] || arg -e WG_PATCH_DIR=/wg/patches
-    # the depfile names the manifest as ninja spells it on the host
-    arg -e "WG_DEPFILE_TARGET=$BUILDDIR_ARG/wheels/$CELL/manifest"
     # shards and deadlines (build-host.sh): a part, its key and its stamp as the host's ninja
     # spells it; the deadline
     if [ -n "${WG_SHARD:-}" ]; then

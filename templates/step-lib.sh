@@ -3,9 +3,10 @@
 #   wg_begin STEP LOGKIND "$@"    (STEP: wheel | test; LOGKIND: build | test; "$@": BUILDDIR CELL)
 #
 # Checks the arguments, then sets B (BUILDDIR, absolute), BUILDDIR_ARG (as ninja spells it),
-# CELL, log and log_shown, sends all further output to the log, and on a non-zero exit
-# prints "wheelgen: STEP CELL failed; log: PATH" and the log's last 20 lines to the
-# caller's stderr (kept on fd 3).
+# CELL, log, errors and log_shown, sends all further output to the log, and on a non-zero exit
+# writes the log's first errors beside it (BUILDDIR/logs/CELL.LOGKIND.errors: wg_first_errors)
+# and prints "wheelgen: STEP CELL failed; log: PATH", those errors and the log's last 20 lines
+# to the caller's stderr (kept on fd 3).
 
 wg_begin() {
     wg_step=$1
@@ -16,7 +17,10 @@ wg_begin() {
     # the log as ninja's user knows it (relative to where ninja runs; in a container, the
     # build directory as the host spells it: WG_HOST_BUILDDIR, from container-run.sh)
     log_shown=${WG_HOST_BUILDDIR:-$BUILDDIR_ARG}/logs/$CELL.$wg_logkind.log
+    # (the log's name with .errors for .log: gen/summary.c reads it there)
+    errors=${log%.log}.errors
     mkdir -p "$B/logs"
+    rm -f "$errors"
     : >"$log"
     exec 3>&2 </dev/null >>"$log" 2>&1
     # the first and last lines say when the step started and how it ended (wheelgen status
@@ -75,7 +79,7 @@ wg_replace() {
 # may set: wg_clearspec empties them before a spec is read, so that set -u holds for those it
 # leaves out (tests/t0000 checks this list against graph.c)
 wg_specvars='WG_ABI WG_CCACHE WG_CELL WG_CUDA WG_CUDA_ARCHS WG_CUDA_HOME WG_FRONTEND WG_IMAGE
-WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_COMPRESS WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON WG_PYTHON_EXE
+WG_CROSS_SCRIPT WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_COMPRESS WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON WG_PYTHON_EXE
 WG_QEMU WG_REPAIR WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT
 WG_SHARDS WG_TEST_COMMAND WG_TEST_IMPORT WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION WG_WIDTH'
 wg_clearspec() {
@@ -95,6 +99,17 @@ wg_readspec() {
     # shellcheck source=/dev/null
     . "$1"
     [ "$WG_CELL" = "$CELL" ] || wg_die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
+}
+
+# wg_cross_load: for a cell cross-built here (its spec sets WG_SYSROOT), source its platform's
+# helper from the templates directory: WG_CROSS_SCRIPT, gen/platform.c's crossscript (cross.sh;
+# win_amd64: windows.sh). Each defines the same functions (wg_cross_begin, wg_cross_say, ...)
+wg_cross_load() {
+    case ${WG_CROSS_SCRIPT:-} in
+        '' | */* | .*) wg_die "spec: WG_CROSS_SCRIPT='${WG_CROSS_SCRIPT:-}' names no helper of templates/ (re-run ninja: it rewrites the spec)" ;;
+    esac
+    # shellcheck source=templates/cross.sh disable=SC2154 # (wg_templates: the step's, beside it)
+    . "$wg_templates/$WG_CROSS_SCRIPT"
 }
 
 # wg_heartbeat: every minute while the step runs, its elapsed time and the last progress
@@ -126,16 +141,17 @@ wg_on_exit() {
 }
 
 # wg_first_errors: after a failure, the log's first errors (the cause; the tail is mostly the
-# traceback of the tool that gave up), with their line numbers, each message once
-# (wg_first_errors_of)
+# traceback of the tool that gave up) into $errors, one "LINE: text" a line (wg_first_errors_of),
+# and printed. That file is the rule's one product: wheelgen summary reads it, never the rule
+# (it takes the file when it is not older than the log, so a step that never started, such as
+# a container that could not run, shows no old errors)
 wg_first_errors() {
-    wg_first_errors_of "$log" 5 >"$log.first" 2>/dev/null || true
-    if [ -s "$log.first" ]; then
+    wg_first_errors_of "$log" 5 >"$errors" 2>/dev/null || true
+    if [ -s "$errors" ]; then
         printf 'wheelgen: the first errors in the log (line: text):\n'
-        sed 's/^/  /' "$log.first"
+        sed 's/^/  /' "$errors"
         printf 'wheelgen: the log ends:\n'
     fi
-    rm -f "$log.first"
 }
 
 # wg_first_errors_of LOG MAX: the first MAX error lines of LOG as "LINE: text", each message
@@ -143,8 +159,8 @@ wg_first_errors() {
 # inside a word), ninja's "FAILED: ", a linker's refusal of an object ("file in wrong format",
 # "Relocations in generic ELF"), Python's last traceback line ("SomeError: ..."). Not: a command
 # (+ ...), wheelgen's own lines (a retry that worked, such as uv's offline try, is logged as
-# one), a build system's compiler checks (tmp.../a.c), pip's "Retrying (Retry(...". gen/summary.c
-# applies the same rule (firsterrors); tests/golden/first-errors.* hold both to it.
+# one), a build system's compiler checks (tmp.../a.c), pip's "Retrying (Retry(...". The one
+# owner of this rule (tests/golden/first-errors.* hold it; gen/summary.c reads what it found)
 wg_first_errors_of() {
     LC_ALL=C awk -v max="$2" '
         /^(\+ |wheelgen)/ || /tmp.*\/a\.(c|cc|cpp|cu):/ || /Retrying \(Retry\(/ { next }

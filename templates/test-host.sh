@@ -164,14 +164,8 @@ wg_tsite='' # the torch environment of WHEELGEN_TEST_TORCH=site
 if [ -n "$WG_SYSROOT" ]; then
     # a cell of another platform than this host's: its wheel, torch and test_deps installed for
     # the target into $scratch/site, imported by the target's Python under qemu-user
-    # (win_amd64: a venv of the Windows CPython under wine, templates/windows.sh)
-    if [ "$WG_PLATFORM" = win_amd64 ]; then
-        # shellcheck source=templates/windows.sh
-        . "$wg_templates/windows.sh"
-    else
-        # shellcheck source=templates/cross.sh
-        . "$wg_templates/cross.sh"
-    fi
+    # (win_amd64: a venv of the Windows CPython under wine; wg_cross_load: its platform's helper)
+    wg_cross_load
     wg_cross_begin
     wg_cross_test_env
     set --

@@ -166,3 +166,15 @@ if [ ! -s "$WORK/curls" ] && grep -q 'posix_spawnp(&x->pid, "curl"' "$top/gen/ht
 else
 	t_fail "$(cat "$WORK/curls")"
 fi
+t_case "every build-directory path goes through gen/layout.c: no code of gen/ outside it spells a place (\"out/\", %s/wheels/, logs, cells, ..., graph.ninja, the specs, host.txt)"
+# shellcheck disable=SC2016 # ($builddir: ninja's, in the pattern)
+# (code lines only: comments, usage texts and graph.c's rule texts, lines that are a string
+# alone, are left out; gen/manifest.c's tests/<cell>.ok is the manifest room's to move)
+grep -n -E '"out/|"[^"]*(%s|\$builddir)/(wheels|logs|cells|tests|publish|shards|src|store|variants|build)([/".]|$)|"[^"]*[/"](config\.ninja|graph\.ninja|publish\.spec|index\.spec|host\.txt|merge-index\.rsp|store-pull\.tsv|index-left-out\.tsv|index\.lock)' \
+	"$top"/gen/*.c | sed "s|^$top/||" | grep -v -E '^gen/layout\.c:|^[^:]*:[0-9]*:[[:space:]]*("|/\*|\*)' |
+	grep -v '^gen/manifest\.c:[0-9]*:		sbaddf(&p, "%s/tests/%s\.ok", builddir, w->cell);$' >"$WORK/places" || true
+if [ ! -s "$WORK/places" ] && grep -q '^	\[BD_GRAPH\] = { "graph.ninja", NULL },$' "$top/gen/layout.c"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/places")"
+fi

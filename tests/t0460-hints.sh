@@ -143,7 +143,17 @@ else
 	t_fail "$(cat "$WORK/xl.log")"
 fi
 
-t_case "the first-errors rule of the steps (step-lib.sh) finds the lines tests/golden/first-errors.expect lists (gen/summary.c's unit test holds it to the same)"
+t_case "the step writes those first errors beside its log (logs/CELL.build.errors), and wheelgen summary shows them as they are"
+sed -n '/^wheelgen: the first errors in the log/,/^wheelgen: the log ends:$/s/^  \([0-9]*: \)/\1/p' "$WORK/xl.log" >"$WORK/xl.errors.expect"
+if out/wheelgen summary build "$xl" >"$WORK/xl.md" 2>&1 &&
+	[ -s "$WORK/xl.errors.expect" ] && cmp -s "$WORK/xl.errors.expect" "out/logs/$xl.build.errors" &&
+	sed -n 's/^    //p' "$WORK/xl.md" >"$WORK/xl.md.errors" && cmp -s "$WORK/xl.errors.expect" "$WORK/xl.md.errors"; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/xl.md" "out/logs/$xl.build.errors" 2>&1)"
+fi
+
+t_case "the first-errors rule of the steps (step-lib.sh, its one owner) finds the lines tests/golden/first-errors.expect lists (gen/summary.c's unit test shows them from that file)"
 # shellcheck disable=SC2016
 if sh -c '. templates/step-lib.sh; wg_first_errors_of tests/golden/first-errors.log 10' >"$WORK/golden.first" &&
 	diff tests/golden/first-errors.expect "$WORK/golden.first" >"$WORK/golden.diff"; then

@@ -6,9 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "damage.h"
+#include "key.h"
+#include "layout.h"
+#include "platform.h"
 #include "coremeta.h"
 #include "diag.h"
 #include "esc.h"
@@ -803,43 +808,177 @@ testyamledit(void)
 	afree(&a);
 }
 
-/* the first error lines of a step's log (gen/summary.c): compiler and Python errors, each once,
-   the log's tail without them */
+/* the first error lines of a step's log (gen/summary.c): those the step wrote beside the log
+   (templates/step-lib.sh owns the rule), else the log's tail */
 static void
 testfirsterrors(void)
 {
 	static const char log1[] =
-		"wheelgen-step: start 1 build x\n+ gcc -c a.c\nchecking /tmp/tmpab_1/a.c:1: error: no\n"
-		"a.c:3:1: error: unknown type 'x'\na.c:4:1: error: unknown type 'x'\nterror: not one\n"
-		"In file: fatal error: y.h: No such file\nFAILED: a.o\nwheelgen: build x failed\n"
-		"Traceback:\nAssertionError: boom\nwheelgen-step: end 2 1 1 s\n";
+		"wheelgen-step: start 1 build x\n+ gcc -c a.c\na.c:3:1: error: unknown type 'x'\nwheelgen-step: end 2 1 1 s\n";
 	static const char log2[] = "wheelgen-step: start 1 test x\none\ntwo\nthree\nwheelgen-step: end 2 1 1 s\n";
-	char dir[] = "/tmp/wgunitXXXXXX", path[64], *want;
+	static const char errs2[] = "3: a.c:3:1: error: unknown type 'x'\n7: FAILED: a.o\n";
+	char dir[] = "/tmp/wgunitXXXXXX", path[64], errs[64], *want, *golden;
 	struct sb lines = SB_INIT;
+	struct timeval old[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
 
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-	snprintf(path, sizeof(path), "%s/build.log", dir);
+	snprintf(path, sizeof(path), "%s/x.build.log", dir);
+	snprintf(errs, sizeof(errs), "%s/x.build.errors", dir);
 	CHECK(writeifchanged(path, log1, strlen(log1)) >= 0, "a log written");
 	CHECK(firsterrors(path, 5, &lines) == 0, "the log read");
-	checkstr(lines.buf, "4: a.c:3:1: error: unknown type 'x'\n7: In file: fatal error: y.h: No such file\n8: FAILED: a.o\n"
-		 "11: AssertionError: boom\n", "its errors: each once, not the tool checks', not 'terror:'");
+	checkstr(lines.buf, "+ gcc -c a.c\na.c:3:1: error: unknown type 'x'\n", "no errors file: the log's last lines");
+	/* the errors file the step wrote: its lines as they are, at most max */
+	CHECK(writeifchanged(errs, errs2, strlen(errs2)) >= 0, "errors written");
 	sbreset(&lines);
+	CHECK(firsterrors(path, 5, &lines) == 0, "the log read");
+	checkstr(lines.buf, errs2, "the step's errors");
+	sbreset(&lines);
+	CHECK(firsterrors(path, 1, &lines) == 0, "the log read");
+	checkstr(lines.buf, "3: a.c:3:1: error: unknown type 'x'\n", "at most max of them");
+	/* an errors file older than the log is an earlier run's */
+	CHECK(utimes(errs, old) == 0, "errors made old");
+	sbreset(&lines);
+	CHECK(firsterrors(path, 2, &lines) == 0, "the log read");
+	checkstr(lines.buf, "+ gcc -c a.c\na.c:3:1: error: unknown type 'x'\n", "an old errors file: the log's last lines");
+	CHECK(writeifchanged(errs, "", 0) >= 0, "an empty errors file");
 	CHECK(writeifchanged(path, log2, strlen(log2)) >= 0, "a log without errors written");
+	sbreset(&lines);
 	CHECK(firsterrors(path, 2, &lines) == 0, "the log read");
 	checkstr(lines.buf, "two\nthree\n", "without errors: its last lines");
-	/* the rule templates/step-lib.sh's wg_first_errors_of applies (tests/t0460 holds it to the
-	   same files): linkers' refusals, no retries (run from the top of the tree) */
-	if ((want = readfile("tests/golden/first-errors.expect", NULL))) {
+	snprintf(path, sizeof(path), "%s/none.test.log", dir);
+	CHECK(firsterrors(path, 2, &lines) == -1, "no log: -1");
+	/* what the rule of templates/step-lib.sh finds in the shared log (tests/t0460 holds the rule
+	   to tests/golden/first-errors.expect) is what the summary shows (run from the top of the tree) */
+	want = readfile("tests/golden/first-errors.expect", NULL);
+	golden = readfile("tests/golden/first-errors.log", NULL);
+	CHECK(want && golden, "tests/golden/first-errors.* read");
+	if (want && golden) {
+		snprintf(path, sizeof(path), "%s/g.build.log", dir);
+		snprintf(errs, sizeof(errs), "%s/g.build.errors", dir);
+		CHECK(writeifchanged(path, golden, strlen(golden)) >= 0 && writeifchanged(errs, want, strlen(want)) >= 0,
+		      "the golden log and its errors written");
 		sbreset(&lines);
-		CHECK(firsterrors("tests/golden/first-errors.log", 10, &lines) == 0, "the shared log read");
-		checkstr(lines.buf, want, "tests/golden/first-errors.log: the lines step-lib.sh's rule finds");
-		free(want);
-	} else {
-		CHECK(0, "tests/golden/first-errors.expect read");
+		CHECK(firsterrors(path, 10, &lines) == 0, "the golden log read");
+		checkstr(lines.buf, want, "tests/golden/first-errors.expect: the lines step-lib.sh's rule found");
 	}
+	free(want);
+	free(golden);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	CHECK(system(path) == 0, "cleanup");
 	sbfree(&lines);
+}
+
+/* the one depfile writer (key.h): a path source's files, escaped as ninja's depfile parser reads
+   them ('$' doubled, space and '#' escaped, ':' as it is); a git source names none; a file a
+   depfile cannot name is an error */
+static void
+testdepfile(void)
+{
+	char dir[] = "/tmp/wgunitXXXXXX", path[96], *got;
+	struct package pkg;
+	struct cell cl;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	memset(&pkg, 0, sizeof(pkg));
+	memset(&cl, 0, sizeof(cl));
+	cl.pkg = &pkg;
+	pkg.src = SRC_PATH;
+	pkg.path = dir;
+	snprintf(path, sizeof(path), "%s/we$ird :dir", dir);
+	CHECK(mkdir(path, 0777) == 0, "a directory with '$', space and ':'");
+	snprintf(path, sizeof(path), "%s/we$ird :dir/a#b.c", dir);
+	CHECK((f = fopen(path, "w")) && fclose(f) == 0, "a file in it");
+	snprintf(path, sizeof(path), "%s/setup.py", dir);
+	CHECK((f = fopen(path, "w")) && fclose(f) == 0, "setup.py");
+	snprintf(path, sizeof(path), "%s/build", dir);
+	CHECK(mkdir(path, 0777) == 0, "build/ (not a source)");
+	snprintf(path, sizeof(path), "%s.d", dir);
+	CHECK(depfilewrite(&cl, "out dir/wheels/x/manifest", path) == 0, "depfile written");
+	got = readfile(path, NULL);
+	{
+		struct sb want = SB_INIT;
+
+		sbaddf(&want, "out\\ dir/wheels/x/manifest: %s/setup.py %s/we$$ird\\ :dir/a\\#b.c\n", dir, dir);
+		checkstr(got ? got : "", want.buf, "the depfile: sorted, escaped, no build/");
+		sbfree(&want);
+	}
+	free(got);
+	pkg.src = SRC_GIT;
+	CHECK(depfilewrite(&cl, "out/wheels/x/manifest", path) == 0, "a git cell's depfile");
+	got = readfile(path, NULL);
+	checkstr(got ? got : "", "out/wheels/x/manifest:\n", "a git cell names no file");
+	free(got);
+	pkg.src = SRC_PATH;
+	snprintf(path, sizeof(path), "%s/tab\there", dir);
+	CHECK((f = fopen(path, "w")) && fclose(f) == 0, "a file with a tab");
+	snprintf(path, sizeof(path), "%s.d", dir);
+	CHECK(depfilewrite(&cl, "out/wheels/x/manifest", path) == -1, "a tab: -1");
+	unlink(path);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK(system(path) == 0, "cleanup");
+}
+
+/* layout: the log of any step, and the places of the whole build directory */
+static void
+testlayout(void)
+{
+	struct sb s = SB_INIT;
+
+	bdlog(&s, "out", "c-1.0-py312", "shard2");
+	checkstr(s.buf, "out/logs/c-1.0-py312.shard2.log", "a part's log");
+	sbreset(&s);
+	bdlog(&s, NULL, "c-1.0-py312", "build");
+	bdrel(&s, BD_BUILDLOG, "c-1.0-py312");
+	checkstr(s.buf, "logs/c-1.0-py312.build.loglogs/c-1.0-py312.build.log", "bdlog's build log is BD_BUILDLOG");
+	sbreset(&s);
+	bdpath(&s, "b", BD_GRAPH, NULL);
+	bdpath(&s, " b", BD_INDEXPAGE, "ignored");
+	checkstr(s.buf, "b/graph.ninja b/index/simple/index.html", "places of the whole directory");
+	sbfree(&s);
+}
+
+/* damage: a stored wheel's name, and a manifest that contradicts its cell */
+static void
+testdamage(void)
+{
+	struct wheelinfo m;
+	struct package pkg;
+	struct cell cl;
+	struct sb why = SB_INIT;
+	char flat[] = "a-1.0-py3-none-any.whl", blob[] = "blobs/0123/a-1.0-py3-none-any.whl", other[] = "b-1.0-py312";
+
+	memset(&m, 0, sizeof(m));
+	memset(&pkg, 0, sizeof(pkg));
+	memset(&cl, 0, sizeof(cl));
+	CHECK(plainwheel("a-1.0-py3-none-any.whl") && !plainwheel(".a.whl") && !plainwheel("x/a.whl") &&
+	      !plainwheel("a.tar.gz"), "plainwheel");
+	m.filename = flat;
+	CHECK(!strcmp(entrywheel(&m), m.filename), "a flat wheel: its file name");
+	m.stored = blob;
+	CHECK(!strcmp(entrywheel(&m), m.stored), "a blob: its name in the store");
+	cl.pkg = &pkg;
+	cl.id = "a-1.0-py312";
+	m.cell = other;
+	CHECK(entrydamage(&cl, &m, &why) == 1 && strstr(why.buf, "its cell= is 'b-1.0-py312'"), "another cell's entry");
+	sbfree(&why);
+}
+
+/* platform: each platform's cross helper is a script of templates/ (run from the top of the tree) */
+static void
+testcrossscript(void)
+{
+	size_t i;
+
+	for (i = 0; i < nplatforms; i++) {
+		struct sb path = SB_INIT;
+
+		sbaddf(&path, "templates/%s", orempty(platforms[i].crossscript));
+		CHECK(platforms[i].crossscript && access(path.buf, R_OK) == 0, "a platform's crossscript is in templates/");
+		sbfree(&path);
+	}
+	CHECK(!strcmp(platformfind("win_amd64")->crossscript, "windows.sh") &&
+	      !strcmp(platformfind("aarch64")->crossscript, "cross.sh"), "win_amd64: windows.sh; aarch64: cross.sh");
 }
 
 /* shardplan: the fit of setup and time per object, the binomial largest part, the suggested N */
@@ -1154,6 +1293,10 @@ main(void)
 	testcoremeta();
 	testyamledit();
 	testfirsterrors();
+	testdepfile();
+	testlayout();
+	testdamage();
+	testcrossscript();
 	testshardplan();
 	pepfree();
 	printf("unit: %d passed, %d failed\n", passed, failed);
