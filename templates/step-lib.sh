@@ -49,12 +49,12 @@ wg_cellargs() {
     CELL=$3
     case $CELL in
         '' | . | .. | */* | -*)
-            printf 'wheelgen: bad cell name: %s\n' "$CELL" >&2
+            wg_say 'bad cell name: %s' "$CELL" >&2
             exit 2
             ;;
     esac
     if [ ! -d "$BUILDDIR_ARG" ]; then
-        printf 'wheelgen: build directory does not exist: %s\n' "$BUILDDIR_ARG" >&2
+        wg_say 'build directory does not exist: %s' "$BUILDDIR_ARG" >&2
         exit 2
     fi
     B=$(cd "$BUILDDIR_ARG" && pwd)
@@ -92,9 +92,9 @@ wg_clearspec() {
 # check that it is this cell's
 wg_readspec() {
     wg_clearspec
-    printf 'wheelgen: %s %s (%s)\n' "$wg_logkind" "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
+    wg_say '%s %s (%s)' "$wg_logkind" "$CELL" "$(date '+%Y-%m-%d %H:%M:%S')"
     [ -f "$1" ] || wg_die "spec file not found: $1"
-    printf 'wheelgen: spec %s\n' "$1"
+    wg_say 'spec %s' "$1"
     sed 's/^/  | /' "$1"
     # shellcheck source=/dev/null
     . "$1"
@@ -131,7 +131,7 @@ wg_on_exit() {
     printf 'wheelgen-step: end %s %s %s s\n' "$(date +%s)" "$wg_rc" "$(($(date +%s) - ${wg_t0:-$(date +%s)}))"
     if [ "$wg_rc" -ne 0 ]; then
         {
-            printf 'wheelgen: %s %s failed; log: %s\n' "$wg_step" "$CELL" "$log_shown"
+            wg_say '%s %s failed; log: %s' "$wg_step" "$CELL" "$log_shown"
             wg_first_errors
             tail -n 20 "$log"
             wg_hint
@@ -148,9 +148,9 @@ wg_on_exit() {
 wg_first_errors() {
     wg_first_errors_of "$log" 5 >"$errors" 2>/dev/null || true
     if [ -s "$errors" ]; then
-        printf 'wheelgen: the first errors in the log (line: text):\n'
+        wg_say 'the first errors in the log (line: text):'
         sed 's/^/  /' "$errors"
-        printf 'wheelgen: the log ends:\n'
+        wg_say 'the log ends:'
     fi
 }
 
@@ -178,15 +178,15 @@ wg_hint() {
     if grep -q -E 'file in wrong format|Relocations in generic ELF' "$log"; then
         wg_hint_object
     elif grep -q -E 'Killed signal terminated program|died due to signal 9|signal 9 \(Kill|virtual memory exhausted|std::bad_alloc|[Oo]ut of memory|Cannot allocate memory' "$log"; then
-        printf 'wheelgen: hint: a compiler was killed or ran out of memory. Each build claims memory_per_job_gb x MAX_JOBS x NVCC_THREADS in the memory pool: raise memory_per_job_gb or lower max_jobs / nvcc_threads for this package, or ./configure --max-jobs N / --memory-gb N\n'
+        wg_say 'hint: a compiler was killed or ran out of memory. Each build claims memory_per_job_gb x MAX_JOBS x NVCC_THREADS in the memory pool: raise memory_per_job_gb or lower max_jobs / nvcc_threads for this package, or ./configure --max-jobs N / --memory-gb N'
     elif grep -q 'undefined symbol' "$log"; then
-        printf 'wheelgen: hint: "undefined symbol" at import: the extension was compiled against another torch, CUDA or C++ ABI than the one that loaded it. The test installs the torch the manifest records; if it still fails, the build saw a different torch (check "torch ... built with CUDA" near the top of the build log)\n'
+        wg_say 'hint: "undefined symbol" at import: the extension was compiled against another torch, CUDA or C++ ABI than the one that loaded it. The test installs the torch the manifest records; if it still fails, the build saw a different torch (check "torch ... built with CUDA" near the top of the build log)'
     elif grep -q -E 'C\+\+(20|17) or later compatible compiler is required' "$log"; then
-        printf 'wheelgen: hint: the headers (torch 2.14 and later: C++20) need a newer C++ standard than the package compiles with: patch its -std flag (patches:, as config/patches/sageattention-2.2-cxx20.patch does); appending a second -std through the environment does not work with nvcc\n'
+        wg_say 'hint: the headers (torch 2.14 and later: C++20) need a newer C++ standard than the package compiles with: patch its -std flag (patches:, as config/patches/sageattention-2.2-cxx20.patch does); appending a second -std through the environment does not work with nvcc'
     elif grep -q 'libcuda\.so\.1' "$log"; then
-        printf 'wheelgen: hint: "libcuda.so.1" is the NVIDIA driver, which this host lacks: a module that links it loads only on a GPU machine (test it there: WHEELGEN_TEST_PYTHON, see docs/manual.md, "GPU tests"); the build itself needs only the toolkit\n'
+        wg_say 'hint: "libcuda.so.1" is the NVIDIA driver, which this host lacks: a module that links it loads only on a GPU machine (test it there: WHEELGEN_TEST_PYTHON, see docs/manual.md, "GPU tests"); the build itself needs only the toolkit'
     elif grep -q -E 'CUDA_HOME environment variable is not set|nvcc: not found|No such file or directory: .*/bin/nvcc' "$log"; then
-        printf 'wheelgen: hint: the build found no CUDA toolkit: install it (or ./configure --cuda-from-pypi X.Y) and re-run ./configure, which records the toolkits it finds\n'
+        wg_say 'hint: the build found no CUDA toolkit: install it (or ./configure --cuda-from-pypi X.Y) and re-run ./configure, which records the toolkits it finds'
     fi
 }
 
@@ -216,8 +216,26 @@ wg_hint_object() {
     wg_hd=''
     [ -z "$wg_hf" ] || ! command -v file >/dev/null 2>&1 || wg_hd=" ($(file -b "$wg_hf" | cut -d, -f1-2))"
     # shellcheck disable=SC2016 # ($CC: the variables' names)
-    printf 'wheelgen: hint: the linker refused %s, an object for %s%s, in a build for %s: the step that compiled it did not use the cross compilers. A CMake build reads them from the toolchain file wheelgen hands over (CMAKE_TOOLCHAIN_FILE, CMAKE_ARGS); a build that runs gcc, g++ or nvcc by a fixed name, or ships prebuilt objects, needs a patch (patches:) to use $CC, $CXX and $NVCC (docs/troubleshooting.md, "Cross builds")\n' \
+    wg_say 'hint: the linker refused %s, an object for %s%s, in a build for %s: the step that compiled it did not use the cross compilers. A CMake build reads them from the toolchain file wheelgen hands over (CMAKE_TOOLCHAIN_FILE, CMAKE_ARGS); a build that runs gcc, g++ or nvcc by a fixed name, or ships prebuilt objects, needs a patch (patches:) to use $CC, $CXX and $NVCC (docs/troubleshooting.md, "Cross builds")' \
         "${wg_ho:-an object}" "$wg_hn" "$wg_hd" "${WG_PLATFORM:-$(uname -m)}"
+}
+
+# A step's messages: wg_say FORMAT [ARG...] prints "wheelgen: " and printf's FORMAT (no
+# newline: wg_say adds it), wg_warn the same as "wheelgen: warning: ", wg_die MESSAGE... prints
+# "wheelgen: MESSAGE" and ends the step (status 1). Every step template says things through
+# them (t0000 holds it), so that the prefix is spelled here alone.
+wg_say() {
+    wg_f=$1
+    shift
+    # shellcheck disable=SC2059 # (the caller's format)
+    printf "wheelgen: $wg_f\n" "$@"
+}
+
+wg_warn() {
+    wg_f=$1
+    shift
+    # shellcheck disable=SC2059 # (the caller's format)
+    printf "wheelgen: warning: $wg_f\n" "$@"
 }
 
 wg_die() {
@@ -227,7 +245,7 @@ wg_die() {
         wg_die_hook=''
         "$wg_h"
     fi
-    printf 'wheelgen: %s\n' "$*"
+    wg_say '%s' "$*"
     exit 1
 }
 
@@ -282,7 +300,7 @@ wg_uv_cached() {
         fi
         sed 's/^/wheelgen: (offline try) /' "$wg_off"
         rm -f "$wg_off"
-        printf 'wheelgen: note: that did not work from uv'"'"'s cache alone (--offline); asking the index\n'
+        wg_say 'note: that did not work from uv'"'"'s cache alone (--offline); asking the index'
         [ -z "${wg_uv_clean:-}" ] || rm -rf "$wg_uv_clean"
     fi
     wg_uv "$@" || return

@@ -38,7 +38,7 @@ rm -f "$stamp" "$B/wheels/$CELL/tested"
 wg_skips=''
 wg_skip_module() {
     wg_skips="$wg_skips $1"
-    printf 'wheelgen: compiled module %s is not loaded (test_skip_modules): %s\n' "$1" "$2"
+    wg_say 'compiled module %s is not loaded (test_skip_modules): %s' "$1" "$2"
 }
 
 # test_deps: what the test needs besides torch and the wheel (which goes in with --no-deps:
@@ -70,19 +70,19 @@ print("%d.%d%s" % (sys.version_info[0], sys.version_info[1], "t" if sysconfig.ge
         wg_die "WHEELGEN_TEST_PYTHON='$WHEELGEN_TEST_PYTHON' does not run"
     [ "$wg_v" = "$WG_PYTHON" ] ||
         wg_die "WHEELGEN_TEST_PYTHON='$WHEELGEN_TEST_PYTHON' is Python $wg_v; cell $CELL needs Python $WG_PYTHON"
-    printf 'wheelgen: testing with %s (WHEELGEN_TEST_PYTHON), not %s\n' "$wg_p" "$WG_PYTHON_EXE"
+    wg_say 'testing with %s (WHEELGEN_TEST_PYTHON), not %s' "$wg_p" "$WG_PYTHON_EXE"
     WG_PYTHON_EXE=$wg_p
 fi
 if [ -n "$WG_UV" ] && [ ! -x "$WG_UV" ]; then
     # the spec names the build host's uv: elsewhere the venv module and pip, which need
     # nothing from the network to install a wheel file (uv venv --seed fetches pip)
-    printf 'wheelgen: note: %s not found here; using the venv module and pip\n' "$WG_UV"
+    wg_say 'note: %s not found here; using the venv module and pip' "$WG_UV"
     WG_UV=''
 fi
 [ -x "$WG_PYTHON_EXE" ] || wg_die "python not found or not executable: $WG_PYTHON_EXE"
 
 [ -f "$manifest" ] || wg_die "manifest not found: $manifest (did the build step run?)"
-printf 'wheelgen: manifest %s\n' "$manifest"
+wg_say 'manifest %s' "$manifest"
 sed 's/^/  | /' "$manifest"
 # the manifest's fields, through its reader (gen/manifest.c's static step tool: it runs in a
 # test container too)
@@ -129,7 +129,7 @@ print(m.version("torch"), torch.version.cuda or "-", os.path.dirname(os.path.dir
     wg_t=${wg_t#* }
     wg_tc=${wg_t%% *}
     wg_tsite=${wg_t#* }
-    printf 'wheelgen: torch %s (CUDA %s) from %s (WHEELGEN_TEST_TORCH=site); the wheel was built against torch %s (CUDA %s)\n' \
+    wg_say 'torch %s (CUDA %s) from %s (WHEELGEN_TEST_TORCH=site); the wheel was built against torch %s (CUDA %s)' \
         "$wg_tv" "$wg_tc" "$wg_tsite" "$m_torch_version" "${m_torch_cuda:--}"
     wg_pub=${wg_tv%%+*}
     case $wg_pub in
@@ -140,7 +140,7 @@ print(m.version("torch"), torch.version.cuda or "-", os.path.dirname(os.path.dir
         wg_die "WHEELGEN_TEST_TORCH=site: $WG_PYTHON_EXE has torch $wg_tv built with CUDA $wg_tc, cell $CELL was built against torch with CUDA $m_torch_cuda"
     fi
     if [ "$wg_pub" != "${m_torch_version%%+*}" ] || [ "$wg_tc" != "$m_torch_cuda" ]; then
-        printf 'wheelgen: note: not the exact torch of the build, but the same minor and CUDA major version\n'
+        wg_say 'note: not the exact torch of the build, but the same minor and CUDA major version'
     fi
 }
 
@@ -314,7 +314,7 @@ printf '+ python -c <import every compiled module of %s>\n' "$m_filename"
 # (a Windows Python writes its lines with CRLF)
 tr -d '\r' <"$scratch/modules" >"$scratch/modules.lf" && mv -f "$scratch/modules.lf" "$scratch/modules"
 wg_needs_gpu=$(sed -n 's/^needs_gpu=//p' "$scratch/modules")
-[ -z "$wg_needs_gpu" ] || printf 'wheelgen: test %s: needs-gpu (not loaded here: no NVIDIA driver): %s\n' "$CELL" "$wg_needs_gpu" >&3
+[ -z "$wg_needs_gpu" ] || wg_say 'test %s: needs-gpu (not loaded here: no NVIDIA driver): %s' "$CELL" "$wg_needs_gpu" >&3
 
 # test_command: for a CUDA cell it is the GPU test, run only where a GPU is seen and
 # otherwise reported as skipped (never as passed); for other cells it always runs.
@@ -322,8 +322,8 @@ gpu=none
 if [ -n "$WG_TEST_COMMAND" ]; then
     if [ -n "$WG_CUDA" ] && ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
         gpu=skipped
-        printf 'wheelgen: GPU test skipped: no GPU on this host (nvidia-smi -L lists none)\n'
-        printf 'wheelgen: test %s: GPU test skipped (no GPU here)\n' "$CELL" >&3
+        wg_say 'GPU test skipped: no GPU on this host (nvidia-smi -L lists none)'
+        wg_say 'test %s: GPU test skipped (no GPU here)' "$CELL" >&3
     else
         WG_WHEEL=$wheel
         export WG_WHEEL WG_CELL WG_PACKAGE WG_VERSION WG_PYTHON WG_CUDA WG_TORCH
@@ -348,4 +348,4 @@ mv -f "$B/wheels/$CELL/tested.tmp" "$B/wheels/$CELL/tested"
 mv -f "$stamp.tmp" "$stamp"
 cd "$B"
 rm -rf "$scratch"
-printf 'wheelgen: tested %s (%s)\n' "$m_filename" "$(date '+%Y-%m-%d %H:%M:%S')"
+wg_say 'tested %s (%s)' "$m_filename" "$(date '+%Y-%m-%d %H:%M:%S')"

@@ -44,7 +44,7 @@ wg_cross_begin() {
 
 # wg_cross_say STEP: the toolchain in the log
 wg_cross_say() {
-    printf 'wheelgen: %s for win_amd64 on %s: %s (%s, UCRT), the Windows CPython %s (Python %s), %s\n' \
+    wg_say '%s for win_amd64 on %s: %s (%s, UCRT), the Windows CPython %s (Python %s), %s' \
         "$1" "$(uname -m)" "${wg_xprefix}gcc" "$("${wg_xprefix}gcc" -dumpfullversion 2>/dev/null || echo '?')" \
         "$WG_SYSROOT" "$WG_PYTHON" "$("$WG_QEMU" --version 2>/dev/null | head -n 1)"
 }
@@ -100,13 +100,13 @@ PY
     wg_xenv="$wg_xenv CC=$(wg_quote "$wg_xcc -specs=$scratch/ucrt.specs") CXX=$(wg_quote "$wg_xcxx -specs=$scratch/ucrt.specs")"
     wg_xenv="$wg_xenv LDSHARED=$(wg_quote "$scratch/wbin/ldshared") LDCXXSHARED=$(wg_quote "$scratch/wbin/ldcxxshared")"
     wg_xenv="$wg_xenv AR=$(wg_quote "${wg_xprefix}ar") CFLAGS= CXXFLAGS= CPPFLAGS= LDFLAGS="
-    printf 'wheelgen: cross: %s\n' "$wg_xenv"
+    wg_say 'cross: %s' "$wg_xenv"
 }
 
 # wg_win_repair: delvewheel repairs $wheel (out/tools' from configure, else the build venv's);
 # wg_rx: repair_exclude, DLLs left out on purpose (--no-dll)
 wg_win_repair() {
-    printf 'wheelgen: repairing %s with delvewheel\n' "$wheel_name"
+    wg_say 'repairing %s with delvewheel' "$wheel_name"
     wg_dw=$B/tools/bin/delvewheel
     if [ ! -x "$wg_dw" ]; then
         wg_install delvewheel
@@ -121,7 +121,7 @@ wg_win_repair() {
     done
     wg_run "$wg_dw" repair "$@" --add-path "$WG_SYSROOT" -w "$scratch/repaired" "$wheel"
     wg_one "$scratch/repaired" "delvewheel repair"
-    printf 'wheelgen: repaired: %s\n' "$wheel_name"
+    wg_say 'repaired: %s' "$wheel_name"
     # every module and DLL of the wheel is a PE32+ x86-64 file (machine 0x8664)
     "$py" - "$wheel" <<'PY' 3>&- || wg_die "$wheel_name holds files that are not x86-64 Windows DLLs (see above): refused"
 import struct, sys, zipfile
@@ -169,7 +169,7 @@ wg_cross_test_env() {
     wg_run "$scratch/bin/python" -m venv --without-pip --system-site-packages "$scratch/venv" ||
         wg_die "cannot make a venv of the Windows CPython $WG_PYTHON under wine"
     [ -f "$scratch/venv/Scripts/python.exe" ] || wg_die "the venv under wine has no Scripts/python.exe"
-    printf 'wheelgen: venv under wine in %s s\n' "$(($(date +%s) - wg_t0))"
+    wg_say 'venv under wine in %s s' "$(($(date +%s) - wg_t0))"
     wg_xsite=$scratch/venv/Lib/site-packages
     wg_win_python "$scratch/venv/Scripts/python.exe"
     py=$scratch/bin/python

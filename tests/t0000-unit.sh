@@ -156,6 +156,19 @@ spelled "$top"/gen/*.c "$top"/gen/*.h "$top"/gen/cc/*.c "$top"/gen/step/*.c "$to
 		-e '^\(gen/index\.c\|gen/simpleapi\.c\|templates/relabel\.py\):[0-9]*:sha256= ' \
 		-e '^\(templates/test-host\.sh\|gen/restore\.c\):[0-9]*:gpu= ' >"$WORK/owners" || true
 if [ ! -s "$WORK/owners" ] && [ ! -e "$top/templates/manifest.py" ]; then t_pass; else t_fail "$(cat "$WORK/owners")"; fi
+t_case "a step's messages through step-lib.sh: no step template spells \"wheelgen: \" in a printf but wg_say and wg_warn"
+# shellcheck disable=SC2016 # (the patterns: printf's, not expansions)
+grep -n -e "printf 'wheelgen: " -e 'printf "wheelgen: ' "$top"/templates/build-host.sh "$top"/templates/test-host.sh \
+	"$top"/templates/cross.sh "$top"/templates/windows.sh "$top"/templates/step-lib.sh >"$WORK/says" || true
+# shellcheck disable=SC2016
+if [ "$(grep -c -v -e '/templates/step-lib\.sh:[0-9]*:    printf "wheelgen: $wg_f\\n" "$@"$' \
+	-e '/templates/step-lib\.sh:[0-9]*:    printf "wheelgen: warning: $wg_f\\n" "$@"$' "$WORK/says")" = 0 ] &&
+	[ "$(wc -l <"$WORK/says")" = 2 ] && [ "$(grep -c "wg_say '" "$top/templates/build-host.sh")" -gt 30 ]; then
+	t_pass
+else
+	t_fail "$(cat "$WORK/says")"
+fi
+
 t_case "one HTTP client: no file of gen/ but http.c runs curl or a shell (popen), and no template but publish-lib.sh (wg_auth, wg_curl) builds an Authorization header or hands curl a header file"
 grep -n 'popen(\|"curl[ "]' "$top"/gen/*.c "$top"/gen/cc/*.c "$top"/gen/step/*.c | grep -v '^[^:]*/gen/http\.c:' >"$WORK/curls" || true
 grep -n 'Authorization\|-H *@\|--header *@\|--location-trusted' "$top"/templates/* | grep -v '^[^:]*/templates/publish-lib\.sh:' |
