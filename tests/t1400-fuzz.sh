@@ -18,7 +18,7 @@ if [ -z "$cc" ]; then
 fi
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/gen $(pkg-config --cflags yaml-0.1 libgit2 libpcre2-8 zlib)"
 libs="$(pkg-config --libs yaml-0.1 libgit2 libpcre2-8 zlib) -pthread"
-srcs=$(find "$top/gen" -name '*.c' ! -name main.c ! -path '*/cc/*' | sort)
+srcs=$(find "$top/gen" -name '*.c' ! -name main.c ! -path '*/cc/*' ! -path '*/step/*' | sort)
 ok=1
 # gen/ compiled once for every target
 mkdir -p "$WORK/obj"
