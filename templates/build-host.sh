@@ -568,14 +568,16 @@ wg_objects() {
     wg_other=$(wg_count other)
     wg_late=$(wg_count late)
     wg_total=$(awk '{ print $2 }' "$WG_CC_LOG" | sort -u | wc -l | tr -d ' ')
+    # this build's share of them: a part's own objects (the cell's all, for a whole build)
+    wg_share=$((wg_total - wg_other))
 }
 # wg_progress STATE: BUILDDIR/shards/CELL/<dir>/objects, what a part or a stopped build made,
-# for the workflow to read (key=value lines: state part|stopped, part, objects, done, compiled,
-# reused)
+# for the workflow to read (key=value lines: state part|stopped, part, objects (the cell's),
+# share (the part's own, of objects), done, compiled, reused)
 wg_progress() {
     [ -n "$WG_CC_SAVE" ] && [ -d "$WG_CC_SAVE" ] || return 0
-    printf 'state=%s\npart=%s\nobjects=%s\ndone=%s\ncompiled=%s\nreused=%s\n' "$1" "$wg_part" "$wg_total" \
-        "$((wg_compiled + wg_reused))" "$wg_compiled" "$wg_reused" >"$WG_CC_SAVE/objects.tmp"
+    printf 'state=%s\npart=%s\nobjects=%s\nshare=%s\ndone=%s\ncompiled=%s\nreused=%s\n' "$1" "$wg_part" "$wg_total" \
+        "$wg_share" "$((wg_compiled + wg_reused))" "$wg_compiled" "$wg_reused" >"$WG_CC_SAVE/objects.tmp"
     mv -f "$WG_CC_SAVE/objects.tmp" "$WG_CC_SAVE/objects"
 }
 # wg_deadline_die: the build stopped at the deadline (objects past it): say so, and fail
@@ -584,7 +586,7 @@ wg_deadline_die() {
     [ "$wg_late" -gt 0 ] || return 0
     wg_progress stopped
     wg_say 'objects: %s compiled, %s reused' "$wg_compiled" "$wg_reused"
-    wg_die "stopped at the deadline: $((wg_compiled + wg_reused)) of $wg_total objects compiled (kept in ${WG_CC_SAVE:-nowhere}: the next build of $CELL continues from them)"
+    wg_die "stopped at the deadline: $((wg_compiled + wg_reused)) of $wg_total objects compiled${wg_part:+, $((wg_compiled + wg_reused)) of the $wg_share of part $wg_part} (kept in ${WG_CC_SAVE:-nowhere}: the next build of $CELL continues from them)"
 }
 
 # --- venv and build ------------------------------------------------------------

@@ -54,6 +54,7 @@ t_expect "each part compiles its share of the nine objects, kept with the cell's
 		grep -qx "part=$k/4" "out/shards/$cell/$k/objects"
 		grep -qx "compiled=$c" "out/shards/$cell/$k/objects"
 		grep -qx "objects=9" "out/shards/$cell/$k/objects"
+		grep -qx "share=$c" "out/shards/$cell/$k/objects"
 		n=$((n + c))
 	done
 	[ "$n" = 9 ]
@@ -105,6 +106,7 @@ t_expect "a deadline stops the build: the compile in flight killed, the rest not
 	[ "$(ls "out/shards/$cell/resume" | grep -c "\.o$")" = "$done" ]
 	grep -qx state=stopped "out/shards/$cell/resume/objects"
 	grep -qx "done=$done" "out/shards/$cell/resume/objects"
+	grep -qx share=9 "out/shards/$cell/resume/objects"
 	[ ! -e "out/wheels/$cell/manifest" ]
 	ninja "wheel/$cell" >"$WORK/resume.log" 2>&1
 	grep -qx "wheelgen: objects: $((9 - done)) compiled, $done reused" "out/logs/$cell.build.log"
