@@ -357,10 +357,18 @@ wg_pth() {
 # wg_venv DIR: a fresh venv from $WG_PYTHON_EXE, activated (VIRTUAL_ENV, PATH, py); wg_uv_venv
 # is 1 when uv made it (build-host.sh then builds with uv build), else empty
 # (uv makes it in a fraction of a second with pip seeded from its cache; the venv module
-# runs ensurepip, about 3 s per venv; uv only knows Pythons from 3.8 on)
+# runs ensurepip, about 3 s per venv; uv makes venvs only of Pythons from 3.8 on, but installs
+# into older ones: for 3.6 and 3.7 the venv module makes it without pip, and uv installs the
+# newest pip that Python runs, where ensurepip and then pip's upgrade of itself took 5 s)
 wg_venv() {
     wg_uv_venv=''
+    wg_uv_pip=''
     case ${WG_UV:+uv}:${WG_PYTHON:-} in
+        uv:3.[67] | uv:3.[67]t)
+            wg_run "$WG_PYTHON_EXE" -m venv --without-pip "$1"
+            wg_uv_cached pip install --python "$1/bin/python" pip
+            wg_uv_pip=1
+            ;;
         uv:3.[0-7] | uv:3.[0-7]t | uv:2.* | :*)
             wg_run "$WG_PYTHON_EXE" -m venv "$1"
             ;;
@@ -379,8 +387,8 @@ wg_venv() {
     wg_run "$py" --version
     # The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
     # pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
-    # uv seeds a current pip.
-    if [ -z "$wg_uv_venv" ] && ! "$py" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
+    # uv seeds a current pip, or installed the newest one this Python runs.
+    if [ -z "$wg_uv_venv$wg_uv_pip" ] && ! "$py" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
         wg_run "$py" -m pip install --upgrade pip
     fi
 }
