@@ -414,10 +414,4 @@ else
 	t_pass
 fi
 
-t_case "shellcheck -s sh templates/publish-github.sh"
-if command -v shellcheck >/dev/null 2>&1; then
-	if (cd "$top" && shellcheck -s sh -x templates/publish-github.sh) >"$WORK/sc.log" 2>&1; then t_pass; else t_fail "$(head -n 30 "$WORK/sc.log")"; fi
-else
-	t_pass
-	echo "# shellcheck is not installed: not checked (tests/run.sh --install-deps installs it)"
-fi
+# (templates/publish-github.sh is shellcheck-clean: t0100 checks every script)
