@@ -132,7 +132,13 @@ t_configure() {
 	shift
 	t_copytree "$d"
 	# shellcheck disable=SC2086
-	(cd "$d" && ./configure ${WG_CONFARGS:-} "$@") >"$d.configure.log" 2>&1
+	(cd "$d" && CC=$(t_cc) ./configure ${WG_CONFARGS:-} "$@") >"$d.configure.log" 2>&1
+}
+
+# t_cc: the C compiler for a configure that compiles wheelgen: tests/run.sh's WG_TEST_CC (through
+# the suite's ccache), else CC
+t_cc() {
+	echo "${WG_TEST_CC:-${CC:-cc}}"
 }
 
 # t_mkpkg DIR NAME: a tiny setuptools package NAME with a C extension NAME._c whose
@@ -165,7 +171,7 @@ CSRC
 # case with configure's output, and the end of the script
 t_configure_or_stop() {
 	# shellcheck disable=SC2086
-	./configure ${WG_CONFARGS:-} --config "$1" >"$WORK/configure.log" 2>&1 && return 0
+	CC=$(t_cc) ./configure ${WG_CONFARGS:-} --config "$1" >"$WORK/configure.log" 2>&1 && return 0
 	t_case "configure"
 	t_fail "$(cat "$WORK/configure.log")"
 	exit 0

@@ -40,7 +40,7 @@ fi
 
 t_case "configure writes build.ninja, out/config.ninja and out/host.txt and prints a summary"
 # shellcheck disable=SC2086
-./configure ${WG_CONFARGS:-} --builddir build2 --config examples/quickstart/packages.yml >"$WORK/o" 2>&1 || true
+CC=$(t_cc) ./configure ${WG_CONFARGS:-} --builddir build2 --config examples/quickstart/packages.yml >"$WORK/o" 2>&1 || true
 if [ -f build.ninja ] && [ -f build2/config.ninja ] && [ -f build2/host.txt ] && grep -q "^builddir = build2" build.ninja &&
 	grep -q "^  pythons " "$WORK/o"; then t_pass; else t_fail "$(cat "$WORK/o")"; fi
 

@@ -75,7 +75,7 @@ t_ran_is "$WORK/ran5" "REGEN fixture/packages.yml"
 
 t_case "a build setting that decides nothing in the wheel (configure --max-jobs) rebuilds the wheels; identical wheels stop there (restat)"
 # shellcheck disable=SC2086
-./configure ${WG_CONFARGS:-} --config fixture/packages.yml --max-jobs 3 >"$WORK/configure6.log" 2>&1 || t_fail "$(cat "$WORK/configure6.log")"
+CC=$(t_cc) ./configure ${WG_CONFARGS:-} --config fixture/packages.yml --max-jobs 3 >"$WORK/configure6.log" 2>&1 || t_fail "$(cat "$WORK/configure6.log")"
 t_ninja_ran "$WORK/ran6" || t_fail "ninja failed: $(tail -n 30 "$WORK/ran6.raw")"
 grep -v '^REGEN ' "$WORK/ran6" >"$WORK/ran6.cells"
 t_ran_is "$WORK/ran6.cells" "WHEEL $a1" "WHEEL $a2" "WHEEL $b1" "WHEEL $b2"

@@ -178,7 +178,7 @@ t_expect "the summary of a merge-index reads data, not messages: with the messag
 	cp gen/restore.c gen/indexplan.c "$WORK/"
 	sed -i "s/merge-index: left out %s: %s/merge-index: %s stays out of the index, as %s/; s/of the config restored%s, %zu built here/restored from the store%s; built here: %zu/" gen/restore.c
 	sed -i "s/index: left out %s: %s/index: not indexed: %s (%s)/" gen/indexplan.c
-	WHEELGEN_PREBUILT= ./configure ${WG_CONFARGS:-} --config fixture/packages.yml >"$WORK/reworded.log" 2>&1
+	WHEELGEN_PREBUILT= CC=$(t_cc) ./configure ${WG_CONFARGS:-} --config fixture/packages.yml >"$WORK/reworded.log" 2>&1
 	rm -rf out/wheels out/tests out/publish out/store
 	damage truncated "$store"
 	ninja merge-index >"$WORK/m2.log" 2>&1

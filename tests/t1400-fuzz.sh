@@ -25,8 +25,9 @@ mkdir -p "$WORK/obj"
 objs=
 for c in $srcs; do
 	o=$WORK/obj/$(basename "$c" .c).o
+	# (through the suite's ccache: tests/run.sh's WG_TEST_CCACHE)
 	# shellcheck disable=SC2086
-	$cc $flags -c -o "$o" "$c" >>"$WORK/build-obj.log" 2>&1 || ok=0
+	${WG_TEST_CCACHE:-} $cc $flags -c -o "$o" "$c" >>"$WORK/build-obj.log" 2>&1 || ok=0
 	objs="$objs $o"
 done
 for t in $targets; do
