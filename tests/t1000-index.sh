@@ -190,22 +190,26 @@ if [ -n "$pyold" ]; then
 	(cd out/index && exec "$exeold" -m http.server --bind 127.0.0.1 "$sport") >"$WORK/static.log" 2>&1 &
 	spid=$!
 	bad="" n=0
+	# each client's pip runs seven times in its venv: with its bytecode written on the first
+	# (a harness may set PYTHONDONTWRITEBYTECODE: then every run compiled pip's 600 modules)
+	pipc() { env -u PYTHONDONTWRITEBYTECODE "$WORK/cm/bin/pip" "$@"; }
 	for client in 22.0.4 22.3.1 23.0.1 23.1.2 23.2.1 newest uv; do
 		rm -rf "$WORK/cm"
 		case $client in
-		uv) "$exeold" -m venv --without-pip "$WORK/cm" >>"$WORK/cm.log" 2>&1 ;;
-		newest) t_venv "$WORK/cm" "$exeold" && "$WORK/cm/bin/pip" install -q --upgrade pip >>"$WORK/cm.log" 2>&1 ;;
-		*) if [ -n "${UV:-}" ]; then
-			"$exeold" -m venv --without-pip "$WORK/cm" >>"$WORK/cm.log" 2>&1 &&
-				"$UV" pip install -q --python "$WORK/cm/bin/python" "pip==$client" >>"$WORK/cm.log" 2>&1
-		else
-			"$exeold" -m venv "$WORK/cm" >>"$WORK/cm.log" 2>&1 && "$WORK/cm/bin/pip" install -q "pip==$client" >>"$WORK/cm.log" 2>&1
-		fi ;;
+		uv) want= ;;
+		newest) want=pip ;;
+		*) want=pip==$client ;;
 		esac
+		"$exeold" -m venv --without-pip "$WORK/cm" >>"$WORK/cm.log" 2>&1
+		if [ -n "$want" ] && [ -n "${UV:-}" ]; then
+			"$UV" pip install -q --python "$WORK/cm/bin/python" "$want" >>"$WORK/cm.log" 2>&1
+		elif [ -n "$want" ]; then
+			"$WORK/cm/bin/python" -m ensurepip >>"$WORK/cm.log" 2>&1 && "$WORK/cm/bin/python" -m pip install -q --upgrade "$want" >>"$WORK/cm.log" 2>&1
+		fi
 		case $client in
-		[0-9]*) if [ "$("$WORK/cm/bin/pip" --version 2>/dev/null | awk '{print $2}')" != "$client" ]; then
+		[0-9]*) if [ "$(pipc --version 2>/dev/null | awk '{print $2}')" != "$client" ]; then
 			bad="$bad
-  $client: the venv runs pip $("$WORK/cm/bin/pip" --version 2>&1 | tail -n 1)"
+  $client: the venv runs pip $(pipc --version 2>&1 | tail -n 1)"
 			continue
 		fi ;;
 		esac
@@ -217,13 +221,13 @@ if [ -n "$pyold" ]; then
 				if [ "$client" = uv ]; then
 					"${UV:-uv}" pip uninstall -q --python "$WORK/cm/bin/python" wgcuda >/dev/null 2>&1 || true
 				else
-					"$WORK/cm/bin/pip" uninstall -q -y wgcuda >/dev/null 2>&1 || true
+					pipc uninstall -q -y wgcuda >/dev/null 2>&1 || true
 				fi
 				if [ "$idx" = cu130 ]; then iurl=$server/cu130/simple/ want=0.1.0+cu130; else iurl=$server/simple/ want=0.1.0+cu132; fi
 				if [ "$client" = uv ]; then
 					"${UV:-uv}" pip install -q --no-cache --python "$WORK/cm/bin/python" --index-url "$iurl" wgcuda >"$WORK/cm.out" 2>&1
 				else
-					"$WORK/cm/bin/pip" install --no-cache-dir --index-url "$iurl" wgcuda >"$WORK/cm.out" 2>&1
+					pipc install --no-cache-dir --index-url "$iurl" wgcuda >"$WORK/cm.out" 2>&1
 				fi
 				got=$(cd / && "$WORK/cm/bin/python" -c 'import importlib.metadata as m; print(m.version("wgcuda"))' 2>/dev/null)
 				n=$((n + 1))
@@ -417,9 +421,18 @@ else
 fi
 
 t_case "ThreadSanitizer finds no data race in the threaded index writer (fresh and in place)"
-# shellcheck disable=SC2046
-if cc -std=c99 -O1 -g -fsanitize=thread -pthread $(pkg-config --cflags yaml-0.1 libgit2 libpcre2-8 zlib) gen/*.c \
-	-o "$WORK/wheelgen-tsan" $(pkg-config --libs yaml-0.1 libgit2 libpcre2-8 zlib) >"$WORK/tsan.log" 2>&1; then
+# (a file at a time, through the suite's ccache: tests/run.sh's WG_TEST_CCACHE)
+tsanbuild() {
+	mkdir -p "$WORK/tsan-obj"
+	for c in gen/*.c; do
+		# shellcheck disable=SC2046,SC2086
+		${WG_TEST_CCACHE:-} cc -std=c99 -O1 -g -fsanitize=thread -pthread $(pkg-config --cflags yaml-0.1 libgit2 libpcre2-8 zlib) \
+			-c "$c" -o "$WORK/tsan-obj/$(basename "$c" .c).o" || return 1
+	done
+	# shellcheck disable=SC2046
+	cc -fsanitize=thread -pthread "$WORK"/tsan-obj/*.o -o "$WORK/wheelgen-tsan" $(pkg-config --libs yaml-0.1 libgit2 libpcre2-8 zlib)
+}
+if tsanbuild >"$WORK/tsan.log" 2>&1; then
 	for f in many fewer; do
 		WHEELGEN_INDEX_THREADS=4 TSAN_OPTIONS=exitcode=66 "$WORK/wheelgen-tsan" index --builddir "$WORK/tsan" \
 			--from-list "$WORK/$f.txt" >>"$WORK/tsan.log" 2>&1 || echo "exit status $? ($f)" >>"$WORK/tsan.log"
