@@ -314,8 +314,8 @@ cd "$src"
 mkdir -p fixture/tiny/tiny
 printf 'from setuptools import setup\nsetup(name="tiny", version="1.0", packages=["tiny"])\n' >fixture/tiny/setup.py
 echo "x = 1" >fixture/tiny/tiny/__init__.py
-# (510 cells, 1,530 assets: bench/github-store.sh; the suite publishes 24, in 24 releases)
-ncells=${WG_GITHUB_CELLS:-24}
+# (510 cells, 1,530 assets: bench/github-store.sh; the suite publishes 12, in 12 releases)
+ncells=${WG_GITHUB_CELLS:-12}
 ghenv="GITHUB_API_URL=$fakeapi GITHUB_SERVER_URL=$fakeapi"
 WHEELGEN_STORE=
 export WHEELGEN_STORE
