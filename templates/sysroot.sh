@@ -18,7 +18,8 @@
 #
 # The tarball is kept in $WHEELGEN_SYSROOT_CACHE (default: BUILDDIR/cache/sysroots, DIR being
 # BUILDDIR/sysroots/<name>), named by this script's hash, the suite and the architecture: made
-# once (15 s and 140 MB on a fast mirror), unpacked in a second after that. Needs mmdebstrap
+# once (15 s and 140 MB on a fast mirror), and unpacked once beside it (<name>.tree, with its
+# bytecode: remove it to have it made again); DIR is hard links to that tree. Needs mmdebstrap
 # (root, or user namespaces for its unshare mode) and deb.debian.org, or WHEELGEN_DEBIAN_MIRROR.
 set -eu
 [ "$#" -eq 3 ] || { echo "usage: sh templates/sysroot.sh DIR SUITE DEBARCH" >&2; exit 2; }
@@ -46,16 +47,58 @@ if [ ! -s "$tar" ]; then
     mv -f "$tar.tmp.$$" "$tar"
 fi
 
+# The tarball unpacked once, beside it in the cache, with the links and the bytecode below; each
+# build directory's root file system is hard links to it (a third of a second, where unpacking
+# 146 MB took 2.4 s of the kernel's time), or a copy where the cache is on another file system.
+# Nothing writes into a root file system: the compilers and qemu-user only read it (and Python
+# replaces a stale .pyc by renaming a new one over it).
+tree=${tar%.tar}.tree
+if [ ! -f "$tree/.done" ]; then
+    ttmp=$tree.tmp.$$
+    rm -rf "$ttmp"
+    mkdir -p "$ttmp"
+    # (no device nodes: nothing here runs, and a user who is not root could not make them)
+    tar --exclude='./dev/*' -xf "$tar" -C "$ttmp"
+    # merged-/usr suites ship only /usr: nothing ran that makes /lib -> usr/lib, and qemu would not
+    # find the ELF interpreter /lib/ld-linux-aarch64.so.1
+    for d in bin sbin lib; do
+        [ -e "$ttmp/$d" ] || [ -L "$ttmp/$d" ] || ln -s "usr/$d" "$ttmp/$d"
+    done
+    set -- "$ttmp"/usr/bin/python3.[0-9]*
+    py=
+    for p in "$@"; do
+        case $p in *[0-9]) py=$p ;; esac
+    done
+    [ -n "$py" ] || { echo "wheelgen: sysroot: no Python in the $suite $arch root file system" >&2; rm -rf "$ttmp"; exit 1; }
+    # The standard library's bytecode, which no maintainer script made: compiled by this host's
+    # CPython of the same version (configure's out/host.txt; bytecode does not depend on the
+    # machine), where each start of the target's Python under qemu-user compiled every module it
+    # imported, and threw it away (0.6 s of a start that imports json and typing; 4 of torch's
+    # 24 s). Without that Python here the tests are only slower.
+    pyver=${py##*/python}
+    hostpy=$(sed -n "s/^python $pyver //p" "${dir%/*}/../host.txt" 2>/dev/null | head -n 1)
+    pyc=none
+    if [ -n "$hostpy" ] && [ -x "$hostpy" ]; then
+        # (-s/-p: the names the target sees; a file only another Python parses is skipped)
+        "$hostpy" -m compileall -q -j 0 -s "$ttmp" -p / "$ttmp/usr/lib/python$pyver" "$ttmp/usr/lib/python3/dist-packages" \
+            >"$ttmp.compileall.log" 2>&1 || :
+        pyc="$(find "$ttmp/usr/lib" -name '*.pyc' | wc -l) modules compiled by $hostpy"
+        rm -f "$ttmp.compileall.log"
+    fi
+    printf 'python%s\n%s\n' "$pyver" "$pyc" >"$ttmp/.done"
+    if ! mv -T "$ttmp" "$tree" 2>/dev/null; then
+        # (another build made it meanwhile)
+        rm -rf "$ttmp"
+    fi
+fi
+
 tmp=$dir.tmp.$$
 rm -rf "$tmp"
-mkdir -p "$tmp"
-# (no device nodes: nothing here runs, and a user who is not root could not make them)
-tar --exclude='./dev/*' -xf "$tar" -C "$tmp"
-# merged-/usr suites ship only /usr: nothing ran that makes /lib -> usr/lib, and qemu would not
-# find the ELF interpreter /lib/ld-linux-aarch64.so.1
-for d in bin sbin lib; do
-    [ -e "$tmp/$d" ] || [ -L "$tmp/$d" ] || ln -s "usr/$d" "$tmp/$d"
-done
+if ! cp -al "$tree" "$tmp" 2>/dev/null; then
+    rm -rf "$tmp"
+    cp -a "$tree" "$tmp"
+fi
+rm -f "$tmp/.done"
 # what torch's CPU detection reads: one CPU, whatever machine runs the tests
 mkdir -p "$tmp/proc" "$tmp/sys/devices/system/cpu/cpu0/regs/identification"
 cat >"$tmp/proc/cpuinfo" <<'CPUINFO'
@@ -74,27 +117,7 @@ for f in possible present online; do
 done
 # (oneDNN reads MIDR_EL1; without it torch prints a warning at import. A Neoverse-N1.)
 echo 0x00000000413fd0c1 >"$tmp/sys/devices/system/cpu/cpu0/regs/identification/midr_el1"
-set -- "$tmp"/usr/bin/python3.[0-9]*
-py=
-for p in "$@"; do
-    case $p in *[0-9]) py=$p ;; esac
-done
-[ -n "$py" ] || { echo "wheelgen: sysroot: no Python in the $suite $arch root file system" >&2; rm -rf "$tmp"; exit 1; }
-# The standard library's bytecode, which no maintainer script made: compiled by this host's CPython
-# of the same version (configure's out/host.txt; bytecode does not depend on the machine), where
-# each start of the target's Python under qemu-user compiled every module it imported, and threw
-# it away (0.6 s of a start that imports json and typing; 4 of torch's 24 s). Without that Python
-# here the tests are only slower.
-pyver=${py##*/python}
-hostpy=$(sed -n "s/^python $pyver //p" "${dir%/*}/../host.txt" 2>/dev/null | head -n 1)
-pyc=none
-if [ -n "$hostpy" ] && [ -x "$hostpy" ]; then
-    # (-s/-p: the names the target sees; a file only another Python parses is skipped)
-    "$hostpy" -m compileall -q -j 0 -s "$tmp" -p / "$tmp/usr/lib/python$pyver" "$tmp/usr/lib/python3/dist-packages" \
-        >"$tmp.compileall.log" 2>&1 || :
-    pyc="$(find "$tmp/usr/lib" -name '*.pyc' | wc -l) modules compiled by $hostpy"
-    rm -f "$tmp.compileall.log"
-fi
+{ read -r py && read -r pyc; } <"$tree/.done" || { echo "wheelgen: sysroot: $tree/.done is damaged: remove $tree" >&2; rm -rf "$tmp"; exit 1; }
 rm -rf "$dir.old.$$"
 [ ! -e "$dir" ] || mv "$dir" "$dir.old.$$"
 mv "$tmp" "$dir"
