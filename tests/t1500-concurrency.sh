@@ -86,6 +86,16 @@ wait_for() {
 t_case "a second ninja in the same build directory stops at once, naming the first one's pid"
 setsid ninja >"$WORK/first.log" 2>&1 &
 first=$!
+# wheelgen status from a second terminal, as soon as it shows the slow cell's step running (its
+# build and its test each sleep 6 s): taken only after the second ninja below, it could fall
+# between the two on a loaded machine (ninja prints WHEEL when the build ends)
+i=0
+while [ "$i" -lt 600 ]; do
+	out/wheelgen status >"$WORK/status.running" 2>&1 || true
+	grep -q -E "^(build|test) +slow-1\.0-py[0-9]+ +running +[0-9]+s +." "$WORK/status.running" && break
+	sleep 0.1
+	i=$((i + 1))
+done
 if ! wait_for "$WORK/first.log" "WHEEL slow" 120; then
 	t_fail "the first run never started the slow wheel: $(tail -n 20 "$WORK/first.log")"
 else
@@ -96,7 +106,6 @@ else
 	set -e
 	took=$(($(date +%s) - start))
 	owner=$(cut -d' ' -f1 out/.lock 2>/dev/null)
-	out/wheelgen status >"$WORK/status.running" 2>&1 || true
 	if [ "$rc" = 0 ]; then
 		t_fail "the second ninja succeeded while the first ran"
 	elif ! grep -q "^wheelgen: error: another ninja is running in out (pid $owner)" "$WORK/second.log"; then
