@@ -362,15 +362,18 @@ wg_pth() {
 # newest pip that Python runs, where ensurepip and then pip's upgrade of itself took 5 s)
 wg_venv() {
     wg_uv_venv=''
-    wg_uv_pip=''
     case ${WG_UV:+uv}:${WG_PYTHON:-} in
         uv:3.[67] | uv:3.[67]t)
             wg_run "$WG_PYTHON_EXE" -m venv --without-pip "$1"
             wg_uv_cached pip install --python "$1/bin/python" pip
-            wg_uv_pip=1
             ;;
-        uv:3.[0-7] | uv:3.[0-7]t | uv:2.* | :*)
+        uv:3.[0-5] | uv:3.[0-5]t | uv:2.* | :*)
             wg_run "$WG_PYTHON_EXE" -m venv "$1"
+            # The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
+            # pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
+            if ! "$1/bin/python" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
+                wg_run "$1/bin/python" -m pip install --upgrade pip
+            fi
             ;;
         *)
             wg_uv_clean=$1
@@ -385,10 +388,4 @@ wg_venv() {
     export VIRTUAL_ENV PATH
     py=$VIRTUAL_ENV/bin/python
     wg_run "$py" --version
-    # The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
-    # pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
-    # uv seeds a current pip, or installed the newest one this Python runs.
-    if [ -z "$wg_uv_venv$wg_uv_pip" ] && ! "$py" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
-        wg_run "$py" -m pip install --upgrade pip
-    fi
 }
