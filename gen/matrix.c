@@ -8,6 +8,7 @@
 #include "files.h"
 #include "matrix.h"
 #include "placeholder.h"
+#include "pytag.h"
 
 int
 hostload(struct arena *a, const char *path, struct host *h)
@@ -268,12 +269,15 @@ sethost(struct builder *b, struct cell *cl)
 	if (h && h->container) {
 		/* the image has what the cell needs, at the manylinux places: /opt/python/cp312-cp312,
 		   /usr/local/cuda-13.0; build-container.sh mounts the host's uv at /wg/bin/uv */
-		const char *t = strchr(cl->python, 't') ? "t" : "", *nd = nodots(b->a, cl->python);
-		int n = (int)strcspn(nd, "t");
+		struct pyver v;
+		char interp[16] = "", abi[16] = "";
 
-		/* CPython 3.7 and older have the "m" ABI flag: cp37-cp37m */
-		cl->pyexe = aprintf(b->a, "/opt/python/cp%.*s-cp%.*s%s/bin/python", n, nd, n, nd,
-				    n == 2 && nd[1] < '8' ? "m" : t);
+		/* (cp37-cp37m: pytag.h's ABI tags) */
+		if (pyverparse(cl->python, &v) == 0) {
+			pytaginterp(&v, interp);
+			pytagabi(&v, abi);
+		}
+		cl->pyexe = aprintf(b->a, "/opt/python/%s-%s/bin/python", interp, abi);
 		cl->cudahome = cl->cuda ? aprintf(b->a, "/usr/local/cuda-%s", cl->cuda) : NULL;
 		cl->image = expand(b->a, cl->cuda ? b->c->image[cl->platform - platforms] : b->c->cpuimage[cl->platform - platforms],
 				   cl->python, cl->cuda, cl->torch);

@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "files.h"
 #include "pep.h"
+#include "pytag.h"
 #include "remotewheel.h"
 #include "sha256.h"
 #include "torchindex.h"
@@ -190,20 +191,6 @@ tagmachine(const char *plat)
 	return m;
 }
 
-/* the CPython of an ABI tag: cp312 -> 3.12, cp313t -> 3.13t, cp37m -> 3.7; "" for others */
-static void
-abipython(const char *abi, char out[16])
-{
-	size_t d = strspn(abi + 2, "0123456789");
-	const char *rest = abi + 2 + d;
-
-	out[0] = '\0';
-	if (strncmp(abi, "cp", 2) || d < 2 || d > 3 || (*rest && strcmp(rest, "t") && strcmp(rest, "m") &&
-							   strcmp(rest, "mu") && strcmp(rest, "d")))
-		return;
-	snprintf(out, 16, "%c.%.*s%s", abi[2], (int)(d - 1), abi + 3, !strcmp(rest, "t") ? "t" : "");
-}
-
 /* one wheel of the page into t->w; -1 (printed) for a name that is no torch wheel's */
 static int
 addwheel(struct tindex *t, const char *url, const struct indexfile *f)
@@ -237,7 +224,7 @@ addwheel(struct tindex *t, const char *url, const struct indexfile *f)
 		w->build = *wn.build ? strtol(wn.build, NULL, 10) : -1;
 		w->machine = tagmachine(wn.plat);
 		if (!strchr(wn.abi, '.'))
-			abipython(wn.abi, w->python);
+			pytagpython(wn.abi, w->python);
 		rc = 0;
 	}
 	wheelnamefree(&wn);

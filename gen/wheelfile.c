@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "pep.h"
+#include "pytag.h"
 #include "wheelfile.h"
 
 /* --- the file name ------------------------------------------------------------------------ */
@@ -372,23 +373,6 @@ elfmachine(const unsigned char *head, size_t n)
 	}
 }
 
-/* does the compressed tag set set (dot-separated) hold tag? */
-static int
-tagin(const char *set, const char *tag)
-{
-	size_t n = strlen(tag);
-
-	for (;;) {
-		size_t k = strcspn(set, ".");
-
-		if (k == n && !strncmp(set, tag, n))
-			return 1;
-		if (!set[k])
-			return 0;
-		set += k + 1;
-	}
-}
-
 /* does each tag of the compressed set hold for pred? */
 static int
 alltags(const char *set, int (*pred)(const char *, size_t, const struct wheelwant *), const struct wheelwant *w)
@@ -421,55 +405,16 @@ platok(const char *t, size_t n, const struct wheelwant *w)
 	return !strncmp(t, "linux_", 6) || !strncmp(t, "manylinux", 9) || !strncmp(t, "musllinux_", 10);
 }
 
-/* "3.11" -> 311 and t set for "3.14t"; -1 when it is no Python version */
-static long
-pynum(const char *py, int *t)
-{
-	char *end;
-	long major = strtol(py, &end, 10), minor;
-
-	if (*end != '.')
-		return -1;
-	minor = strtol(end + 1, &end, 10);
-	*t = *end == 't';
-	return (*end && !(*end == 't' && !end[1])) ? -1 : major * 100 + minor;
-}
-
-/* can the cell's Python install a wheel of python tag py and abi tag abi? */
+/* can the cell's Python install a wheel of python tag py and abi tag abi? (pytag.h's rule) */
 static int
 pyok(const struct wheelname *x, const struct wheelwant *w, struct sb *why)
 {
-	int t, ok = 0;
-	long want = pynum(w->python, &t);
-	char cp[16], abi[16];
+	struct pyver v;
 
-	snprintf(cp, sizeof(cp), "cp%ld", want);
-	snprintf(abi, sizeof(abi), "cp%ld%s", want, t ? "t" : "");
-	if (tagin(x->py, cp) && tagin(x->abi, abi))
-		ok = 1; /* the cell's own CPython ABI */
-	if (!ok && !t && tagin(x->abi, "abi3")) {
-		/* the stable ABI of any CPython 3 up to the cell's */
-		const char *p = x->py;
-
-		while (*p && !ok) {
-			/* cp3<minor>: "cp38" is 3.8 (308), "cp311" 3.11 (311) */
-			size_t k = strcspn(p, ".");
-			char *end;
-			long minor = k >= 4 && !strncmp(p, "cp3", 3) && isdigit((unsigned char)p[3]) ? strtol(p + 3, &end, 10) : -1;
-
-			ok = minor >= 0 && end == p + k && 300 + minor <= want;
-			p += k + (p[k] == '.');
-		}
-	}
-	if (!ok && tagin(x->abi, "none")) {
-		char py3[16];
-
-		snprintf(py3, sizeof(py3), "py%ld", want);
-		ok = tagin(x->py, "py3") || tagin(x->py, py3) || tagin(x->py, cp);
-	}
-	if (!ok)
-		sbaddf(why, "its tags %s-%s are not for Python %s", x->py, x->abi, w->python);
-	return ok;
+	if (pyverparse(w->python, &v) == 0 && pytagsok(&v, x->py, x->abi))
+		return 1;
+	sbaddf(why, "its tags %s-%s are not for Python %s", x->py, x->abi, w->python);
+	return 0;
 }
 
 /* the .dist-info directory of z (exactly one, at the top), into dir; -1 with why */
@@ -540,9 +485,11 @@ static int
 modulesok(const struct zipfile *z, const struct wheelwant *w, struct sb *why)
 {
 	size_t i;
-	int t;
-	long want = pynum(w->python, &t);
+	struct pyver v;
+	char soabi[16] = "";
 
+	if (pyverparse(w->python, &v) == 0)
+		pytagsoabi(&v, soabi);
 	for (i = 0; i < z->n; i++) {
 		const char *name = z->e[i].name, *tag;
 		size_t n = strlen(name);
@@ -552,10 +499,10 @@ modulesok(const struct zipfile *z, const struct wheelwant *w, struct sb *why)
 		if (n < 4 || (strcmp(name + n - 3, ".so") && !strstr(name, ".so.")))
 			continue;
 		if ((tag = strstr(name, ".cpython-"))) {
-			char *end;
-			long v = strtol(tag + 9, &end, 10);
+			size_t k = strlen(soabi);
 
-			if (v != want || (*end == 't') != t) {
+			/* .cpython-<soabi>-<platform>.so, or .cpython-<soabi>.so */
+			if (!k || strncmp(tag + 9, soabi, k) || (tag[9 + k] != '-' && tag[9 + k] != '.')) {
 				sbaddf(why, "its module %s is built for another Python than %s", name, w->python);
 				return -1;
 			}

@@ -36,12 +36,12 @@
 #include "yamledit.h"
 #include "ydoc.h"
 #include "files.h"
+#include "unit.h"
 
 static int passed, failed;
 
-#define CHECK(cond, desc) check((cond), (desc), __FILE__, __LINE__)
-static void
-check(int ok, const char *desc, const char *file, int line)
+void
+unitcheck(int ok, const char *desc, const char *file, int line)
 {
 	if (ok) {
 		passed++;
@@ -51,14 +51,20 @@ check(int ok, const char *desc, const char *file, int line)
 	}
 }
 
-static void
-checkstr(const char *got, const char *want, const char *desc)
+void
+unitcheckstr(const char *got, const char *want, const char *desc, const char *file, int line)
 {
 	int ok = got && strcmp(got, want) == 0;
 
-	check(ok, desc, __FILE__, __LINE__);
+	unitcheck(ok, desc, file, line);
 	if (!ok)
 		printf("  want: %s\n  got:  %s\n", want, got ? got : "(null)");
+}
+
+static void
+checkstr(const char *got, const char *want, const char *desc)
+{
+	unitcheckstr(got, want, desc, __FILE__, __LINE__);
 }
 
 static void
@@ -222,7 +228,7 @@ expecterr(const char *text, const char *want, const char *desc)
 	char *got = diagsof(text, &a, NULL, &m);
 	int ok = strstr(got, want) != NULL;
 
-	check(ok, desc, __FILE__, __LINE__);
+	unitcheck(ok, desc, __FILE__, __LINE__);
 	if (!ok)
 		printf("  want (substring): %s\n  got: %s\n", want, got);
 	free(got);
@@ -1160,11 +1166,11 @@ static const char fakecurl[] =
 	"done\n"
 	"echo \"url $url\" >>\"$d/hdr\"\n"
 	"case $url in\n"
-	"*/start) printf '\\nwg-http: 302 0|||0|%s|\\n' \"${url%/start}/next\" >&2 ;;\n"
-	"*/next) printf '\\nwg-http: 302 0|||0|%s|\\n' \"$(echo \"$url\" | sed 's|//a\\.|//b.|; s|/next$|/file|')\" >&2 ;;\n"
-	"*/file) printf body; printf '\\nwg-http: 200 0|text/plain||4||\\n' >&2 ;;\n"
-	"*/loop) printf '\\nwg-http: 301 0|||0|%s|\\n' \"$url\" >&2 ;;\n"
-	"*) printf '\\nwg-http: 404 0|||0||\\n' >&2 ;;\n"
+	"*/start) printf '\\nwg-http: 302 0 0|||0||%s|\\n' \"${url%/start}/next\" >&2 ;;\n"
+	"*/next) printf '\\nwg-http: 302 0 0|||0||%s|\\n' \"$(echo \"$url\" | sed 's|//a\\.|//b.|; s|/next$|/file|')\" >&2 ;;\n"
+	"*/file) printf body; printf '\\nwg-http: 200 0 4|text/plain||4|||\\n' >&2 ;;\n"
+	"*/loop) printf '\\nwg-http: 301 0 0|||0||%s|\\n' \"$url\" >&2 ;;\n"
+	"*) printf '\\nwg-http: 404 0 0|||0|||\\n' >&2 ;;\n"
 	"esac\n";
 
 /* http: the private header file; the token never in curl's arguments, and only to url's host;
@@ -1298,6 +1304,7 @@ main(void)
 	testdamage();
 	testcrossscript();
 	testshardplan();
+	testpytag();
 	pepfree();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
