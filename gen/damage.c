@@ -9,6 +9,7 @@
 
 #include "damage.h"
 #include "files.h"
+#include "listing.h"
 #include "platform.h"
 #include "sha256.h"
 #include "wheelfile.h"
@@ -49,7 +50,30 @@ wheeldamage(const struct store *s, const struct wheelinfo *m, struct sb *why)
 		sbaddf(why, "its wheel %s%s has sha256 %.12s..., its manifest says %.12s...", storename(s), name, hex, m->sha256);
 		return 1;
 	}
+	if (m->metasha && *m->metasha) {
+		/* (the index serves it beside the wheel: PEP 658) */
+		struct sb meta = SB_INIT;
+
+		sbaddf(&meta, "%s.metadata", name);
+		r = storestat(s, meta.buf, &size, why);
+		if (r == 1)
+			sbaddf(why, "its wheel's %s%s is missing", storename(s), meta.buf);
+		sbfree(&meta);
+		if (r != 0)
+			return r;
+	}
 	return 0;
+}
+
+/* does m's test record (tested=) name another wheel than its sha256=? 1 with why */
+static int
+untested(const struct wheelinfo *m, struct sb *why)
+{
+	if (m->tested && !strcmp(m->tested, m->sha256))
+		return 0;
+	sbaddf(why, "its tested= (%.12s) is not its wheel's sha256 (%.12s...): no test passed for this wheel",
+	       m->tested && *m->tested ? m->tested : "none", m->sha256);
+	return 1;
 }
 
 int
@@ -69,6 +93,8 @@ entrydamage(const struct cell *cl, const struct wheelinfo *m, struct sb *why)
 		sbaddf(why, "its platform= is %s", m->platform);
 	else if (!plainwheel(m->filename))
 		sbaddf(why, "its filename= '%s' is not a wheel's", m->filename);
+	else if (untested(m, why))
+		;
 	else {
 		want.package = cl->pkg->norm;
 		want.version = m->wheelversion;
@@ -208,6 +234,8 @@ verifyentry(const struct store *s, const char *entry, const char *tmpman, const 
 		sbaddf(why, "its cell= is '%s'", orempty(m->cell));
 		goto out;
 	}
+	if (untested(m, why))
+		goto out;
 	if ((r = fetchverified(s, entrywheel(m), tmpwheel, m->sha256, m->size, why)) != 0)
 		goto out;
 	if (m->python && *m->python && plainwheel(m->filename)) {

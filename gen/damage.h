@@ -23,14 +23,16 @@ const char *entrywheel(const struct wheelinfo *m);
 
 /*
  * Does the store hold the wheel m names, as m says, seen without a download: there, of its size,
- * and of its sha256 where the store can tell (a directory store hashes it)? 0, 1 or -1 with why.
+ * and of its sha256 where the store can tell (a directory store hashes it), with its .metadata
+ * beside it where m names one? 0, 1 or -1 with why.
  */
 int wheeldamage(const struct store *s, const struct wheelinfo *m, struct sb *why);
 
 /*
  * Does manifest m, the store's entry of cell cl, contradict the cell: its cell=, version=,
- * python=, platform= or its wheel's file name (project, tags=, Python, machine)? Seen without
- * the wheel. 0, or 1 with why.
+ * python=, platform= or its wheel's file name (project, tags=, Python, machine)? Or does its
+ * test record (tested=) name another wheel than its sha256=? Seen without the wheel. 0, or 1
+ * with why.
  */
 int entrydamage(const struct cell *cl, const struct wheelinfo *m, struct sb *why);
 
