@@ -281,3 +281,27 @@ sweepdead(const char *dir, const char *prefix)
 	closedir(d);
 	sbfree(&p);
 }
+
+void
+sweeptemps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct sb p = SB_INIT;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *t = NULL, *q = e->d_name;
+
+		while ((q = strstr(q, ".tmp."))) /* the last one */
+			t = q++;
+		if (t && deadpid(t, ".tmp.")) {
+			sbreset(&p);
+			sbaddf(&p, "%s/%s", dir, e->d_name);
+			unlink(p.buf);
+		}
+	}
+	closedir(d);
+	sbfree(&p);
+}

@@ -36,6 +36,9 @@ int deadpid(const char *name, const char *prefix);
 /* remove the entries of dir named prefix<pid> whose process is gone (temporaries of a writer
    killed with -9) */
 void sweepdead(const char *dir, const char *prefix);
+/* remove the files of dir named <name>.tmp.<pid> whose process is gone (writeifchanged's
+   temporaries, and those made like them, of a writer killed with -9) */
+void sweeptemps(const char *dir);
 
 /*
  * Read a file of "key=value" lines: for each keys[i] (the list ends with NULL) that

@@ -22,17 +22,20 @@
 #include "pep.h"
 #include "util.h"
 
-/* files/<name> as a hard link to <dir>/<name> (a copy across file systems) */
+/* files/<name> as a hard link to <dir>/<name> (a copy across file systems), replacing what is
+   there by a rename, never by an unlink first: a page that lists name always finds a file */
 static int
 linkfile(const char *index, const char *srcdir, const char *name)
 {
-	struct sb src = SB_INIT, dst = SB_INIT, dir = SB_INIT;
+	struct sb src = SB_INIT, dst = SB_INIT, dir = SB_INIT, tmp = SB_INIT;
 	struct stat a, b;
 	int rc = 0;
 
 	sbaddf(&src, "%s/%s", srcdir, name);
 	sbaddf(&dir, "%s/files", index);
 	sbaddf(&dst, "%s/%s", dir.buf, name);
+	/* (as writeifchanged names its temporaries: a killed writer's are swept, files.h) */
+	sbaddf(&tmp, "%s.tmp.%ld", dst.buf, (long)getpid());
 	if (stat(src.buf, &a) < 0) {
 		rc = error("'%s' named by its manifest is missing: %s", src.buf, strerror(errno));
 		goto out;
@@ -43,8 +46,13 @@ linkfile(const char *index, const char *srcdir, const char *name)
 		rc = -1;
 		goto out;
 	}
-	unlink(dst.buf);
-	if (link(src.buf, dst.buf) < 0) {
+	unlink(tmp.buf);
+	if (link(src.buf, tmp.buf) == 0) {
+		if (rename(tmp.buf, dst.buf) < 0) {
+			rc = error("cannot rename '%s' to '%s': %s", tmp.buf, dst.buf, strerror(errno));
+			unlink(tmp.buf);
+		}
+	} else {
 		char *data;
 		size_t len;
 
@@ -59,6 +67,7 @@ out:
 	sbfree(&src);
 	sbfree(&dst);
 	sbfree(&dir);
+	sbfree(&tmp);
 	return rc;
 }
 
@@ -605,6 +614,7 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 		variants[nv++] = variantstree;
 	if (pruneindex(index.buf, w, nw, variants, nv, o) < 0)
 		goto fail;
+	sweeptemps(index.buf);
 	goto out;
 fail:
 	rc = -1;

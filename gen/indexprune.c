@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "indexprune.h"
 #include "util.h"
 
@@ -35,12 +36,19 @@ prunepages(const char *dir, const char **keep, size_t nkeep)
 
 	if (!d)
 		return errno == ENOENT ? 0 : error("cannot read '%s': %s", dir, strerror(errno));
+	sweeptemps(dir);
 	while ((e = readdir(d))) {
 		static const char *const pages[] = { "index.html", "index.json" };
 		size_t k;
 
-		if (e->d_name[0] == '.' || sortedhas(keep, nkeep, e->d_name))
+		if (e->d_name[0] == '.')
 			continue;
+		sbreset(&p);
+		sbaddf(&p, "%s/%s", dir, e->d_name);
+		if (sortedhas(keep, nkeep, e->d_name)) {
+			sweeptemps(p.buf); /* a killed writer's page temporaries */
+			continue;
+		}
 		for (k = 0; k < 2; k++) {
 			sbreset(&p);
 			sbaddf(&p, "%s/%s/%s", dir, e->d_name, pages[k]);
