@@ -177,6 +177,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	po.needkeys = o.format && o.format != FMT_TABLE;
 	po.alllanes = o.format == FMT_TABLE;
 	po.tmp = tmp.buf;
+	po.builddir = o.builddir;
 	if ((o.missing && st.kind != STORE_NONE && mkdirs(o.builddir) < 0) || plancells(&k, &st, &m, &po, keys, &n) < 0)
 		goto out;
 	mo.format = o.format;

@@ -21,6 +21,8 @@ extern char **environ;
 
 /* what curl tells us after each transfer, on its standard error (after its own messages) */
 #define MARK "wg-http: "
+#define WRITEOUT "%{stderr}\n" MARK "%{http_code} %{exitcode} %{size_download}|%{content_type}|" \
+	"%header{content-range}|%header{content-length}|%header{date}|%{redirect_url}|%{errormsg}\n"
 
 /* a transfer under way */
 struct xfer {
@@ -188,8 +190,7 @@ curlargs(struct xfer *x, const struct httplimits *lim, const char **argv, char n
 	if (g->compressed)
 		argv[k++] = "--compressed";
 	argv[k++] = "-w";
-	argv[k++] = "%{stderr}\n" MARK "%{http_code} %{exitcode}|%{content_type}|%header{content-range}"
-		    "|%header{content-length}|%{redirect_url}|%{errormsg}\n";
+	argv[k++] = WRITEOUT;
 	argv[k++] = "--url";
 	argv[k++] = g->at.buf;
 	argv[k] = NULL;
@@ -235,7 +236,9 @@ xferstart(struct xfer *x, const struct httplimits *lim)
 		errno = rc;
 		return -1;
 	}
-	if ((g->dest && (x->dest = open(g->dest, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) || pipe(p) < 0) {
+	if (g->into)
+		sbreset(g->into);
+	if ((g->dest && !g->into && (x->dest = open(g->dest, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) || pipe(p) < 0) {
 		rc = errno;
 		close(errfd);
 		xferclean(x);
@@ -285,10 +288,45 @@ xferread(struct xfer *x)
 		n = x->g->max - x->g->got;
 		x->g->over = 1;
 	}
-	if (n && x->dest >= 0 && !x->werr && write(x->dest, buf, n) != (ssize_t)n)
+	if (n && x->g->into)
+		sbaddn(x->g->into, buf, n);
+	else if (n && x->dest >= 0 && !x->werr && write(x->dest, buf, n) != (ssize_t)n)
 		x->werr = errno ? errno : EIO;
 	x->g->got += n;
 	return x->g->over ? 0 : r;
+}
+
+/* the answer of one transfer from its write-out line (MARK ..., no newline), into g; the body's
+   size into *size */
+static void
+markparse(char *mark, struct httpget *g, unsigned long long *size, const struct httplimits *lim)
+{
+	char *f[7];
+	size_t k;
+
+	f[0] = mark + strlen(MARK);
+	for (k = 1; k < 7; k++) {
+		f[k] = f[k - 1] ? strchr(f[k - 1], '|') : NULL;
+		if (f[k])
+			*f[k]++ = '\0';
+	}
+	*size = 0;
+	if (sscanf(f[0], "%ld %ld %llu", &g->status, &g->curlexit, size) != 3)
+		g->curlexit = -1;
+	snprintf(g->ctype, sizeof(g->ctype), "%s", f[1] ? f[1] : "");
+	snprintf(g->crange, sizeof(g->crange), "%s", f[2] ? f[2] : "");
+	if (f[3] && *f[3])
+		g->length = strtoll(f[3], NULL, 10);
+	snprintf(g->date, sizeof(g->date), "%s", f[4] ? f[4] : "");
+	if (f[5] && *f[5])
+		sbadd(&g->location, f[5]);
+	snprintf(g->curlmsg, sizeof(g->curlmsg), "%s", f[6] ? f[6] : "");
+	if (g->curlexit == 63)
+		g->over = 1;
+	if (g->curlexit != 0 && !g->over)
+		sbaddf(&g->why, "%s", g->curlmsg[0] ? g->curlmsg : "curl failed");
+	if (g->curlexit == 28)
+		sbaddf(&g->why, " (the limits: %ld s in all, %ld s under 1 KiB/s)", lim->timeout, lim->stall);
 }
 
 /* the answer from curl's write-out line in x->err; why when the transfer failed */
@@ -296,38 +334,18 @@ static void
 xferfinish(struct xfer *x, int status, const struct httplimits *lim)
 {
 	struct httpget *g = x->g;
-	char *text = readfilemax(x->err, NULL, 1 << 20), *mark = NULL, *p, *f[6];
-	size_t k;
+	char *text = readfilemax(x->err, NULL, 1 << 20), *mark = NULL, *p;
 
 	for (p = text; p && (p = strstr(p, MARK)); p++)
 		mark = p;
 	g->curlexit = -1;
 	if (mark) {
 		char *end = strchr(mark, '\n');
+		unsigned long long size;
 
 		if (end)
 			*end = '\0';
-		f[0] = mark + strlen(MARK);
-		for (k = 1; k < 6; k++) {
-			f[k] = f[k - 1] ? strchr(f[k - 1], '|') : NULL;
-			if (f[k])
-				*f[k]++ = '\0';
-		}
-		if (sscanf(f[0], "%ld %ld", &g->status, &g->curlexit) != 2)
-			g->curlexit = -1;
-		snprintf(g->ctype, sizeof(g->ctype), "%s", f[1] ? f[1] : "");
-		snprintf(g->crange, sizeof(g->crange), "%s", f[2] ? f[2] : "");
-		if (f[3] && *f[3])
-			g->length = strtoll(f[3], NULL, 10);
-		if (f[4] && *f[4])
-			sbadd(&g->location, f[4]);
-		snprintf(g->curlmsg, sizeof(g->curlmsg), "%s", f[5] ? f[5] : "");
-		if (g->curlexit == 63)
-			g->over = 1;
-		if (g->curlexit != 0 && !g->over)
-			sbaddf(&g->why, "%s", g->curlmsg[0] ? g->curlmsg : "curl failed");
-		if (g->curlexit == 28)
-			sbaddf(&g->why, " (the limits: %ld s in all, %ld s under 1 KiB/s)", lim->timeout, lim->stall);
+		markparse(mark, g, &size, lim);
 	} else if (!g->over) {
 		sbaddf(&g->why, "curl gave no answer (%s)",
 		       WIFSIGNALED(status) ? "it was killed" : "exit status unknown: is curl installed?");
@@ -373,7 +391,7 @@ answerreset(struct httpget *g)
 	g->over = 0;
 	g->length = -1;
 	g->curlexit = -1;
-	g->curlmsg[0] = g->ctype[0] = g->crange[0] = '\0';
+	g->curlmsg[0] = g->ctype[0] = g->crange[0] = g->date[0] = '\0';
 	g->stop = HTTP_STOP_NONE;
 }
 
@@ -495,6 +513,381 @@ httpfetch(struct httpget *g, size_t n, const struct httplimits *lim)
 	}
 	free(x);
 	free(pf);
+	return rc;
+}
+
+/* a batch: requests made one after another by one curl process */
+struct batch {
+	struct httpget **g;   /* its requests, in order */
+	size_t n;
+	size_t marked;        /* how many have their write-out line */
+	size_t split;         /* how many have their body */
+	unsigned long long *size; /* each one's body size, from its write-out line */
+	pid_t pid;
+	int out, err;         /* the bodies' pipe, the messages' pipe (-1: closed) */
+	struct sb body;       /* bytes of bodies not yet handed out */
+	struct sb msg;        /* curl's standard error not yet read as lines */
+	size_t cap;           /* the most body bytes the batch may send */
+	char hdr[4097];       /* "@FILE" (the token's header file) or "" */
+	char nums[3][32];
+	const char **argv;
+	time_t last;          /* when the last transfer ended (or the batch started) */
+	int fault;            /* a transfer got no answer: the rest are not made */
+	struct sb faultwhy;
+};
+
+/* is curl's exit status e a transfer that got no answer (a timeout, a connection refused,
+   reset or cut: the server, not the request), which ends the batch? */
+static int
+nofanswer(long e)
+{
+	return e != 0 && e != 63 && e != 23;
+}
+
+/* hand out the bodies whose size the write-out lines said, as far as the bytes have come */
+static void
+batchsplit(struct batch *b, int eof)
+{
+	while (b->split < b->marked) {
+		struct httpget *g = b->g[b->split];
+		unsigned long long n = b->size[b->split];
+
+		if (n > b->body.len && !eof)
+			return;
+		if (n > b->body.len) {
+			if (!g->why.len)
+				sbadd(&g->why, "the answer was cut short");
+			n = b->body.len;
+		}
+		g->got = (size_t)n;
+		if (n > g->max) {
+			g->over = 1;
+			sbreset(&g->why);
+			sbaddf(&g->why, "the answer is larger than %zu bytes", g->max);
+		} else if (g->into) {
+			sbaddn(g->into, b->body.buf, (size_t)n);
+		} else if (g->dest && writeifchanged(g->dest, b->body.buf, (size_t)n) < 0) {
+			sbaddf(&g->why, "cannot write '%s'", g->dest);
+		}
+		memmove(b->body.buf, b->body.buf + n, b->body.len - (size_t)n);
+		b->body.len -= (size_t)n;
+		b->body.buf[b->body.len] = '\0';
+		b->split++;
+	}
+}
+
+/* the write-out lines that came on curl's standard error */
+static void
+batchlines(struct batch *b, const struct httplimits *lim)
+{
+	char *nl;
+
+	while ((nl = memchr(b->msg.buf, '\n', b->msg.len))) {
+		size_t len = (size_t)(nl - b->msg.buf) + 1;
+
+		*nl = '\0';
+		if (startswith(b->msg.buf, MARK) && b->marked < b->n && !b->fault) {
+			struct httpget *g = b->g[b->marked];
+
+			markparse(b->msg.buf, g, &b->size[b->marked], lim);
+			if (g->why.len && g->status < 100)
+				g->status = 0;
+			b->marked++;
+			b->last = time(NULL);
+			if (nofanswer(g->curlexit)) {
+				b->fault = 1;
+				sbaddf(&b->faultwhy, "%s", g->why.buf);
+				kill(b->pid, SIGTERM);
+			}
+		}
+		memmove(b->msg.buf, b->msg.buf + len, b->msg.len - len);
+		b->msg.len -= len;
+		b->msg.buf[b->msg.len] = '\0';
+	}
+}
+
+/* the arguments of one transfer of the batch, appended to b->argv from k; the new k */
+static size_t
+batchargs(struct batch *b, size_t k, const struct httpget *g, int first, const struct httplimits *lim)
+{
+	const char **a = b->argv;
+
+	if (!first)
+		a[k++] = "--next";
+	a[k++] = "-sS";
+	a[k++] = "-N";
+	a[k++] = "--proto";
+	a[k++] = "=http,https";
+	a[k++] = "--connect-timeout";
+	a[k++] = "10";
+	a[k++] = "--max-time";
+	a[k++] = b->nums[0];
+	a[k++] = "--speed-limit";
+	a[k++] = "1024";
+	a[k++] = "--speed-time";
+	a[k++] = b->nums[1];
+	if (g->how.netrc)
+		a[k++] = "--netrc-optional";
+	if (b->hdr[0]) {
+		a[k++] = "-H";
+		a[k++] = b->hdr;
+	}
+	if (g->range) {
+		a[k++] = "-r";
+		a[k++] = g->range;
+	}
+	a[k++] = "-w";
+	a[k++] = WRITEOUT;
+	a[k++] = "--url";
+	a[k++] = g->url;
+	(void)lim;
+	return k;
+}
+
+/* start b's curl; -1 (errno) when it cannot be started */
+static int
+batchstart(struct batch *b, const struct httplimits *lim)
+{
+	posix_spawn_file_actions_t fa;
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, rc;
+	size_t i, k = 0;
+
+	b->out = b->err = -1;
+	if (b->g[0]->how.token) {
+		if (httpheaderfile(b->g[0]->how.token, b->hdr + 1, sizeof(b->hdr) - 1) < 0)
+			return -1;
+		b->hdr[0] = '@';
+	}
+	snprintf(b->nums[0], 32, "%ld", lim->timeout);
+	snprintf(b->nums[1], 32, "%ld", lim->stall);
+	b->argv = xcalloc(26 * b->n + 4, sizeof(*b->argv));
+	b->argv[k++] = "curl";
+	b->argv[k++] = "-q";
+	for (i = 0; i < b->n; i++)
+		k = batchargs(b, k, b->g[i], i == 0, lim);
+	b->argv[k] = NULL;
+	if (pipe(po) < 0 || pipe(pe) < 0) {
+		rc = errno;
+		if (po[0] >= 0)
+			close(po[0]), close(po[1]);
+		errno = rc;
+		return -1;
+	}
+	cloexec(po[0]);
+	cloexec(po[1]);
+	cloexec(pe[0]);
+	cloexec(pe[1]);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, po[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+	rc = posix_spawnp(&b->pid, "curl", &fa, NULL, (char *const *)b->argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(po[1]);
+	close(pe[1]);
+	if (rc != 0) {
+		close(po[0]);
+		close(pe[0]);
+		errno = rc;
+		return -1;
+	}
+	b->out = po[0];
+	b->err = pe[0];
+	b->last = time(NULL);
+	return 0;
+}
+
+/* read what fd holds into s (at most cap bytes in s); 0 at its end or past cap */
+static int
+batchread(int fd, struct sb *s, size_t cap, int *over)
+{
+	char buf[65536];
+	ssize_t r = read(fd, buf, sizeof(buf));
+
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (r <= 0)
+		return 0;
+	if (s->len + (size_t)r > cap) {
+		*over = 1;
+		return 0;
+	}
+	sbaddn(s, buf, (size_t)r);
+	return 1;
+}
+
+/* b's curl ended (or was killed): every request gets its answer or why not */
+static void
+batchend(struct batch *b, const struct httplimits *lim)
+{
+	int status = 0;
+	size_t i;
+
+	if (b->out >= 0)
+		close(b->out), b->out = -1;
+	if (b->err >= 0)
+		close(b->err), b->err = -1;
+	kill(b->pid, SIGTERM);
+	while (waitpid(b->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sbadd(&b->msg, "\n");
+	batchlines(b, lim);
+	batchsplit(b, 1);
+	for (i = b->marked; i < b->n; i++) {
+		struct httpget *g = b->g[i];
+
+		g->status = 0;
+		if (b->fault)
+			sbaddf(&g->why, "not asked: an earlier request to the same server got no answer (%s)", b->faultwhy.buf);
+		else
+			sbaddf(&g->why, "curl gave no answer (%s)", WIFSIGNALED(status) ? "it was killed" : "it stopped early");
+	}
+	if (b->hdr[0])
+		unlink(b->hdr + 1), b->hdr[0] = '\0';
+	free(b->argv);
+	free(b->size);
+	free(b->g);
+	sbfree(&b->body);
+	sbfree(&b->msg);
+	sbfree(&b->faultwhy);
+}
+
+/* may request a go into the batch of request b (the same server, the same credentials)? */
+static int
+samebatch(const struct httpget *a, const struct httpget *b)
+{
+	return httpsamehost(a->url, b->url) && a->how.netrc == b->how.netrc &&
+	       (a->how.token ? b->how.token && !strcmp(a->how.token, b->how.token) : !b->how.token);
+}
+
+/* the next batch into x: the requests from next on to g[next]'s server, in order, HTTP_BATCH at
+   most; started. 1 started, 0 none left there, -1 when curl could not be started */
+static int
+batchnext(struct batch *x, struct httpget *g, size_t n, char *taken, size_t next, const struct httplimits *lim)
+{
+	size_t j;
+	int e;
+
+	*x = (struct batch){ .body = SB_INIT, .msg = SB_INIT, .faultwhy = SB_INIT };
+	x->g = xcalloc(HTTP_BATCH, sizeof(*x->g));
+	for (j = next; j < n && x->n < HTTP_BATCH; j++) {
+		if (taken[j] || !samebatch(&g[next], &g[j]))
+			continue;
+		taken[j] = 1;
+		if (!httpurlok(g[j].url)) {
+			sbaddf(&g[j].why, "not an http:// or https:// URL wheelgen fetches");
+			continue;
+		}
+		x->g[x->n++] = &g[j];
+		x->cap += g[j].max + 1;
+	}
+	if (!x->n) {
+		free(x->g);
+		return 0;
+	}
+	x->size = xcalloc(x->n, sizeof(*x->size));
+	if (batchstart(x, lim) == 0)
+		return 1;
+	e = errno;
+	for (j = 0; j < x->n; j++)
+		sbaddf(&x->g[j]->why, "cannot run curl: %s", strerror(e));
+	free(x->argv);
+	free(x->size);
+	free(x->g);
+	return -1;
+}
+
+/* read what x's pipes hold (pf: its two poll entries); 1 when its curl is done */
+static int
+batchpoll(struct batch *x, const struct pollfd *pf, const struct httplimits *lim)
+{
+	int over = 0;
+
+	if (x->out >= 0 && (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) && !batchread(x->out, &x->body, x->cap, &over)) {
+		close(x->out);
+		x->out = -1;
+	}
+	if (x->err >= 0 && (pf[1].revents & (POLLIN | POLLHUP | POLLERR)) && !batchread(x->err, &x->msg, 1 << 20, &over)) {
+		close(x->err);
+		x->err = -1;
+	}
+	if (over) {
+		/* more than every body together may be: the answer under way is too large, and the
+		   batch ends here */
+		if (x->marked < x->n) {
+			struct httpget *o = x->g[x->marked++];
+
+			o->over = 1;
+			o->status = 0;
+			sbaddf(&o->why, "the answer is larger than %zu bytes", o->max);
+			x->size[x->marked - 1] = 0;
+		}
+		x->fault = 1;
+		sbadd(&x->faultwhy, "the answer before it was larger than allowed");
+		kill(x->pid, SIGKILL);
+	}
+	batchlines(x, lim);
+	batchsplit(x, 0);
+	/* curl keeps its own limits; this is for a curl that does not */
+	if (x->out >= 0 && time(NULL) - x->last > lim->timeout + 30)
+		kill(x->pid, SIGKILL);
+	return x->out < 0 && x->err < 0;
+}
+
+int
+httpbatch(struct httpget *g, size_t n, const struct httplimits *lim)
+{
+	static const struct httplimits def = { HTTP_TIMEOUT, HTTP_STALL, HTTP_PARALLEL };
+	size_t par, i, k, next = 0, active = 0;
+	struct batch *b;
+	struct pollfd *pf;
+	char *taken = xcalloc(n + 1, 1);
+	int rc = 0;
+
+	if (!lim)
+		lim = &def;
+	par = lim->parallel ? lim->parallel : 1;
+	b = xcalloc(par, sizeof(*b));
+	pf = xcalloc(2 * par, sizeof(*pf));
+	for (i = 0; i < n; i++) {
+		answerreset(&g[i]);
+		sbreset(&g[i].at);
+		sbadd(&g[i].at, g[i].url);
+		if (!g[i].max)
+			g[i].max = HTTP_MAX;
+	}
+	while (next < n || active) {
+		while (active < par && next < n) {
+			int r;
+
+			if (taken[next]) {
+				next++;
+				continue;
+			}
+			if ((r = batchnext(&b[active], g, n, taken, next, lim)) < 0)
+				rc = -1;
+			active += r > 0;
+		}
+		if (!active)
+			break;
+		for (i = 0; i < active; i++) {
+			pf[2 * i] = (struct pollfd){ b[i].out, POLLIN, 0 };
+			pf[2 * i + 1] = (struct pollfd){ b[i].err, POLLIN, 0 };
+		}
+		if (poll(pf, 2 * active, 1000) < 0 && errno != EINTR)
+			fatal("poll: %s", strerror(errno));
+		for (i = active; i-- > 0;) {
+			if (!batchpoll(&b[i], &pf[2 * i], lim))
+				continue;
+			batchend(&b[i], lim);
+			for (k = i + 1; k < active; k++)
+				b[k - 1] = b[k];
+			active--;
+		}
+	}
+	free(b);
+	free(pf);
+	free(taken);
 	return rc;
 }
 

@@ -56,12 +56,14 @@ struct httpget {
 	const char *upload;     /* HTTP_PUT: the file sent */
 	const char *dest;       /* the file the body is written to (created or truncated); NULL: the
 				   body is read (and bounded) but kept nowhere */
+	struct sb *into;        /* the body is kept here instead (emptied first; NULL: dest) */
 	size_t max;             /* the most body bytes it may take (0: HTTP_MAX) */
 	struct httphow how;
 	/* the answer: */
 	long status;            /* the HTTP status of the last answer; 0 when none came */
 	char ctype[128];        /* its Content-Type, "" when none */
 	char crange[128];       /* its Content-Range, "" when none */
+	char date[64];          /* its Date (the server's clock), "" when none */
 	long long length;       /* its Content-Length, -1 when none */
 	struct sb location;     /* where a redirect pointed that was not followed (see stop) */
 	enum httpstop stop;     /* why that redirect was not followed */
@@ -93,6 +95,20 @@ struct httplimits {
  * request that got an answer has status set and why empty, whatever the status.
  */
 int httpfetch(struct httpget *g, size_t n, const struct httplimits *lim);
+/* the most requests httpbatch hands one curl process */
+#define HTTP_BATCH 256
+
+/*
+ * Make the n GET requests as httpfetch does, but many in one curl process, one after another
+ * over one connection: a store's manifests and listings, thousands of small files, where a
+ * process a request costs more than the request. Requests with the same credentials whose URLs
+ * share a scheme, host and port go together, HTTP_BATCH at most a process, lim->parallel
+ * processes at once. No redirect is followed: it is the answer (status 3xx, location). A
+ * request the server never answered (a timeout, a refused or broken connection) ends its batch:
+ * the requests after it are not made, and say so in why. Each body is bounded by its max, and
+ * a batch's bodies together by the sum. 0, or -1 when curl could not be started.
+ */
+int httpbatch(struct httpget *g, size_t n, const struct httplimits *lim);
 /* free what httpfetch allocated in g (its why, at and location) */
 void httpgetfree(struct httpget *g);
 

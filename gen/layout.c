@@ -34,6 +34,7 @@ static const struct {
 	[BD_INDEXDIR] = { "index", NULL },
 	[BD_INDEXPAGE] = { "index/simple/index.html", NULL },
 	[BD_INDEXLOCK] = { "index.lock", NULL },
+	[BD_CATALOG] = { "store-catalog", NULL },
 };
 
 void

@@ -40,6 +40,7 @@ enum bdplace {
 	BD_INDEXDIR,    /* index: the static index tree (name ignored) */
 	BD_INDEXPAGE,   /* index/simple/index.html: its top page, the index edge's output (name ignored) */
 	BD_INDEXLOCK,   /* index.lock: one wheelgen index at a time (name ignored) */
+	BD_CATALOG,     /* store-catalog: what was read from the store, under its validators (catalog.h; name ignored) */
 };
 
 /* the path of place for name relative to the build directory, appended to s */

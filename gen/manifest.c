@@ -200,24 +200,19 @@ manifestfield(const char *key)
 	return fieldindex(key) >= 0;
 }
 
-int
-manifestlinesread(const char *path, struct manifestlines *m, struct sb *why)
+/* the lines of buf[0..len) (a manifest read from what: a path, a URL), which it consumes */
+static int
+linesparse(char *buf, size_t len, const char *what, struct manifestlines *m, struct sb *why)
 {
-	const char *file = strcmp(path, "-") ? path : "/dev/stdin";
-	char *buf, *next, *line, *eq;
-	size_t len;
+	char *next, *line, *eq;
 
 	memset(m, 0, sizeof(*m));
-	if (!(buf = readfilemax(file, &len, MANIFEST_MAX))) {
-		if (errno == EFBIG)
-			sbaddf(why, "manifest '%s' is larger than %d bytes: not a manifest", path, MANIFEST_MAX);
-		else
-			sbaddf(why, "cannot read manifest '%s': %s", path, strerror(errno));
+	if (len > MANIFEST_MAX) {
+		sbaddf(why, "manifest '%s' is larger than %d bytes: not a manifest", what, MANIFEST_MAX);
 		return -1;
 	}
 	if (utf8invalid(buf, len) != len) {
-		free(buf);
-		sbaddf(why, "manifest '%s' is not text (a NUL or a byte that is not UTF-8)", path);
+		sbaddf(why, "manifest '%s' is not text (a NUL or a byte that is not UTF-8)", what);
 		return -1;
 	}
 	next = buf;
@@ -228,8 +223,46 @@ manifestlinesread(const char *path, struct manifestlines *m, struct sb *why)
 		m->keys[m->n] = eq ? xstrndup(line, (size_t)(eq - line)) : xstrdup(line);
 		m->vals[m->n++] = eq ? xstrdup(eq + 1) : NULL;
 	}
-	free(buf);
 	return 0;
+}
+
+int
+manifestlinesread(const char *path, struct manifestlines *m, struct sb *why)
+{
+	const char *file = strcmp(path, "-") ? path : "/dev/stdin";
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!(buf = readfilemax(file, &len, MANIFEST_MAX))) {
+		if (errno == EFBIG)
+			sbaddf(why, "manifest '%s' is larger than %d bytes: not a manifest", path, MANIFEST_MAX);
+		else
+			sbaddf(why, "cannot read manifest '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	rc = linesparse(buf, len, path, m, why);
+	free(buf);
+	return rc;
+}
+
+int
+manifestparsetext(const char *text, size_t len, const char *what, struct wheelinfo *w, struct sb *why)
+{
+	struct manifestlines m;
+	char *buf = xmalloc(len + 1);
+	int rc;
+
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	memset(w, 0, sizeof(*w));
+	rc = linesparse(buf, len, what, &m, why);
+	free(buf);
+	if (rc == 0)
+		rc = manifestcheck(&m, what, w, why);
+	manifestlinesfree(&m);
+	return rc;
 }
 
 const char *

@@ -90,6 +90,9 @@ int manifeststoreentry(struct sb *out, const struct manifestlines *m, const char
  * package, filename or sha256, or has a field that is not what its name says.
  */
 int manifestparse(const char *path, struct wheelinfo *w, struct sb *why);
+/* the same of the text of a manifest read elsewhere (a store's catalog), what naming it in
+   messages (its dir "": it has no directory here) */
+int manifestparsetext(const char *text, size_t len, const char *what, struct wheelinfo *w, struct sb *why);
 /* the same of lines read already (from path: the manifest's directory, the messages) */
 int manifestcheck(const struct manifestlines *m, const char *path, struct wheelinfo *w, struct sb *why);
 /* the same, the problem printed as an error */

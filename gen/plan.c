@@ -114,6 +114,36 @@ canary(const struct config *c, const struct matrix *m, char *keep)
 	free(sub);
 }
 
+/* the store as the plan reads it: every kept cell's manifest, and the checks of their wheels,
+   at once; NULL (a warning) when the store could not be read */
+static struct storeview *
+planview(const struct store *st, const struct matrix *m, const char *keep, const struct planopts *o,
+	 struct storeview *v)
+{
+	const char **ids = xcalloc(m->n + 1, sizeof(*ids));
+	struct sb why = SB_INIT;
+	size_t i, n = 0;
+	int rc;
+
+	for (i = 0; i < m->n; i++) {
+		if (keep[i])
+			ids[n++] = m->cells[i].id;
+	}
+	rc = storeviewopen(v, st, o->builddir ? o->builddir : ".", &why);
+	if (rc == 0)
+		rc = storeviewread(v, ids, n, &why);
+	if (rc == 0)
+		rc = storeviewwheels(v, &why);
+	if (rc < 0) {
+		warn("the store could not be read: %s: every cell counts as missing", why.buf);
+		storeviewclose(v);
+		v = NULL;
+	}
+	free(ids);
+	sbfree(&why);
+	return v;
+}
+
 int
 plancells(struct keyctx *k, const struct store *st, struct matrix *m, const struct planopts *o, char (*keys)[65],
 	  size_t *n)
@@ -121,11 +151,16 @@ plancells(struct keyctx *k, const struct store *st, struct matrix *m, const stru
 	size_t i;
 	int down = 0, rc = 0;
 	char *keep = xcalloc(m->n + 1, 1);
+	struct storeview view, *v = NULL;
 
 	for (i = 0; i < m->n; i++)
 		keep[i] = (!o->prof || profilehas(o->prof, &m->cells[i])) && (o->alllanes || !m->cells[i].nolane);
 	if (o->canary)
 		canary(k->c, m, keep);
+	if (o->missing && st->kind != STORE_NONE) {
+		v = planview(st, m, keep, o, &view);
+		down = v == NULL;
+	}
 	*n = 0;
 	for (i = 0; i < m->n && rc == 0; i++) {
 		struct sb why = SB_INIT;
@@ -134,7 +169,7 @@ plancells(struct keyctx *k, const struct store *st, struct matrix *m, const stru
 		if (!keep[i])
 			continue;
 		if (o->missing && st->kind != STORE_NONE && !down) {
-			ss = storelookup(k, st, &m->cells[i], o->tmp, 1, keys[*n], &why);
+			ss = storelookup(k, st, v, &m->cells[i], o->tmp, 1, keys[*n], &why);
 			if (ss == STOREDOWN) {
 				warn("%s: every cell counts as missing", why.buf);
 				down = 1;
@@ -156,6 +191,8 @@ plancells(struct keyctx *k, const struct store *st, struct matrix *m, const stru
 		if (ss != STORED && rc == 0)
 			m->cells[(*n)++] = m->cells[i];
 	}
+	if (v)
+		storeviewclose(v);
 	unlink(o->tmp);
 	free(keep);
 	return rc;

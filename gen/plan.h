@@ -21,6 +21,7 @@ struct planopts {
 	int needkeys;                 /* compute every selected cell's key (it is printed) */
 	int alllanes;                 /* keep the cells no lane builds yet (matrix --table shows why) */
 	const char *tmp;              /* a scratch file for the store's manifests */
+	const char *builddir;         /* where the store's catalog is kept (catalog.h) */
 };
 
 /*

@@ -13,6 +13,7 @@
 #include "files.h"
 #include "pep.h"
 #include "remotewheel.h"
+#include "sha256.h"
 #include "wheelfile.h"
 
 /* one wheel's state between the rounds */
@@ -21,6 +22,7 @@ struct rstate {
 	char part[512];                 /* the piece of the round */
 	unsigned long long total;       /* the wheel's size */
 	unsigned long long have;        /* the copy holds [have, total) */
+	int whole;                      /* one answer held all of it */
 	unsigned long long from, to;    /* the piece the next round asks for (to exclusive); from == to: none */
 	char range[64];
 };
@@ -57,7 +59,13 @@ putpiece(struct remotewheel *w, struct rstate *s, const struct httpget *g)
 		w->fault = 1;
 		return -1;
 	}
-	if (g->status != 206 || !parsecrange(g->crange, &a, &b, &t)) {
+	if (g->status == 200 && g->got > 0 && (g->length < 0 || (unsigned long long)g->length == g->got)) {
+		/* no ranges here, but the whole wheel within the bound: as good as a range of all of it */
+		a = 0;
+		b = g->got - 1;
+		t = g->got;
+		w->noranges = 1;
+	} else if (g->status != 206 || !parsecrange(g->crange, &a, &b, &t)) {
 		sbaddf(&w->why, "GET bytes %s: HTTP %ld%s", g->range, g->status,
 		       g->status == 200 ? " (the server does not answer range requests)" : "");
 		w->noranges = g->status == 200;
@@ -80,6 +88,8 @@ putpiece(struct remotewheel *w, struct rstate *s, const struct httpget *g)
 		s->total = w->size = t;
 		if (a < s->have || !s->have)
 			s->have = a;
+		if (a == 0 && b + 1 == t)
+			s->whole = 1;
 	}
 	if (fd >= 0)
 		close(fd);
@@ -261,7 +271,12 @@ remotewheelmeta(struct remotewheel *w, size_t n, const char *tmpdir, const struc
 	fetchround(w, s, n, lim);
 	for (i = 0; i < n; i++) {
 		readmember(&w[i], &s[i]);
-		unlink(s[i].zip);
+		if (s[i].whole && sha256file(s[i].zip, w[i].sha256) < 0)
+			w[i].sha256[0] = '\0';
+		if (w[i].sha256[0] && w[i].keep && rename(s[i].zip, w[i].keep) == 0)
+			w[i].kept = 1;
+		else
+			unlink(s[i].zip);
 	}
 	free(s);
 }

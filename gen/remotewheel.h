@@ -20,12 +20,16 @@ struct remotewheel {
 	size_t tail;            /* the tail fetched first: 0 REMOTE_TAIL; a few KB where a wheel's
 				   .dist-info (written last) is all that is wanted */
 	struct httphow how;     /* credentials and redirect rule (zero: none, curl's redirects) */
+	const char *keep;       /* where the wheel is kept when the answers held all of it (NULL: not kept) */
 	struct sb meta;         /* filled in: the member's text */
 	struct sb why;          /* empty when meta was read; else why not (without the URL) */
 	int fault;              /* with why: no answer, a refusal (401, 403, 5xx) or a timeout: says
 				   nothing of the wheel */
 	int noranges;           /* with why: the server answered a range request with the whole file */
 	unsigned long long size; /* the wheel's size, from the answers' Content-Range (0: unknown) */
+	char sha256[65];        /* the wheel's sha256 when the answers held all of it (a range longer
+				   than the wheel: the server sends it whole), else "" */
+	int kept;               /* 1: the whole wheel is at keep */
 	size_t bytes;           /* bytes transferred for it */
 	int requests;           /* requests made for it */
 };

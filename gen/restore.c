@@ -14,14 +14,30 @@
 #include "files.h"
 #include "layout.h"
 #include "leftout.h"
+#include "listing.h"
 #include "manifest.h"
 #include "remotewheel.h"
 #include "restore.h"
 #include "wheelfile.h"
 
+/* the manifest of cl as the view read it, into tmpfile: storeget's answer */
+static int
+viewget(struct storeview *v, const struct cell *cl, const char *tmpfile, struct sb *why)
+{
+	const char *text;
+	size_t len;
+	int r = storeviewmanifest(v, cl->id, &text, &len, why);
+
+	if (r == 0 && writeifchanged(tmpfile, text, len) < 0) {
+		sbaddf(why, "cannot write '%s'", tmpfile);
+		r = -1;
+	}
+	return r;
+}
+
 enum storestate
-storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, const char *tmpfile, int check,
-	    char key[65], struct sb *why)
+storelookup(struct keyctx *k, const struct store *s, struct storeview *v, const struct cell *cl, const char *tmpfile,
+	    int check, char key[65], struct sb *why)
 {
 	struct sb name = SB_INIT, err = SB_INIT;
 	enum storestate st;
@@ -42,7 +58,7 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 		return NOTSTORED;
 	}
 	sbaddf(&name, "%s.manifest", cl->id);
-	r = storeget(s, name.buf, tmpfile, MANIFEST_MAX, &err);
+	r = v ? viewget(v, cl, tmpfile, &err) : storeget(s, name.buf, tmpfile, MANIFEST_MAX, &err);
 	if (r < 0) {
 		sbaddf(why, "the store could not be read: %s", err.buf);
 		st = STOREDOWN;
@@ -80,7 +96,7 @@ storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, cons
 		}
 		if (st == STORED && check) {
 			sbreset(&err);
-			r = wheeldamage(s, &m, &err);
+			r = v ? storeviewwheel(v, &m, &err) : wheeldamage(s, &m, &err);
 			if (r < 0) {
 				sbaddf(why, "the store could not be read: %s", err.buf);
 				st = STOREDOWN;
@@ -132,9 +148,34 @@ dropothers(const char *dir, const char *keep)
  * entry is damaged: nothing copied); -1 with why (a fault: the store could not be read, or dir
  * not written).
  */
+/* does dir hold m's wheel (and .metadata) as a pull put it there: its manifest of the same
+   wheel and key, the files of their sizes? (what the pull checked then: no download again) */
 static int
-copyentry(const struct store *s, const struct cell *cl, const char *tmpman, const char *dir, int manifestsonly,
-	  struct sb *why)
+pulledalready(const struct wheelinfo *m, const char *dir)
+{
+	struct sb p = SB_INIT;
+	struct wheelinfo old;
+	struct stat st;
+	int ok = 0;
+
+	sbaddf(&p, "%s/manifest", dir);
+	if (manifestparse(p.buf, &old, &p) == 0) {
+		sbreset(&p);
+		sbaddf(&p, "%s/%s", dir, m->filename);
+		ok = !strcmp(old.sha256, m->sha256) && !strcmp(old.filename, m->filename) &&
+		     !strcmp(orempty(old.key), orempty(m->key)) && stat(p.buf, &st) == 0 && st.st_size == m->size;
+		sbaddf(&p, ".metadata");
+		if (ok && m->metasha && *m->metasha)
+			ok = old.metasha && !strcmp(old.metasha, m->metasha) && stat(p.buf, &st) == 0;
+		manifestfree(&old);
+	}
+	sbfree(&p);
+	return ok;
+}
+
+static int
+copyentry(const struct store *s, struct storeview *v, const struct cell *cl, const char *tmpman, const char *dir,
+	  int manifestsonly, struct sb *why)
 {
 	struct sb wtmp = SB_INIT, mtmp = SB_INIT, wdst = SB_INIT, mdst = SB_INIT, meta = SB_INIT, man = SB_INIT;
 	struct wheelinfo m;
@@ -159,19 +200,21 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 	want.machine = cl->platform->machine;
 	want.tags = m.tags;
 	if (manifestsonly) {
-		int r = wheeldamage(s, &m, why);
+		int r = v ? storeviewwheel(v, &m, why) : wheeldamage(s, &m, why);
 
 		if (r != 0) {
 			rc = r;
 			goto out;
 		}
-		if (s->kind == STORE_DIR) {
+		if (s->kind == STORE_DIR && !(v && storeviewchecked(v, &m))) {
 			/* (a directory store's wheel is at hand: the whole check, as a restore does) */
 			struct sb path = SB_INIT;
 
 			sbaddf(&path, "%s%s", s->where, entrywheel(&m));
 			r = wheelcheck(path.buf, m.filename, &want, why);
 			sbfree(&path);
+			if (r == 0 && v)
+				storeviewsetchecked(v, &m, m.sha256);
 			if (r < 0) {
 				struct sb w = SB_INIT;
 
@@ -182,6 +225,8 @@ copyentry(const struct store *s, const struct cell *cl, const char *tmpman, cons
 				goto out;
 			}
 		}
+	} else if (pulledalready(&m, dir)) {
+		/* (pulled by an earlier run, and checked then: the store's copy is the scrub's) */
 	} else {
 		if ((rc = fetchverified(s, entrywheel(&m), wtmp.buf, m.sha256, m.size, why)) != 0)
 			goto out;
@@ -247,7 +292,7 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 		goto out;
 	}
 	/* (the wheel is checked as it is copied: no separate look at it first) */
-	st = storelookup(k, s, cl, tmp.buf, 0, key, &why);
+	st = storelookup(k, s, NULL, cl, tmp.buf, 0, key, &why);
 	/* the key the build writes into its manifest (none when unknown) */
 	if (key[0]) {
 		sbaddf(&line, "%s\n", key);
@@ -260,7 +305,7 @@ restorewheel(struct keyctx *k, const struct store *s, const struct cell *cl, con
 	}
 	switch (st) {
 	case STORED:
-		rc = copyentry(s, cl, tmp.buf, dir.buf, 0, &why);
+		rc = copyentry(s, NULL, cl, tmp.buf, dir.buf, 0, &why);
 		if (rc == 1) {
 			warn("store entry of %s: %s; building it", cl->id, why.buf);
 			takeoutentry(s, cl, tmp.buf, why.buf);
@@ -353,21 +398,59 @@ leaveout(const struct store *s, const struct cell *cl, const char *pulled, const
 
 /* the bytes of the wheel's tail read to check a stored wheel by range requests */
 #define CHECK_TAIL 16384
+/* a wheel up to this size is read whole, hashed and checked as a directory store's is */
+#define CHECK_WHOLE (16 << 20)
+
+/* what is wrong with the wheel of cell cl (manifest mf) that rw read (kept whole at keep,
+   where it was read whole), into bad; nothing when it is whole */
+static void
+remotebad(const struct store *s, const struct remotewheel *rw, const struct wheelinfo *mf, const struct cell *cl,
+	  const char *keep, struct sb *bad)
+{
+	struct wheelwant want;
+	struct sb w = SB_INIT;
+
+	if (rw->why.len) {
+		sbaddf(bad, "its wheel %s%s: %s", storename(s), entrywheel(mf), rw->why.buf);
+	} else if (mf->size > 0 && rw->size != (unsigned long long)mf->size) {
+		sbaddf(bad, "its wheel %s%s has %llu bytes, its manifest says %lld", storename(s), entrywheel(mf), rw->size,
+		       mf->size);
+	} else if (rw->sha256[0] && strcmp(rw->sha256, mf->sha256)) {
+		sbaddf(bad, "its wheel %s%s has sha256 %.12s..., its manifest says %.12s...", storename(s), entrywheel(mf),
+		       rw->sha256, mf->sha256);
+	} else if (!wheeltagsok(rw->meta.buf, mf->filename)) {
+		sbaddf(bad, "its wheel %s%s: its .dist-info/WHEEL does not list the tags of its name", storename(s),
+		       entrywheel(mf));
+	} else if (rw->kept) {
+		want.package = cl->pkg->norm;
+		want.version = mf->wheelversion;
+		want.python = cl->python;
+		want.machine = cl->platform->machine;
+		want.tags = mf->tags;
+		if (wheelcheck(keep, mf->filename, &want, &w) < 0)
+			sbaddf(bad, "%s%s is not a wheel of %s: %s", storename(s), entrywheel(mf), cl->id, w.buf);
+	}
+	sbfree(&w);
+}
 
 /*
- * Manifests only, an HTTP store: check the wheels of the pulled cells (ids, one per line) by a
- * few KB of range reads each: the size their manifest says, one .dist-info named as the file
- * name says, whose WHEEL lists the name's tags. A damaged one is left out (*nbad). 0, or -1
- * with why (no answer, a refusal: a fault)
+ * Manifests only, an HTTP store: check the wheels of the pulled cells (ids, one per line) by
+ * range reads. A wheel of up to CHECK_WHOLE bytes is read whole (a range of all of it), hashed
+ * against its manifest's sha256 and checked as a restore checks it (wheelfile.c), as a
+ * directory store's is; a larger one by its last CHECK_TAIL bytes and what they point to: the
+ * size its manifest says, one .dist-info named as the file name says, whose WHEEL lists the
+ * name's tags (what lies between is the scrub's: wheelgen store verify). A wheel that passed is
+ * not read again while the store's listing shows it unchanged (storeview.h). A damaged one is
+ * left out (*nbad). 0, or -1 with why (no answer, a refusal: a fault)
  */
 static int
-checkremote(const struct store *s, const struct matrix *m, const char *builddir, const char *ids, size_t *nbad,
-	    size_t *nstored, struct sb *left, struct sb *why)
+checkremote(const struct store *s, struct storeview *v, const struct matrix *m, const char *builddir, const char *ids,
+	    size_t *nbad, size_t *nstored, struct sb *left, struct sb *why)
 {
 	struct remotewheel *rw;
 	struct wheelinfo *mf;
 	const struct cell **cl;
-	struct sb tmpdir = SB_INIT, path = SB_INIT, *url;
+	struct sb tmpdir = SB_INIT, path = SB_INIT, *url, *keep;
 	char *list = xstrdup(ids), *next = list, *id;
 	size_t n = 0, cap = 0, i, j;
 	int rc = 0, noranges = 0;
@@ -378,6 +461,8 @@ checkremote(const struct store *s, const struct matrix *m, const char *builddir,
 	mf = xcalloc(cap + 1, sizeof(*mf));
 	cl = xcalloc(cap + 1, sizeof(*cl));
 	url = xcalloc(cap + 1, sizeof(*url));
+	keep = xcalloc(cap + 1, sizeof(*keep));
+	bdpath(&tmpdir, builddir, BD_STOREDIR, ".check");
 	while (*ids && (id = nextline(&next))) {
 		for (j = 0; j < m->n && strcmp(m->cells[j].id, id); j++)
 			;
@@ -386,6 +471,10 @@ checkremote(const struct store *s, const struct matrix *m, const char *builddir,
 		sbadd(&path, "/manifest");
 		if (j == m->n || manifestparse(path.buf, &mf[n], why) < 0) {
 			sbreset(why);
+			continue;
+		}
+		if (storeviewchecked(v, &mf[n])) {
+			manifestfree(&mf[n]);
 			continue;
 		}
 		cl[n] = &m->cells[j];
@@ -397,9 +486,13 @@ checkremote(const struct store *s, const struct matrix *m, const char *builddir,
 		rw[n].member = "WHEEL";
 		rw[n].exact = 1;
 		rw[n].tail = CHECK_TAIL;
+		if (mf[n].size > 0 && mf[n].size <= CHECK_WHOLE) {
+			rw[n].tail = (size_t)mf[n].size;
+			sbaddf(&keep[n], "%s/whole%zu.whl", tmpdir.buf, n);
+			rw[n].keep = keep[n].buf;
+		}
 		n++;
 	}
-	bdpath(&tmpdir, builddir, BD_STOREDIR, ".check");
 	if (n && mkdirs(tmpdir.buf) < 0) {
 		sbaddf(why, "cannot make '%s': %s", tmpdir.buf, strerror(errno));
 		rc = -1;
@@ -407,24 +500,16 @@ checkremote(const struct store *s, const struct matrix *m, const char *builddir,
 		struct httplimits lim = { s->timeout, s->stall, HTTP_PARALLEL };
 
 		remotewheelmeta(rw, n, tmpdir.buf, &lim);
-		rmtree(tmpdir.buf);
 	}
 	for (i = 0; i < n && rc == 0; i++) {
 		struct sb bad = SB_INIT;
 
+		noranges |= rw[i].noranges;
 		if (rw[i].why.len && rw[i].fault) {
 			sbaddf(why, "%s: %s", rw[i].url, rw[i].why.buf);
 			rc = -1;
-		} else if (rw[i].why.len && rw[i].noranges) {
-			noranges = 1;
-		} else if (rw[i].why.len) {
-			sbaddf(&bad, "its wheel %s%s: %s", storename(s), entrywheel(&mf[i]), rw[i].why.buf);
-		} else if (mf[i].size > 0 && rw[i].size != (unsigned long long)mf[i].size) {
-			sbaddf(&bad, "its wheel %s%s has %llu bytes, its manifest says %lld", storename(s), entrywheel(&mf[i]),
-			       rw[i].size, mf[i].size);
-		} else if (!wheeltagsok(rw[i].meta.buf, mf[i].filename)) {
-			sbaddf(&bad, "its wheel %s%s: its .dist-info/WHEEL does not list the tags of its name", storename(s),
-			       entrywheel(&mf[i]));
+		} else if (!(rw[i].why.len && rw[i].noranges)) {
+			remotebad(s, &rw[i], &mf[i], cl[i], keep[i].buf, &bad);
 		}
 		if (bad.len) {
 			sbreset(&path);
@@ -432,21 +517,27 @@ checkremote(const struct store *s, const struct matrix *m, const char *builddir,
 			leaveout(s, cl[i], path.buf, mf[i].sha256, bad.buf, left);
 			(*nbad)++;
 			(*nstored)--;
+		} else if (!rw[i].why.len) {
+			storeviewsetchecked(v, &mf[i], mf[i].sha256);
 		}
 		sbfree(&bad);
 	}
+	if (n)
+		rmtree(tmpdir.buf);
 	if (noranges)
 		warn("the store %s does not answer range requests: the wheels the index links are checked by their size "
-		     "alone", storename(s));
+		     "alone, or whole where they are small enough to read whole", storename(s));
 	for (i = 0; i < n; i++) {
 		remotewheelfree(&rw[i]);
 		manifestfree(&mf[i]);
 		sbfree(&url[i]);
+		sbfree(&keep[i]);
 	}
 	free(rw);
 	free(mf);
 	free(cl);
 	free(url);
+	free(keep);
 	free(list);
 	sbfree(&tmpdir);
 	sbfree(&path);
@@ -490,104 +581,141 @@ pulldone(const char *builddir, const struct pullcounts *pc, struct sb *left)
 	return 0;
 }
 
+/* what store --pull counts, and the cells it pulled */
+struct pull {
+	struct sb keep;         /* the pulled cells, a set (setadd) */
+	struct sb pulled;       /* the same, one a line */
+	struct sb left;         /* the rows of what it left out (leftout.h) */
+	size_t nstored, nlocal, nmissing, nother, nbad;
+};
+
+/* take cl (not built here) from the store into BUILDDIR/store/<cell>, or leave it out; 0, or -1
+   (an error printed) when the store could not be read or BUILDDIR written */
+static int
+pullcell(struct keyctx *k, const struct store *s, struct storeview *v, const struct cell *cl, const char *builddir,
+	 const char *tmp, int manifestsonly, struct pull *p)
+{
+	struct sb dir = SB_INIT, why = SB_INIT;
+	enum storestate st;
+	char key[65];
+	int r, rc = 0;
+
+	/* (copyentry checks the wheel, downloading it or not) */
+	switch ((st = storelookup(k, s, v, cl, tmp, 0, key, &why))) {
+	case STORED:
+		bdpath(&dir, builddir, BD_STOREDIR, cl->id);
+		if (mkdirs(dir.buf) < 0) {
+			rc = -1;
+			break;
+		}
+		sbreset(&why);
+		r = copyentry(s, v, cl, tmp, dir.buf, manifestsonly, &why);
+		if (r == 0) {
+			p->nstored++;
+			setadd(&p->keep, cl->id);
+			sbaddf(&p->pulled, "%s\n", cl->id);
+		} else if (r == 1) {
+			p->nbad++;
+			rmtree(dir.buf);
+			notice("merge-index: left out %s: %s", cl->id, why.buf);
+			leftoutcell(&p->left, cl->id, why.buf);
+			takeoutentry(s, cl, tmp, why.buf);
+		} else {
+			rc = error("merge-index: cannot take %s from the store %s: %s (no index written: it would lack "
+				   "stored cells)", cl->id, storename(s), why.buf);
+		}
+		break;
+	case STOREDOWN:
+		rc = error("merge-index: %s (no index written: it would lack stored cells)", why.buf);
+		break;
+	case KEYERROR:
+		rc = -1;
+		break;
+	case WHEELBAD:
+	case BADENTRY:
+		/* (an entry without a key is old, not damaged: it stays) */
+		p->nbad++;
+		notice("merge-index: left out %s: %s", cl->id, why.buf);
+		leftoutcell(&p->left, cl->id, why.buf);
+		if (st == WHEELBAD)
+			takeoutentry(s, cl, tmp, why.buf);
+		break;
+	case OTHERKEY:
+		p->nother++;
+		break;
+	default:
+		p->nmissing++;
+	}
+	sbfree(&dir);
+	sbfree(&why);
+	return rc;
+}
+
 int
 pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int manifestsonly)
 {
-	struct sb top = SB_INIT, dir = SB_INIT, tmp = SB_INIT, why = SB_INIT, keep = SB_INIT, pulled = SB_INIT;
-	struct sb left = SB_INIT;
-	size_t i, nstored = 0, nlocal = 0, nmissing = 0, nother = 0, nbad = 0;
-	enum storestate st;
+	struct sb top = SB_INIT, dir = SB_INIT, tmp = SB_INIT, why = SB_INIT;
+	struct pull p = { SB_INIT, SB_INIT, SB_INIT, 0, 0, 0, 0, 0 };
+	size_t i, nids = 0;
+	struct storeview view, *v = &view;
+	const char **ids = xcalloc(m->n + 1, sizeof(*ids));
+	char *here = xcalloc(m->n + 1, 1);
 	int rc = 0;
 
 	leftoutclear(builddir, BD_PULLNOTE);
-
+	memset(&view, 0, sizeof(view));
 	bdpath(&top, builddir, BD_STOREDIR, "");
 	if (mkdirs(top.buf) < 0) {
 		rc = -1;
 		goto out;
 	}
 	sbaddf(&tmp, "%s/.manifest.tmp", top.buf);
-	for (i = 0; i < m->n && rc == 0; i++) {
-		const struct cell *cl = &m->cells[i];
-		char key[65];
-		int r;
-
+	/* the cells built here are indexed from their own manifests; the others' read at once */
+	for (i = 0; i < m->n; i++) {
 		sbreset(&dir);
-		bdpath(&dir, builddir, BD_MANIFEST, cl->id);
-		if (access(dir.buf, F_OK) == 0) {
-			nlocal++;
-			continue;
-		}
-		sbreset(&why);
-		/* (copyentry checks the wheel, downloading it or not) */
-		switch ((st = storelookup(k, s, cl, tmp.buf, 0, key, &why))) {
-		case STORED:
-			sbreset(&dir);
-			bdpath(&dir, builddir, BD_STOREDIR, cl->id);
-			if (mkdirs(dir.buf) < 0) {
-				rc = -1;
-				break;
-			}
-			sbreset(&why);
-			r = copyentry(s, cl, tmp.buf, dir.buf, manifestsonly, &why);
-			if (r == 0) {
-				nstored++;
-				setadd(&keep, cl->id);
-				sbaddf(&pulled, "%s\n", cl->id);
-			} else if (r == 1) {
-				nbad++;
-				rmtree(dir.buf);
-				notice("merge-index: left out %s: %s", cl->id, why.buf);
-				leftoutcell(&left, cl->id, why.buf);
-				takeoutentry(s, cl, tmp.buf, why.buf);
-			} else {
-				rc = error("merge-index: cannot take %s from the store %s: %s (no index written: it would lack "
-					   "stored cells)", cl->id, storename(s), why.buf);
-			}
-			break;
-		case STOREDOWN:
-			rc = error("merge-index: %s (no index written: it would lack stored cells)", why.buf);
-			break;
-		case KEYERROR:
-			rc = -1;
-			break;
-		case WHEELBAD:
-		case BADENTRY:
-			/* (an entry without a key is old, not damaged: it stays) */
-			nbad++;
-			notice("merge-index: left out %s: %s", cl->id, why.buf);
-			leftoutcell(&left, cl->id, why.buf);
-			if (st == WHEELBAD)
-				takeoutentry(s, cl, tmp.buf, why.buf);
-			break;
-		case OTHERKEY:
-			nother++;
-			break;
-		default:
-			nmissing++;
-		}
+		bdpath(&dir, builddir, BD_MANIFEST, m->cells[i].id);
+		here[i] = access(dir.buf, F_OK) == 0;
+		if (!here[i])
+			ids[nids++] = m->cells[i].id;
+	}
+	if (storeviewopen(v, s, builddir, &why) < 0 || storeviewread(v, ids, nids, &why) < 0 ||
+	    (manifestsonly && storeviewwheels(v, &why) < 0)) {
+		rc = error("merge-index: the store %s could not be read: %s (no index written: it would lack stored cells)",
+			   storename(s), why.buf);
+		goto out;
+	}
+	for (i = 0; i < m->n && rc == 0; i++) {
+		if (here[i])
+			p.nlocal++;
+		else
+			rc = pullcell(k, s, v, &m->cells[i], builddir, tmp.buf, manifestsonly, &p);
 	}
 	unlink(tmp.buf);
 	sbreset(&why);
 	if (rc == 0 && manifestsonly && s->kind == STORE_HTTP &&
-	    checkremote(s, m, builddir, pulled.buf, &nbad, &nstored, &left, &why) < 0)
+	    checkremote(s, v, m, builddir, p.pulled.buf, &p.nbad, &p.nstored, &p.left, &why) < 0)
 		rc = error("merge-index: cannot check the wheels of the store %s: %s (no index written: it would lack "
 			   "stored cells)", storename(s), why.buf);
 	if (rc == 0)
-		prunepulled(top.buf, &keep);
+		prunepulled(top.buf, &p.keep);
 	if (rc == 0) {
-		struct pullcounts pc = { (char *)storename(s), nstored, nlocal, nmissing, nother, nbad, manifestsonly };
+		struct pullcounts pc = { (char *)storename(s), p.nstored, p.nlocal, p.nmissing, p.nother, p.nbad,
+					 manifestsonly };
 
-		rc = pulldone(builddir, &pc, &left);
+		rc = pulldone(builddir, &pc, &p.left);
 	}
 out:
+	if (view.s && storeviewclose(v) < 0)
+		rc = -1;
+	free(ids);
+	free(here);
 	sbfree(&top);
 	sbfree(&dir);
 	sbfree(&tmp);
 	sbfree(&why);
-	sbfree(&keep);
-	sbfree(&pulled);
-	sbfree(&left);
+	sbfree(&p.keep);
+	sbfree(&p.pulled);
+	sbfree(&p.left);
 	return rc;
 }
 
@@ -608,7 +736,7 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 		struct wheelinfo mf;
 
 		sbreset(&why);
-		if (storelookup(k, s, &m->cells[i], tmp.buf, 0, key, &why) != STORED)
+		if (storelookup(k, s, NULL, &m->cells[i], tmp.buf, 0, key, &why) != STORED)
 			continue;
 		sbreset(&meta);
 		sbaddf(&meta, "%s.manifest", m->cells[i].id);

@@ -12,6 +12,7 @@
 #include "damage.h"
 #include "key.h"
 #include "store.h"
+#include "storeview.h"
 
 /* what the store says of one cell */
 enum storestate {
@@ -26,14 +27,15 @@ enum storestate {
 };
 
 /*
- * Look cl up in the store: fetch <cell>.manifest into tmpfile and compare its key with the
+ * Look cl up in the store: fetch <cell>.manifest into tmpfile (from the view v where one is
+ * given: storeviewread read it already; NULL: from the store) and compare its key with the
  * cell's (a git cell of unknown commit is keyed with the stored manifest's commit); with check,
  * a stored cell's wheel too, without downloading it: there, of its size, and of its sha256
  * where the store can tell (a directory store hashes it), else WHEELBAD. The cell's key into
  * key ("" if unknown). Nothing printed; why gets the reason.
  */
-enum storestate storelookup(struct keyctx *k, const struct store *s, const struct cell *cl, const char *tmpfile,
-			    int check, char key[65], struct sb *why);
+enum storestate storelookup(struct keyctx *k, const struct store *s, struct storeview *v, const struct cell *cl,
+			    const char *tmpfile, int check, char key[65], struct sb *why);
 
 /*
  * ninja's wheel/<cell>, before building: write BUILDDIR/cells/<cell>/key (the build puts it

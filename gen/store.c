@@ -174,9 +174,8 @@ endswith(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* the URL of the store's file name (GitHub: a cell's manifest is in its cell's release) */
-static void
-fileurl(struct sb *u, const struct store *s, const char *name)
+void
+storeurl(struct sb *u, const struct store *s, const char *name)
 {
 	sbadd(u, s->where);
 	if (s->release && !strchr(name, '/')) {
@@ -196,8 +195,8 @@ fileurl(struct sb *u, const struct store *s, const char *name)
 }
 
 /* 1 (the earlier message into why) when this run gave up on the store before */
-static int
-givenup(const struct store *s, struct sb *why)
+int
+storegivenup(const struct store *s, struct sb *why)
 {
 	char *text, *nl;
 	int r = 0;
@@ -267,19 +266,14 @@ storehow(const struct store *s, const char *url, struct httphow *how)
 
 static const char *const methods[] = { "GET", "HEAD", "PUT", "DELETE" };
 
-/*
- * Make the request g (url, method, dest, max, accept set) the store's way (storehow) under its
- * time limits. What went wrong into why, naming the method and the URL: no answer, larger
- * than max, a redirect not followed. -1 then (a timeout gives the store up for the run; a store
- * given up on fails at once), else 0 with g's status.
- */
-static int
-request(const struct store *s, struct httpget *g, struct sb *why)
+/* (store.h) */
+int
+storerequest(const struct store *s, struct httpget *g, struct sb *why)
 {
 	struct httplimits lim = { s->timeout, s->stall, 1 };
 	const char *m = methods[g->method], *at;
 
-	if (givenup(s, why))
+	if (storegivenup(s, why))
 		return -1;
 	storehow(s, g->url, &g->how);
 	httpfetch(g, 1, &lim);
@@ -309,10 +303,8 @@ request(const struct store *s, struct httpget *g, struct sb *why)
 	return -1;
 }
 
-/* an answer the caller did not expect: "METHOD URL: HTTP status N", for 401 and 403 with what
-   to do about the token (its variable, never its value) */
-static void
-badstatus(const struct store *s, struct sb *why, const struct httpget *g)
+void
+storebadstatus(const struct store *s, struct sb *why, const struct httpget *g)
 {
 	const char *var, *tok = tokenof(s, &var);
 
@@ -370,11 +362,11 @@ storeget(const struct store *s, const char *name, const char *dest, size_t max, 
 	} else if (s->kind == STORE_HTTP) {
 		struct httpget g = { 0 };
 
-		fileurl(&src, s, name);
+		storeurl(&src, s, name);
 		g.url = src.buf;
 		g.dest = tmp.buf;
 		g.max = max ? max : STORE_FILE_MAX;
-		if (request(s, &g, why) < 0) {
+		if (storerequest(s, &g, why) < 0) {
 		} else if (g.status == 200) {
 			if (rename(tmp.buf, dest) < 0)
 				sbaddf(why, "cannot write '%s': %s", dest, strerror(errno));
@@ -383,7 +375,7 @@ storeget(const struct store *s, const char *name, const char *dest, size_t max, 
 		} else if (g.status == 404 || g.status == 410) {
 			rc = 1;
 		} else {
-			badstatus(s, why, &g);
+			storebadstatus(s, why, &g);
 		}
 		if (rc != 0)
 			unlink(tmp.buf);
@@ -423,17 +415,17 @@ storestat(const struct store *s, const char *name, long long *size, struct sb *w
 	} else if (s->kind == STORE_HTTP) {
 		struct httpget g = { 0 };
 
-		fileurl(&src, s, name);
+		storeurl(&src, s, name);
 		g.method = HTTP_HEAD;
 		g.url = src.buf;
-		if (request(s, &g, why) < 0) {
+		if (storerequest(s, &g, why) < 0) {
 		} else if (g.status == 200) {
 			rc = 0;
 			*size = g.length;
 		} else if (g.status == 404 || g.status == 410) {
 			rc = 1;
 		} else {
-			badstatus(s, why, &g);
+			storebadstatus(s, why, &g);
 		}
 		httpgetfree(&g);
 	} else {
@@ -456,200 +448,6 @@ storehash(const struct store *s, const char *name, char hex[65])
 	}
 	sbfree(&path);
 	return rc;
-}
-
-/* the hrefs of an HTML listing that end in suffix (percent-decoded, no path) */
-static void
-hrefs(const char *page, const char *suffix, struct sb *names)
-{
-	const char *p = page, *q;
-
-	while ((p = strstr(p, "href=\""))) {
-		struct sb n = SB_INIT;
-
-		p += 6;
-		for (q = p; *q && *q != '"'; q++) {
-			if (*q == '%' && q[1] && q[2]) {
-				char h[3] = { q[1], q[2], 0 };
-
-				sbaddc(&n, (char)strtol(h, NULL, 16));
-				q += 2;
-			} else {
-				sbaddc(&n, *q);
-			}
-		}
-		if (plainname(n.buf) && endswith(n.buf, suffix))
-			sbaddf(names, "%s\n", n.buf);
-		sbfree(&n);
-		p = q;
-	}
-}
-
-/* GitHub lists a page at most this long */
-#define GH_PAGE 100
-
-/* GET the JSON list at url (a page of the API) into *v (in a); -1 with why */
-static int
-ghpage(const struct store *s, struct arena *a, const char *url, const char *tmp, const struct json **v, struct sb *why)
-{
-	struct httpget g = { 0 };
-	size_t n;
-	char *text;
-	int rc;
-
-	g.url = url;
-	g.accept = "application/vnd.github+json";
-	g.dest = tmp;
-	g.max = STORE_LISTING_MAX;
-	if ((rc = request(s, &g, why)) == 0 && g.status != 200) {
-		badstatus(s, why, &g);
-		rc = -1;
-	}
-	httpgetfree(&g);
-	if (rc < 0)
-		return -1;
-	if (!(text = readfilemax(tmp, &n, STORE_LISTING_MAX))) {
-		sbaddf(why, "GET %s: larger than %d bytes", url, STORE_LISTING_MAX);
-		return -1;
-	}
-	*v = jsonparse(a, text, n, NULL, why);
-	free(text);
-	if (!*v || (*v)->kind != JSON_ARRAY) {
-		if (*v)
-			sbaddf(why, "GET %s: not a list but %s", url, jsonkindname(*v));
-		return -1;
-	}
-	return 0;
-}
-
-/* storelist of a GitHub store: the assets of every release of the store's, every page */
-static int
-ghlist(const struct store *s, const char *tmp, const char *suffix, struct sb *names, struct sb *why)
-{
-	struct arena a = { 0 };
-	struct sb url = SB_INIT, rels = SB_INIT, prefix = SB_INIT, rel = SB_INIT;
-	const struct json *v;
-	char *next, *line;
-	size_t i, page;
-	int rc = 0;
-
-	sbaddf(&prefix, "%s-", s->release);
-	/* the releases: "id tag" lines */
-	for (page = 1; rc == 0; page++) {
-		sbreset(&url);
-		sbaddf(&url, "%s/repos/%s/releases?per_page=%d&page=%zu", s->api, s->repo, GH_PAGE, page);
-		if ((rc = ghpage(s, &a, url.buf, tmp, &v, why)) < 0)
-			break;
-		for (i = 0; i < v->n; i++) {
-			const char *tag = jsonstr(jsonget(v->v[i], "tag_name"));
-			long long id;
-
-			if (tag && startswith(tag, prefix.buf) && storereleasename(tag, strlen(tag)) &&
-			    jsonint(jsonget(v->v[i], "id"), &id) == 0)
-				sbaddf(&rels, "%lld %s\n", id, tag);
-		}
-		if (v->n < GH_PAGE)
-			break;
-	}
-	next = rels.buf;
-	while (rc == 0 && rels.len && (line = nextline(&next))) {
-		const char *tag = strchr(line, ' ') + 1;
-
-		for (page = 1;; page++) {
-			sbreset(&url);
-			sbaddf(&url, "%s/repos/%s/releases/%.*s/assets?per_page=%d&page=%zu", s->api, s->repo,
-			       (int)(tag - 1 - line), line, GH_PAGE, page);
-			if ((rc = ghpage(s, &a, url.buf, tmp, &v, why)) < 0)
-				break;
-			for (i = 0; i < v->n; i++) {
-				const char *name = jsonstr(jsonget(v->v[i], "name"));
-
-				if (!name || !plainname(name) || !endswith(name, suffix))
-					continue;
-				/* a cell's manifest in the release of its cell: under the name readers use */
-				sbreset(&rel);
-				if (endswith(name, ".manifest")) {
-					struct sb cell = SB_INIT;
-
-					sbaddn(&cell, name, strlen(name) - 9);
-					storerelease(s->release, cell.buf, &rel);
-					sbfree(&cell);
-				}
-				if (rel.len && !strcmp(rel.buf, tag))
-					sbaddf(names, "%s\n", name);
-				else
-					sbaddf(names, "%s/%s\n", tag, name);
-			}
-			if (v->n < GH_PAGE)
-				break;
-		}
-	}
-	afree(&a);
-	sbfree(&url);
-	sbfree(&rels);
-	sbfree(&prefix);
-	sbfree(&rel);
-	return rc;
-}
-
-int
-storelist(const struct store *s, const char *suffix, struct sb *names, struct sb *why)
-{
-	if (s->kind == STORE_DIR) {
-		DIR *d = opendir(s->where);
-		struct dirent *e;
-
-		if (!d) {
-			sbaddf(why, "cannot read the store directory '%s': %s", s->where, strerror(errno));
-			return -1;
-		}
-		while ((e = readdir(d))) {
-			if (endswith(e->d_name, suffix) && plainname(e->d_name) && !strstr(e->d_name, ".tmp."))
-				sbaddf(names, "%s\n", e->d_name);
-		}
-		closedir(d);
-		return 0;
-	}
-	if (s->kind == STORE_HTTP) {
-		char tmp[4096];
-		struct httpget g = { 0 };
-		char *page;
-		int fd, rc = -1;
-
-		snprintf(tmp, sizeof(tmp), "%s/wglist.XXXXXX", tmpdir());
-		fd = mkstemp(tmp);
-
-		if (fd < 0) {
-			sbaddf(why, "cannot make a temporary file: %s", strerror(errno));
-			return -1;
-		}
-		close(fd);
-		if (s->release) {
-			rc = ghlist(s, tmp, suffix, names, why);
-			unlink(tmp);
-			return rc;
-		}
-		g.url = s->where;
-		g.dest = tmp;
-		g.max = STORE_LISTING_MAX;
-		if (request(s, &g, why) == 0) {
-			if (g.status != 200) {
-				badstatus(s, why, &g);
-				sbadd(why, " (the store's listing: a directory index, e.g. nginx autoindex)");
-			} else if ((page = readfilemax(tmp, NULL, STORE_LISTING_MAX))) {
-				hrefs(page, suffix, names);
-				free(page);
-				rc = 0;
-			} else {
-				sbaddf(why, "GET %s: the listing is larger than %d bytes", s->where, STORE_LISTING_MAX);
-			}
-		}
-		unlink(tmp);
-		httpgetfree(&g);
-		return rc;
-	}
-	sbadd(why, "no store");
-	return -1;
 }
 
 int
@@ -679,14 +477,14 @@ storedel(const struct store *s, const char *name, struct sb *why)
 	} else if (s->kind == STORE_HTTP) {
 		struct httpget g = { 0 };
 
-		fileurl(&path, s, name);
+		storeurl(&path, s, name);
 		g.method = HTTP_DELETE;
 		g.url = path.buf;
-		if (request(s, &g, why) == 0) {
+		if (storerequest(s, &g, why) == 0) {
 			if ((g.status >= 200 && g.status < 300) || g.status == 404)
 				rc = 0;
 			else
-				badstatus(s, why, &g);
+				storebadstatus(s, why, &g);
 		}
 		httpgetfree(&g);
 	}

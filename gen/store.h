@@ -84,10 +84,23 @@ int storestat(const struct store *s, const char *name, long long *size, struct s
    store hashes it locally): 0 with hex, 1 when it cannot (hex "") */
 int storehash(const struct store *s, const char *name, char hex[65]);
 
-/* the store's file names ending in suffix, one per line into names (an HTTP store: the links
-   of its directory listing; GitHub: <release>/<asset> of every release whose tag begins with
-   the store's, every page of the API's lists read); 0 or -1 with why */
-int storelist(const struct store *s, const char *suffix, struct sb *names, struct sb *why);
+/* (storelist and storelisting, what a store's listing says: listing.h) */
+
+/*
+ * Make the request g (url, method, dest, max, accept set) the store's way (storehow) under its
+ * time limits. What went wrong into why, naming the method and the URL: no answer, larger
+ * than max, a redirect not followed. -1 then (a timeout gives the store up for the run; a store
+ * given up on fails at once), else 0 with g's status.
+ */
+int storerequest(const struct store *s, struct httpget *g, struct sb *why);
+/* an answer the caller did not expect, into why: "METHOD URL: HTTP status N", for 401 and 403
+   with what to do about the token (its variable, never its value) */
+void storebadstatus(const struct store *s, struct sb *why, const struct httpget *g);
+/* the URL of the store's file name, appended to u (GitHub: a cell's manifest is in its cell's
+   release) */
+void storeurl(struct sb *u, const struct store *s, const char *name);
+/* 1 (the earlier message into why) when this ninja run gave the store up before */
+int storegivenup(const struct store *s, struct sb *why);
 
 /* how to ask the store for url (restore.c's range requests too): its token where url is on
    the store's host (or GitHub's API), ~/.netrc, and its redirect rule (within its host; a

@@ -44,6 +44,27 @@ blobfile(const char *name)
 	return name + BLOBSLEN + 64 + 1;
 }
 
+void
+storeblobsdir(struct sb *s, const char *sha256)
+{
+	sbadd(s, BLOBS);
+	if (sha256)
+		sbaddf(s, "%s/", sha256);
+}
+
+int
+storeblobof(const char *name, char sha256[65], const char **file)
+{
+	if (strncmp(name, BLOBS, BLOBSLEN) || strlen(name) < BLOBSLEN + 64 + 1 ||
+	    strspn(name + BLOBSLEN, "0123456789abcdef") != 64 || name[BLOBSLEN + 64] != '/')
+		return 0;
+	memcpy(sha256, name + BLOBSLEN, 64);
+	sha256[64] = '\0';
+	if (file)
+		*file = name + BLOBSLEN + 64 + 1;
+	return 1;
+}
+
 int
 storedwheel(const char *stored, const char *sha256, const char *file)
 {

@@ -14,6 +14,13 @@
 /* blobs/<sha256>/<file>, appended to s: a wheel or its .metadata stored by its content (a
    directory or HTTP store), a name that never holds other bytes */
 void storeblob(struct sb *s, const char *sha256, const char *file);
+/* the directory of the blobs, blobs/, appended to s; with sha256, that blob's directory,
+   blobs/<sha256>/ */
+void storeblobsdir(struct sb *s, const char *sha256);
+/* 1 if name is in a blob's directory (blobs/<sha256>/..., or that directory itself): its
+   sha256 into sha256 and the rest of the name (after the directory's '/') into *file (NULL:
+   not wanted); else 0 */
+int storeblobof(const char *name, char sha256[65], const char **file);
 /* <release>/<file>, appended to s: a GitHub release's asset (the release: store.h storerelease) */
 void storeasset(struct sb *s, const char *release, const char *file);
 /* 1 if s[0..n) is a release name storefile accepts: letters, digits and '-_.+', not starting
