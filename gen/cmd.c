@@ -32,7 +32,7 @@ enum {
 	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
 	OPT_BYBUILD, OPT_SPLIT, OPT_WRITE, OPT_INDEX, OPT_CUDAINDEX, OPT_SINCE, OPT_DROP, OPT_FOLLOW, OPT_NOPLATFORMS, OPT_RANGE,
 	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT, OPT_REPAIR,
-	OPT_MATRIX, OPT_ARTIFACT, OPT_PART, OPT_TARGETMIN, OPT_SETUPMIN,
+	OPT_MATRIX, OPT_ARTIFACT, OPT_PART, OPT_TARGETMIN, OPT_SETUPMIN, OPT_GRACE,
 };
 
 /*
@@ -108,6 +108,7 @@ static const struct option longopts[] = {
 	{ "part", required_argument, NULL, OPT_PART },
 	{ "target-minutes", required_argument, NULL, OPT_TARGETMIN },
 	{ "setup-minutes", required_argument, NULL, OPT_SETUPMIN },
+	{ "grace", required_argument, NULL, OPT_GRACE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -177,6 +178,13 @@ updateopts(struct opts *o, int c)
 			exit(2);
 		}
 		break;
+	case OPT_GRACE:
+		o->grace = strtol(optarg, &end, 10);
+		if (*end || end == optarg || o->grace < 0 || o->grace > 525600) {
+			error("--grace wants minutes from 0 to 525600, not '%s'", optarg);
+			exit(2);
+		}
+		break;
 	case OPT_TIMEOUT:
 		o->timeout = strtol(optarg, &end, 10);
 		if (*end || o->timeout < 1 || o->timeout > 86400) {
@@ -199,6 +207,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 	o->builddir = "out";
 	o->templates = "templates";
 	o->fd = -1;
+	o->grace = 60;
 	opterr = 0;
 	optind = 1;
 	for (li = -1; (c = getopt_long(argc, argv, "c:b:vh", longopts, &li)) != -1; li = -1) {
@@ -229,7 +238,7 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_ALL: o->all = 1; break;
 		case OPT_CANARY: case OPT_COUNT: case OPT_WRITE: case OPT_INDEX: case OPT_CUDAINDEX: case OPT_SINCE:
 		case OPT_DROP: case OPT_FOLLOW: case OPT_NOPLATFORMS: case OPT_RANGE: case OPT_TIMEOUT: case OPT_REPAIR:
-		case OPT_FD: case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN:
+		case OPT_FD: case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN: case OPT_GRACE:
 			updateopts(o, c);
 			break;
 		case 'b': o->builddir = optarg; break;

@@ -51,6 +51,7 @@ struct opts {
 	long split;    /* matrix --split N */
 	int canary;    /* matrix --canary */
 	int repair;    /* store verify --repair */
+	long grace;    /* store --unused --grace MINUTES: a younger temporary may be a publish's under way */
 	int count;     /* matrix --count */
 	const char *write;                  /* torch-table, outdated --write FILE */
 	const char *index, *cudaindex, *since;  /* torch-table */

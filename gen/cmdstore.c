@@ -52,7 +52,7 @@ const struct command cmd_restore = {
 
 static const char storeusage[] =
 	"usage: wheelgen store [--config FILE] [--builddir DIR] [--host FILE] [--templates DIR]\n"
-	"                      (--pull | --unused [--delete] | verify [--repair])\n"
+	"                      (--pull | --unused [--delete] [--grace MINUTES] | verify [--repair])\n"
 	"\n"
 	"The store is where published cells live: for each, <cell>.manifest (with its key and\n"
 	"test record), the wheel and its .metadata. It is read from $WHEELGEN_STORE (a directory,\n"
@@ -66,11 +66,14 @@ static const char storeusage[] =
 	"  --pull     for the index of everything (ninja merge-index): the manifests of the\n"
 	"             config's cells that the store holds with their keys go to DIR/store/<cell>/,\n"
 	"             with their wheels unless index.base_url is set (the pages link there)\n"
-	"  --unused   list the store's entries that no cell of the config keys\n"
+	"  --unused   list the store's entries that no cell of the config keys, and the\n"
+	"             temporaries of publishes that did not finish (its tmp/), with their age\n"
 	"  --delete   with --unused: remove them (the manifest first; a wheel another kept entry\n"
 	"             names stays). An HTTP store needs DELETE (WebDAV) and a listing (autoindex);\n"
 	"             a GitHub store is listed through $GITHUB_API_URL (every page), and its\n"
-	"             assets are removed with gh release delete-asset\n"
+	"             assets are removed with gh release delete-asset; temporaries go when they\n"
+	"             are older than --grace minutes (default 60: a younger one may be a publish's\n"
+	"             under way)\n"
 	"  verify     the scrub: every entry's wheel (and .metadata) downloaded and hashed against\n"
 	"             its manifest; one line each on stdout, '<entry>\\tok' or '<entry>\\tdamaged: why'.\n"
 	"             Exit status 1 when damage stays (or the store cannot be read)\n"
@@ -89,7 +92,7 @@ cmdstore(const struct command *cmd, int argc, char **argv)
 	verify = x.o.nargs == 1 && !strcmp(x.o.args[0], "verify");
 	if (verify ? x.o.pull || x.o.unused || x.o.del
 		   : x.o.nargs || x.o.repair || x.o.pull == x.o.unused || (x.o.del && !x.o.unused)) {
-		usagefail(cmd->usage, "store needs --pull, --unused [--delete] or verify [--repair]");
+		usagefail(cmd->usage, "store needs --pull, --unused [--delete] [--grace MINUTES] or verify [--repair]");
 	}
 	if (loadkeyed(&x, KEY_FROM_LOCK) < 0)
 		;
@@ -103,12 +106,12 @@ cmdstore(const struct command *cmd, int argc, char **argv)
 		rc = verifystore(&x.st, x.o.builddir, x.o.repair) != 0;
 	else
 		rc = (x.o.pull ? pullstore(&x.k, &x.st, &x.m, x.o.builddir, x.c->baseurl != NULL)
-			       : unusedstore(&x.k, &x.st, &x.m, x.o.builddir, x.o.del)) < 0;
+			       : unusedstore(&x.k, &x.st, &x.m, x.o.builddir, x.o.del, x.o.grace)) < 0;
 	unloadkeyed(&x);
 	return rc;
 }
 
-static const char *const storeopts[] = { "config", "builddir", "host", "templates", "pull", "unused", "delete", "repair", NULL };
+static const char *const storeopts[] = { "config", "builddir", "host", "templates", "pull", "unused", "delete", "repair", "grace", NULL };
 const struct command cmd_store = {
 	"store", cmdstore, storeusage,
 	"the store: pull the config's stored cells for the index; list or remove unused entries",

@@ -70,8 +70,11 @@ int pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, c
 /*
  * The store's entries (<cell>.manifest) that no cell of m keys, one line each on stdout:
  * "<entry>\t<why>"; with del, removed (the manifest first, then its wheel and .metadata unless
- * a kept entry names the same file). 0, or -1 when the store could not be listed.
+ * a kept entry names the same file). Then the temporaries of publishes that did not finish (in
+ * its tmp/, or <name>.tmp.<...> at its top), "<file>\ta publish's temporary, N minutes old";
+ * with del, those older than grace minutes removed. 0, or -1 when the store could not be listed.
  */
-int unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int del);
+int unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int del,
+		long grace);
 
 #endif

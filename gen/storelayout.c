@@ -45,6 +45,12 @@ blobfile(const char *name)
 }
 
 void
+storetmpdir(struct sb *s)
+{
+	sbadd(s, "tmp/");
+}
+
+void
 storeblobsdir(struct sb *s, const char *sha256)
 {
 	sbadd(s, BLOBS);

@@ -14,6 +14,9 @@
 /* blobs/<sha256>/<file>, appended to s: a wheel or its .metadata stored by its content (a
    directory or HTTP store), a name that never holds other bytes */
 void storeblob(struct sb *s, const char *sha256, const char *file);
+/* the directory of a directory or HTTP store where publishers keep their temporaries, tmp/,
+   appended to s: a temporary a killed publish left is found there (wheelgen store --unused) */
+void storetmpdir(struct sb *s);
 /* the directory of the blobs, blobs/, appended to s; with sha256, that blob's directory,
    blobs/<sha256>/ */
 void storeblobsdir(struct sb *s, const char *sha256);

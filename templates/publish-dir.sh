@@ -2,15 +2,18 @@
 # wheelgen publisher: copy files into a directory (the config's publish.dir, or publish.index_dir
 # for the index).
 #
-#   sh templates/publish-dir.sh [--dry-run] [--prefix REL] DEST FILE...
+#   sh templates/publish-dir.sh [--dry-run] [--tmp-dir REL] [--no-replace] [--prefix REL] DEST FILE...
 #                                   each FILE as DEST/[REL/]<its name>
 #   sh templates/publish-dir.sh [--dry-run] --tree DIR DEST  DIR's files at the same paths
 #                                                            under DEST
 # (--retries, --timeout and --stall are accepted, as publish-http.sh takes them, and mean
 # nothing here)
 #
-# Each file goes through a temporary beside its destination and a rename, so a reader never
-# sees half a file; a file whose destination already has the same bytes is not touched. With
+# Each file goes through a temporary beside its destination (with --tmp-dir REL, under DEST/REL/,
+# where a store's stray temporaries are found: wheelgen store --unused) and a rename, so a reader
+# never sees half a file; a file whose destination already has the same bytes is not touched.
+# With --no-replace a destination that is there already stays (the temporary is linked into
+# place, which fails where a file is), and the exit status is 4. With
 # --tree, the files under files/ go first and the pages after them, deepest first, so that no
 # page ever names a file that is not there yet; afterwards the index pages (index.html,
 # index.json) and files/ entries under DEST that DIR no longer has are removed, and nothing
@@ -18,20 +21,24 @@
 set -eu
 
 usage() {
-    printf 'usage: sh templates/publish-dir.sh [--dry-run] [--prefix REL] DEST FILE...\n       sh templates/publish-dir.sh [--dry-run] --tree DIR DEST\n' >&2
+    printf 'usage: sh templates/publish-dir.sh [--dry-run] [--tmp-dir REL] [--no-replace] [--prefix REL] DEST FILE...\n       sh templates/publish-dir.sh [--dry-run] --tree DIR DEST\n' >&2
     exit 2
 }
 dry=0
 tree=
 prefix=
+tmpdir=
+noreplace=0
 while [ "$#" -gt 0 ]; do
     case $1 in
         --dry-run) dry=1 ;;
-        --tree | --prefix | --retries | --timeout | --stall)
+        --no-replace) noreplace=1 ;;
+        --tree | --prefix | --tmp-dir | --retries | --timeout | --stall)
             [ "$#" -ge 2 ] || usage
             case $1 in
                 --tree) tree=$2 ;;
                 --prefix) prefix=${2%/}/ ;;
+                --tmp-dir) tmpdir=${2%/}/ ;;
             esac
             shift
             ;;
@@ -42,6 +49,9 @@ while [ "$#" -gt 0 ]; do
     shift
 done
 [ "$#" -ge 1 ] || usage
+case $tmpdir in
+    /* | *..* | *[!A-Za-z0-9._/-]*) printf 'wheelgen: dir: bad --tmp-dir: %s\n' "$tmpdir" >&2; exit 2 ;;
+esac
 dest=${1%/}
 shift
 # shellcheck source=templates/publish-lib.sh
@@ -63,11 +73,29 @@ put() {
         *) wg_dir=$dest ;;
     esac
     wg_tmp=$dest/$2.tmp.$$
-    if ! wg_err=$(mkdir -p "$wg_dir" 2>&1); then
+    [ -z "$tmpdir" ] || wg_tmp=$dest/$tmpdir${2##*/}.tmp.$$
+    if ! wg_err=$(mkdir -p "$wg_dir" "${wg_tmp%/*}" 2>&1); then
         printf 'wheelgen: dir: cannot write %s to the store %s: %s\n' "$2" "$dest" "${wg_err##*: }" >&2
         exit 1
     fi
-    if ! wg_err=$(cp "$1" "$wg_tmp" 2>&1 && mv -f "$wg_tmp" "$dest/$2" 2>&1); then
+    if ! wg_err=$(cp "$1" "$wg_tmp" 2>&1); then
+        rm -f "$wg_tmp"
+        printf 'wheelgen: dir: cannot write %s to the store %s: %s\n' "$2" "$dest" "${wg_err##*: }" >&2
+        exit 1
+    fi
+    if [ "$noreplace" = 1 ]; then
+        # (link(2) makes the name only where there is none: the first one there stays)
+        if ! ln "$wg_tmp" "$dest/$2" 2>/dev/null; then
+            rm -f "$wg_tmp"
+            if [ -e "$dest/$2" ]; then
+                printf 'wheelgen: dir: %s is there already: not replaced\n' "$dest/$2" >&2
+                exit 4
+            fi
+            printf 'wheelgen: dir: cannot write %s to the store %s\n' "$2" "$dest" >&2
+            exit 1
+        fi
+        rm -f "$wg_tmp"
+    elif ! wg_err=$(mv -f "$wg_tmp" "$dest/$2" 2>&1); then
         rm -f "$wg_tmp"
         printf 'wheelgen: dir: cannot write %s to the store %s: %s\n' "$2" "$dest" "${wg_err##*: }" >&2
         exit 1

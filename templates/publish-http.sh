@@ -8,13 +8,19 @@
 #        that no page names a file that is not there yet
 #   sh templates/publish-http.sh [--timeout S] [--stall S] --cat NAME URL
 #        print URL/NAME (nothing, status 0, when the store has no such file)
-# options: [--dry-run] [--retries N] [--timeout SECONDS] [--stall SECONDS]
+#   sh templates/publish-http.sh [--timeout S] [--stall S] --size NAME URL
+#        print URL/NAME's size (nothing, status 0, when the store has no such file)
+# options: [--dry-run] [--retries N] [--timeout SECONDS] [--stall SECONDS] [--tmp-dir REL]
+#          [--no-replace]
 #
-# Each file is PUT under a temporary name beside its destination (NAME.tmp.<pid>), read back
-# (GET) and its sha256 compared with the file's, then moved into place with WebDAV's MOVE: a
-# reader never sees half a file, and a publish killed at any moment leaves the old file or the
-# new one. A server without MOVE (an S3 gateway, whose PUT replaces an object whole) gets the
-# file PUT at its name and read back there. A failed PUT, GET, MOVE or comparison is tried
+# Each file is PUT under a temporary name beside its destination (NAME.tmp.<pid>-<random>; with
+# --tmp-dir REL, URL/REL/<its name>.tmp.<pid>-<random>, where a store's stray temporaries are
+# found: wheelgen store --unused), read back (GET) and its sha256 compared with the file's, then
+# moved into place with WebDAV's MOVE: a reader never sees half a file, and a publish killed at
+# any moment leaves the old file or the new one. With --no-replace the MOVE does not overwrite
+# (Overwrite: F): a destination that is there already stays, and the exit status is 4. A server
+# without MOVE (an S3 gateway, whose PUT replaces an object whole) gets the file PUT at its name
+# (with If-None-Match: * under --no-replace) and read back there. A failed PUT, GET, MOVE or comparison is tried
 # again, up to N times in all (default 3), 2 s, 4 s, ... apart (WG_RETRY_SLEEP sets the
 # first pause). Every request gives up after --timeout seconds in all (default 1800) or
 # --stall seconds under 1 KiB/s (default 60): a server that accepts the connection and never
@@ -38,7 +44,7 @@
 set -eu
 
 usage() {
-    printf 'usage: sh templates/publish-http.sh [--dry-run] [--retries N] [--timeout S] [--stall S] [--prefix REL] URL FILE...\n       sh templates/publish-http.sh [--dry-run] [--retries N] [--timeout S] [--stall S] [--state FILE] --tree DIR URL\n       sh templates/publish-http.sh [--timeout S] [--stall S] --cat NAME URL\n' >&2
+    printf 'usage: sh templates/publish-http.sh [--dry-run] [--retries N] [--timeout S] [--stall S] [--tmp-dir REL] [--no-replace] [--prefix REL] URL FILE...\n       sh templates/publish-http.sh [--dry-run] [--retries N] [--timeout S] [--stall S] [--state FILE] --tree DIR URL\n       sh templates/publish-http.sh [--timeout S] [--stall S] --cat NAME URL\n       sh templates/publish-http.sh [--timeout S] [--stall S] --size NAME URL\n' >&2
     exit 2
 }
 dry=0
@@ -46,20 +52,26 @@ tries=3
 tree=
 state=
 cat=
+size=
 prefix=
+tmpdir=
+noreplace=0
 timeout=1800
 stall=60
 while [ "$#" -gt 0 ]; do
     case $1 in
         --dry-run) dry=1 ;;
-        --retries | --tree | --state | --cat | --prefix | --timeout | --stall)
+        --no-replace) noreplace=1 ;;
+        --retries | --tree | --state | --cat | --size | --prefix | --tmp-dir | --timeout | --stall)
             [ "$#" -ge 2 ] || usage
             case $1 in
                 --retries) tries=$2 ;;
                 --tree) tree=$2 ;;
                 --state) state=$2 ;;
                 --cat) cat=$2 ;;
+                --size) size=$2 ;;
                 --prefix) prefix=${2%/}/ ;;
+                --tmp-dir) tmpdir=${2%/}/ ;;
                 --timeout) timeout=$2 ;;
                 --stall) stall=$2 ;;
             esac
@@ -88,7 +100,10 @@ case $url in
 esac
 # shellcheck source=templates/publish-lib.sh
 . "$(dirname "$0")/publish-lib.sh"
-[ -n "$cat" ] || wg_pub_operands http "$tree" "$#"
+[ -n "$cat$size" ] || wg_pub_operands http "$tree" "$#"
+case $tmpdir in
+    /* | *..* | *[!A-Za-z0-9._/-]*) printf 'wheelgen: http: bad --tmp-dir: %s\n' "$tmpdir" >&2; exit 2 ;;
+esac
 command -v curl >/dev/null 2>&1 || { printf 'wheelgen: http: curl is needed (apt-get install curl)\n' >&2; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpubhttp.XXXXXX")
@@ -137,6 +152,16 @@ if [ -n "$cat" ]; then
     esac
     exit 0
 fi
+if [ -n "$size" ]; then
+    wg_code=$(hcurl -I -o /dev/null -w '%{http_code} %header{content-length}' "$url$(enc "$size")" 2>"$tmp/err") ||
+        { printf 'wheelgen: http: HEAD %s: %s\n' "$url$(enc "$size")" "$(tail -n 1 "$tmp/err")" >&2; exit 1; }
+    case ${wg_code%% *} in
+        200) printf '%s\n' "${wg_code#* }" ;;
+        404 | 410) ;;
+        *) printf 'wheelgen: http: HEAD %s: HTTP status %s\n' "$url$(enc "$size")" "${wg_code%% *}" >&2; exit 1 ;;
+    esac
+    exit 0
+fi
 
 # sent REL SHA: did an earlier run send this very file? (the state's last entry for REL)
 sent() {
@@ -160,12 +185,20 @@ put() {
     wg_sleep=${WG_RETRY_SLEEP:-2}
     while :; do
         wg_why=
-        # through a temporary name (NAME.tmp.<pid>), moved into place (WebDAV MOVE)
-        wg_tmpto=$url$(enc "$2.tmp.$$")
+        # through a temporary name (NAME.tmp.<pid>-<random>, beside it or under --tmp-dir), moved
+        # into place (WebDAV MOVE)
+        if [ -n "$tmpdir" ]; then
+            wg_tmpto=$url$(enc "$tmpdir${2##*/}.tmp.$$-$salt")
+        else
+            wg_tmpto=$url$(enc "$2.tmp.$$-$salt")
+        fi
         wg_at=$wg_tmpto
         [ "$nomove" = 0 ] || wg_at=$wg_to
+        # (a PUT at the name itself that must not replace: If-None-Match: *, as S3 takes it)
+        wg_inm='X-Wheelgen-Put: 1'
+        [ "$nomove" = 0 ] || [ "$noreplace" = 0 ] || wg_inm='If-None-Match: *'
         wg_rc=0
-        wg_code=$(hcurl -H "Content-Type: $wg_ct" -T "$1" -o /dev/null -w '%{http_code} %{redirect_url}' "$wg_at" 2>"$tmp/err") || wg_rc=$?
+        wg_code=$(hcurl -H "Content-Type: $wg_ct" -H "$wg_inm" -T "$1" -o /dev/null -w '%{http_code} %{redirect_url}' "$wg_at" 2>"$tmp/err") || wg_rc=$?
         if [ "$wg_rc" = 28 ]; then
             # a store that did not answer in time is given up on, not tried again (status 3)
             printf 'wheelgen: http: %s: PUT failed: %s (--timeout %s s, --stall %s s)\n' "$wg_to" "$(tail -n 1 "$tmp/err")" "$timeout" "$stall" >&2
@@ -175,6 +208,11 @@ put() {
         else
             case ${wg_code%% *} in
                 2??) ;;
+                412)
+                    # (--no-replace, no MOVE: the name is taken)
+                    printf 'wheelgen: http: %s is there already: not replaced\n' "$wg_to" >&2
+                    exit 4
+                    ;;
                 3??)
                     printf 'wheelgen: http: %s: the store answered the PUT with HTTP %s, a redirect to %s: a PUT is not redirected (publish.http must name the store itself)\n' \
                         "$wg_to" "${wg_code%% *}" "${wg_code#* }" >&2
@@ -200,10 +238,17 @@ put() {
         elif [ "$(sha "$tmp/back")" != "$wg_sha" ]; then
             wg_why="read back sha256 $(sha "$tmp/back"), sent $wg_sha"
         elif [ "$nomove" = 0 ]; then
-            wg_mv=$(hcurl -X MOVE -H "Destination: $wg_to" -H 'Overwrite: T' -o /dev/null -w '%{http_code}' \
+            wg_ow=T
+            [ "$noreplace" = 0 ] || wg_ow=F
+            wg_mv=$(hcurl -X MOVE -H "Destination: $wg_to" -H "Overwrite: $wg_ow" -o /dev/null -w '%{http_code}' \
                 "$wg_tmpto" 2>"$tmp/err") || wg_mv=000
             case $wg_mv in
                 2??) ;;
+                412)
+                    hcurl -X DELETE -o /dev/null "$wg_tmpto" 2>/dev/null || true
+                    printf 'wheelgen: http: %s is there already: not replaced\n' "$wg_to" >&2
+                    exit 4
+                    ;;
                 405 | 501 | 400)
                     # no MOVE here: PUT at the name itself (its PUT replaces the file whole)
                     printf 'wheelgen: http: %s does not move files (MOVE: HTTP %s): PUT at the name\n' "$url" "$wg_mv" >&2
@@ -233,6 +278,8 @@ put() {
 }
 
 nomove=0
+# (temporaries of two machines' publishers whose pids are alike differ)
+salt=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 if [ -z "$tree" ]; then
     wg_pub_files http "$prefix" "$@"
     exit 0

@@ -147,6 +147,8 @@ send() {
     "$@" 2>"$tmp/err" || wg_st=$?
     cat "$tmp/err" >&2
     [ "$wg_st" != 0 ] || return 0
+    # (--no-replace: the name is taken; the caller decides)
+    [ "$wg_st" != 4 ] || return 4
     if [ "$wg_st" = 3 ] && [ -n "$run" ]; then
         mkdir -p "${wg_mark%/*}"
         { printf '%s\n' "$run"; tail -n 1 "$tmp/err" | sed 's/^wheelgen: [a-z]*: //'; } >"$wg_mark.tmp.$$"
@@ -157,16 +159,63 @@ send() {
 }
 
 # A directory or an HTTP store: the wheel and its .metadata under blobs/<their sha256>/, then
-# the manifest, each through a temporary moved into place (rename; WebDAV MOVE): a manifest
-# only ever names bytes the store holds, whenever a publish is killed, and publishers of one
-# cell never overwrite each other's wheel. Two identical builds leave one entry; of two
-# differing builds the last manifest moved into place wins, and the other publisher says so.
-# whose DEST: the sha256 that the store's manifest of the cell names now
-whose() {
+# the manifest, each through a temporary (under the store's tmp/, where a killed publish's are
+# found: wheelgen store --unused) moved into place (rename; WebDAV MOVE): a manifest only ever
+# names bytes the store holds, whenever a publish is killed, and publishers of one cell never
+# overwrite each other's wheel. The manifest goes in only where the store has none (link(2);
+# MOVE with Overwrite: F), or one of other inputs or damaged: of two publishers of one key the
+# first entry stays, the other publisher adopts it and says so, and its mark records the bytes
+# the store names.
+storetmp=$("$step" store-tmp) || exit 1
+entry=$tmp/blob/$cell.manifest
+mykey=$("$step" manifest-get "$entry" key) || exit 1
+# current DEST: the store's manifest of the cell now (nothing when it has none)
+current() {
     case $1 in
         http://* | https://*) sh "$here/publish-http.sh" --timeout "$WG_PUBLISH_TIMEOUT" --stall "$WG_PUBLISH_STALL" --cat "$cell.manifest" "$1" ;;
-        *) cat "$1/$cell.manifest" 2>/dev/null ;;
-    esac | { "$step" manifest-get - sha256 2>/dev/null || :; }
+        *) cat "$1/$cell.manifest" 2>/dev/null || true ;;
+    esac
+}
+# field TEXT NAME: a field of the manifest TEXT
+field() {
+    printf '%s\n' "$1" | { "$step" manifest-get - "$2" 2>/dev/null || :; }
+}
+# sound DEST TEXT: is the store's entry TEXT of this cell's key, tested, with its wheel there at its size?
+sound() {
+    [ "$(field "$2" key)" = "$mykey" ] && [ -n "$mykey" ] || return 1
+    wg_s=$(field "$2" sha256)
+    [ "$(field "$2" tested)" = "$wg_s" ] || return 1
+    wg_at=$(field "$2" stored)
+    [ -n "$wg_at" ] || wg_at=$(field "$2" filename)
+    case $1 in
+        http://* | https://*)
+            wg_size=$(sh "$here/publish-http.sh" --timeout "$WG_PUBLISH_TIMEOUT" --stall "$WG_PUBLISH_STALL" --size "$wg_at" "$1") || return 1 ;;
+        *) wg_size=$(wc -c <"$1/$wg_at" 2>/dev/null | tr -d ' ') || return 1 ;;
+    esac
+    [ -n "$wg_size" ] && [ "$wg_size" = "$(field "$2" size)" ]
+}
+# place DEST PUBLISHER: the manifest into DEST, unless DEST holds a sound entry of the key already
+place() {
+    wg_tries=0
+    while :; do
+        wg_cur=$(current "$1")
+        if [ -n "$wg_cur" ]; then
+            # (the first publisher's entry of this key stays; one of other inputs, or damaged, goes)
+            sound "$1" "$wg_cur" && return 0
+            # shellcheck disable=SC2086
+            send "$1" sh "$here/$2" $limits --tmp-dir "$storetmp" "$1" "$entry"
+            return 0
+        fi
+        wg_st=0
+        # shellcheck disable=SC2086
+        send "$1" sh "$here/$2" $limits --tmp-dir "$storetmp" --no-replace "$1" "$entry" || wg_st=$?
+        [ "$wg_st" = 4 ] || return 0
+        wg_tries=$((wg_tries + 1))
+        if [ "$wg_tries" -ge 3 ]; then
+            printf 'wheelgen: publish %s: %s: its manifest of the cell came and went three times while this publish placed its own\n' "$cell" "$1" >&2
+            exit 1
+        fi
+    done
 }
 for dest in "$WG_PUBLISH_DIR" "$WG_PUBLISH_HTTP"; do
     [ -n "$dest" ] || continue
@@ -175,11 +224,14 @@ for dest in "$WG_PUBLISH_DIR" "$WG_PUBLISH_HTTP"; do
         *) pub=publish-dir.sh ;;
     esac
     # shellcheck disable=SC2086
-    send "$dest" sh "$here/$pub" $dry $limits --prefix "$blob" "$dest" "$@"
-    # shellcheck disable=SC2086
-    send "$dest" sh "$here/$pub" $dry $limits "$dest" "$tmp/blob/$cell.manifest"
-    [ -z "$dry" ] || continue
-    now=$(whose "$dest")
+    send "$dest" sh "$here/$pub" $dry $limits --tmp-dir "$storetmp" --prefix "$blob" "$dest" "$@"
+    if [ -n "$dry" ]; then
+        # shellcheck disable=SC2086
+        send "$dest" sh "$here/$pub" $dry $limits "$dest" "$entry"
+        continue
+    fi
+    place "$dest" "$pub"
+    now=$(field "$(current "$dest")" sha256)
     if [ -z "$now" ]; then
         printf 'wheelgen: publish %s: %s holds no manifest of the cell after its publish (read back: none)\n' "$cell" "$dest" >&2
         exit 1

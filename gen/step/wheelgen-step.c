@@ -7,6 +7,7 @@
  *   wheelgen-step manifest-write OUT [--from MANIFEST] [--drop FIELD]... [--set FIELD VALUE]...
  *   wheelgen-step manifest-entry OUT MANIFEST TESTRECORD (--blob | --release RELEASE)
  *   wheelgen-step store-blob SHA256 FILE
+ *   wheelgen-step store-tmp
  *
  * Built from gen/manifest.c and gen/storelayout.c (with -DWG_STEP_TOOL), static and linked
  * against nothing of wheelgen's libraries, like wheelgen-cc: the steps may run inside a build
@@ -163,6 +164,21 @@ cmdblob(int argc, char **argv)
 	return 0;
 }
 
+/* print the directory of a store where publishers keep their temporaries */
+static int
+cmdtmp(int argc, char **argv)
+{
+	struct sb s = SB_INIT;
+
+	(void)argv;
+	if (argc != 1)
+		return 2;
+	storetmpdir(&s);
+	printf("%s\n", s.buf);
+	sbfree(&s);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(int, char **);
@@ -172,6 +188,7 @@ static const struct {
 	{ "manifest-write", cmdwrite, "manifest-write OUT [--from MANIFEST] [--drop FIELD]... [--set FIELD VALUE]..." },
 	{ "manifest-entry", cmdentry, "manifest-entry OUT MANIFEST TESTRECORD (--blob | --release RELEASE)" },
 	{ "store-blob", cmdblob, "store-blob SHA256 FILE" },
+	{ "store-tmp", cmdtmp, "store-tmp" },
 };
 
 static int
