@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "coremeta.h"
 #include "esc.h"
 #include "files.h"
 #include "layout.h"
@@ -148,6 +149,25 @@ dropothers(const char *dir, const char *keep)
  * entry is damaged: nothing copied); -1 with why (a fault: the store could not be read, or dir
  * not written).
  */
+/* where copyentry (and prefetch) download a wheel (or, meta, its .metadata) in dir, appended to t */
+static void
+pulltemp(struct sb *t, const char *dir, const char *filename, int meta)
+{
+	sbaddf(t, "%s/.%s%s.store", dir, filename, meta ? ".metadata" : "");
+}
+
+/* fetchverified, unless dest holds those bytes already (prefetch brought them); a dest that does
+   not (a download cut short) is fetched again */
+static int
+getverified(const struct store *s, const char *name, const char *dest, const char *sha, long long size, struct sb *why)
+{
+	struct sb w = SB_INIT;
+	int ok = access(dest, F_OK) == 0 && fileverified(s, name, dest, sha, size, &w) == 0;
+
+	sbfree(&w);
+	return ok ? 0 : fetchverified(s, name, dest, sha, size, why);
+}
+
 /* does dir hold m's wheel (and .metadata) as a pull put it there: its manifest of the same
    wheel and key, the files of their sizes? (what the pull checked then: no download again) */
 static int
@@ -189,10 +209,10 @@ copyentry(const struct store *s, struct storeview *v, const struct cell *cl, con
 		       cl->id, orempty(m.cell), m.filename);
 		goto out;
 	}
-	sbaddf(&wtmp, "%s/.%s.store", dir, m.filename);
+	pulltemp(&wtmp, dir, m.filename, 0);
 	sbaddf(&wdst, "%s/%s", dir, m.filename);
 	sbaddf(&meta, "%s.metadata", entrywheel(&m));
-	sbaddf(&mtmp, "%s/.%s.metadata.store", dir, m.filename);
+	pulltemp(&mtmp, dir, m.filename, 1);
 	sbaddf(&mdst, "%s/%s.metadata", dir, m.filename);
 	want.package = cl->pkg->norm;
 	want.version = m.wheelversion;
@@ -228,7 +248,7 @@ copyentry(const struct store *s, struct storeview *v, const struct cell *cl, con
 	} else if (pulledalready(&m, dir)) {
 		/* (pulled by an earlier run, and checked then: the store's copy is the scrub's) */
 	} else {
-		if ((rc = fetchverified(s, entrywheel(&m), wtmp.buf, m.sha256, m.size, why)) != 0)
+		if ((rc = getverified(s, entrywheel(&m), wtmp.buf, m.sha256, m.size, why)) != 0)
 			goto out;
 		rc = 1;
 		if (wheelcheck(wtmp.buf, m.filename, &want, why) < 0) {
@@ -241,7 +261,7 @@ copyentry(const struct store *s, struct storeview *v, const struct cell *cl, con
 			unlink(wtmp.buf);
 			goto out;
 		}
-		if (m.metasha && *m.metasha && (rc = fetchverified(s, meta.buf, mtmp.buf, m.metasha, 0, why)) != 0) {
+		if (m.metasha && *m.metasha && (rc = getverified(s, meta.buf, mtmp.buf, m.metasha, 0, why)) != 0) {
 			unlink(wtmp.buf);
 			goto out;
 		}
@@ -651,6 +671,79 @@ pullcell(struct keyctx *k, const struct store *s, struct storeview *v, const str
 	return rc;
 }
 
+/* the largest file prefetch brings: a larger one is fetched alone, straight into its file */
+#define PREFETCH_MAX (64 << 20)
+
+/*
+ * An HTTP store: download the wheels and .metadata files of the cells ids[0..n) whose manifest
+ * (in the view) has the cell's key and whose pull directory does not hold them yet, into the
+ * temporaries copyentry checks, many requests to a curl process. What does not come (a fault,
+ * a redirect, a file larger than PREFETCH_MAX) copyentry fetches itself, and judges.
+ */
+static void
+prefetch(struct keyctx *k, const struct store *s, struct storeview *v, const struct matrix *m, const char *here,
+	 const char *builddir)
+{
+	struct httpget *g = xcalloc(2 * m->n + 1, sizeof(*g));
+	struct sb *urls = xcalloc(2 * m->n + 1, sizeof(*urls)), *dests = xcalloc(2 * m->n + 1, sizeof(*dests));
+	struct httplimits lim = { s->timeout, s->stall, HTTP_PARALLEL };
+	struct sb dir = SB_INIT, why = SB_INIT, meta = SB_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < m->n; i++) {
+		struct wheelinfo w;
+		const char *text;
+		size_t len;
+		char key[65];
+
+		if (here[i] || storeviewmanifest(v, m->cells[i].id, &text, &len, &why) != 0 ||
+		    manifestparsetext(text, len, m->cells[i].id, &w, &why) < 0) {
+			sbreset(&why);
+			continue;
+		}
+		sbreset(&dir);
+		bdpath(&dir, builddir, BD_STOREDIR, m->cells[i].id);
+		if (w.key && w.size > 0 && w.size <= PREFETCH_MAX && plainwheel(w.filename) &&
+		    cellkey(k, &m->cells[i], NULL, key, NULL) == 0 && !strcmp(key, w.key) && !pulledalready(&w, dir.buf) &&
+		    mkdirs(dir.buf) == 0) {
+			sbreset(&meta);
+			sbaddf(&meta, "%s.metadata", entrywheel(&w));
+			storeurl(&urls[n], s, entrywheel(&w));
+			pulltemp(&dests[n], dir.buf, w.filename, 0);
+			g[n].max = (size_t)w.size;
+			n++;
+			if (w.metasha && *w.metasha) {
+				storeurl(&urls[n], s, meta.buf);
+				pulltemp(&dests[n], dir.buf, w.filename, 1);
+				g[n].max = COREMETA_MAX;
+				n++;
+			}
+		}
+		manifestfree(&w);
+	}
+	for (i = 0; i < n; i++) {
+		g[i].url = urls[i].buf;
+		g[i].dest = dests[i].buf;
+		storehow(s, g[i].url, &g[i].how);
+	}
+	if (n && !storegivenup(s, &why))
+		httpbatch(g, n, &lim);
+	for (i = 0; i < n; i++) {
+		if (g[i].why.len || g[i].status != 200)
+			unlink(dests[i].buf);
+		httpgetfree(&g[i]);
+		sbfree(&urls[i]);
+		sbfree(&dests[i]);
+	}
+	v->requests += n;
+	free(g);
+	free(urls);
+	free(dests);
+	sbfree(&dir);
+	sbfree(&why);
+	sbfree(&meta);
+}
+
 int
 pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int manifestsonly)
 {
@@ -684,6 +777,8 @@ pullstore(struct keyctx *k, const struct store *s, const struct matrix *m, const
 			   storename(s), why.buf);
 		goto out;
 	}
+	if (!manifestsonly && s->kind == STORE_HTTP)
+		prefetch(k, s, v, m, here, builddir);
 	for (i = 0; i < m->n && rc == 0; i++) {
 		if (here[i])
 			p.nlocal++;
@@ -719,8 +814,45 @@ out:
 	return rc;
 }
 
+/* unusedstore's temporaries: those of dir ("" the top: names with .tmp. in them; tmp/: all) */
+static int
+unusedtemps(const struct store *s, const char *dir, int del, long grace, size_t *n)
+{
+	struct listing l;
+	struct sb why = SB_INIT, name = SB_INIT;
+	size_t i;
+	int r = storelisting(s, dir, &l, &why), rc = 0;
+
+	for (i = 0; r == 0 && i < l.n && rc == 0; i++) {
+		const struct listent *e = &l.e[i];
+		long long age = e->mtime > 0 && l.date > 0 ? (l.date - e->mtime) / 60 : -1;
+
+		if (e->dir || (!*dir && !strstr(e->name, ".tmp.")))
+			continue;
+		sbreset(&name);
+		sbaddf(&name, "%s%s", dir, e->name);
+		(*n)++;
+		if (age >= 0)
+			printf("%s\ta publish's temporary, %lld minute%s old\n", name.buf, age, age == 1 ? "" : "s");
+		else
+			printf("%s\ta publish's temporary\n", name.buf);
+		if (!del || age < grace)
+			continue;
+		sbreset(&why);
+		if (storedel(s, name.buf, &why) < 0)
+			rc = error("cannot remove %s from the store: %s", name.buf, why.buf);
+		else
+			report("removed %s%s", storename(s), name.buf);
+	}
+	listingfree(&l);
+	sbfree(&why);
+	sbfree(&name);
+	return rc;
+}
+
 int
-unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int del)
+unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, const char *builddir, int del,
+	    long grace)
 {
 	struct sb names = SB_INIT, why = SB_INIT, tmp = SB_INIT, used = SB_INIT, meta = SB_INIT;
 	char *next, *name;
@@ -793,6 +925,19 @@ unusedstore(struct keyctx *k, const struct store *s, const struct matrix *m, con
 	unlink(tmp.buf);
 	notice("%zu store entr%s no cell of the config keys%s", n, n == 1 ? "y" : "ies",
 		del ? " (removed)" : "");
+	if (rc == 0 && !s->release) {
+		struct sb tmpdir = SB_INIT;
+		size_t nt = 0;
+
+		storetmpdir(&tmpdir);
+		rc = unusedtemps(s, "", del, grace, &nt);
+		if (rc == 0)
+			rc = unusedtemps(s, tmpdir.buf, del, grace, &nt);
+		if (nt)
+			notice("%zu temporar%s of publishes that did not finish%s", nt, nt == 1 ? "y" : "ies",
+			       del ? grace ? " (those older than --grace removed)" : " (removed)" : "");
+		sbfree(&tmpdir);
+	}
 	sbfree(&names);
 	sbfree(&why);
 	sbfree(&tmp);
