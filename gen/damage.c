@@ -114,8 +114,6 @@ int
 fetchverified(const struct store *s, const char *name, const char *dest, const char *sha, long long size,
 	     struct sb *why)
 {
-	char got[65];
-	struct stat st;
 	int r = storeget(s, name, dest, 0, why);
 
 	if (r != 0) {
@@ -123,6 +121,16 @@ fetchverified(const struct store *s, const char *name, const char *dest, const c
 			sbaddf(why, "%s%s is missing", storename(s), name);
 		return r;
 	}
+	return fileverified(s, name, dest, sha, size, why);
+}
+
+int
+fileverified(const struct store *s, const char *name, const char *dest, const char *sha, long long size,
+	     struct sb *why)
+{
+	char got[65];
+	struct stat st;
+
 	if (sha256file(dest, got) < 0 || strcmp(got, sha)) {
 		sbaddf(why, "%s%s has sha256 %s, its manifest says %s", storename(s), name, got, sha);
 		unlink(dest);
@@ -219,7 +227,8 @@ verifyentry(const struct store *s, const char *entry, const char *tmpman, const 
 	struct wheelwant want;
 	int r;
 
-	sbaddn(&cell, entry, strlen(entry) - strlen(".manifest"));
+	/* <cell>.manifest, or a damaged one taken out: <cell>.manifest.damaged */
+	sbaddn(&cell, entry, strstr(entry, ".manifest") ? (size_t)(strstr(entry, ".manifest") - entry) : strlen(entry));
 	if ((r = storeget(s, entry, tmpman, MANIFEST_MAX, why)) != 0) {
 		if (r == 1)
 			sbadd(why, "removed while it was read");
@@ -262,6 +271,66 @@ out:
 	return r;
 }
 
+/*
+ * A directory store's entries taken out as damaged (<cell>.manifest.damaged) that are whole: a
+ * valid entry a check wrongly called damaged (wheelgen before pytag.c called every Python 3.6
+ * to 3.9 cell so). Each is said ("<entry>\twhole: taken out wrongly"); with repair, renamed back
+ * where the cell has no entry since. 0, or -1 (a message) when the store could not be read.
+ */
+static int
+verifytakenout(const struct store *s, const char *tmpman, const char *tmpwheel, int repair)
+{
+	struct sb names = SB_INIT, why = SB_INIT, from = SB_INIT, to = SB_INIT;
+	char *next, *name;
+	size_t nback = 0, nwhole = 0;
+	int rc = 0;
+
+	if (storelist(s, ".manifest.damaged", &names, &why) < 0)
+		return error("cannot list the store %s: %s", storename(s), why.buf);
+	next = names.buf;
+	while (rc == 0 && names.len && (name = nextline(&next))) {
+		struct wheelinfo m;
+		struct stat st;
+		int r;
+
+		memset(&m, 0, sizeof(m));
+		sbreset(&why);
+		r = verifyentry(s, name, tmpman, tmpwheel, &m, &why);
+		manifestfree(&m);
+		if (r < 0) {
+			rc = error("cannot verify the store %s: %s", storename(s), why.buf);
+			break;
+		}
+		if (r == 1)
+			continue; /* damaged indeed: it stays out */
+		nwhole++;
+		sbreset(&from);
+		sbreset(&to);
+		sbaddf(&from, "%s%s", s->where, name);
+		sbaddn(&to, from.buf, from.len - strlen(".damaged"));
+		if (!repair) {
+			printf("%s\twhole: taken out wrongly (--repair puts it back)\n", name);
+		} else if (lstat(to.buf, &st) == 0) {
+			printf("%s\twhole: taken out wrongly, but the cell has an entry since\n", name);
+		} else if (link(from.buf, to.buf) == 0) {
+			/* (link: a publisher's entry made meanwhile is never replaced) */
+			unlink(from.buf);
+			printf("%s\twhole: put back\n", name);
+			nback++;
+		} else {
+			rc = error("cannot put '%s' back: %s", from.buf, strerror(errno));
+		}
+	}
+	if (rc == 0 && nwhole)
+		notice("store %s: %zu entr%s taken out as damaged %s whole%s", storename(s), nwhole, nwhole == 1 ? "y" : "ies",
+		       nwhole == 1 ? "is" : "are", repair ? "" : " (wheelgen store verify --repair puts them back)");
+	sbfree(&names);
+	sbfree(&why);
+	sbfree(&from);
+	sbfree(&to);
+	return rc;
+}
+
 int
 verifystore(const struct store *s, const char *builddir, int repair)
 {
@@ -299,6 +368,8 @@ verifystore(const struct store *s, const char *builddir, int repair)
 	if (rc == 0)
 		notice("store %s: %zu entr%s verified, %zu damaged%s", storename(s), n, n == 1 ? "y" : "ies", nbad,
 		       repair ? (nout == nbad ? " (taken out: the next plan builds them again)" : " (some stay: see above)") : "");
+	if (rc == 0 && s->kind == STORE_DIR)
+		rc = verifytakenout(s, tmpman.buf, tmpwheel.buf, repair);
 	sbfree(&names);
 	sbfree(&why);
 	sbfree(&tmpman);

@@ -43,6 +43,9 @@ int entrydamage(const struct cell *cl, const struct wheelinfo *m, struct sb *why
  */
 int fetchverified(const struct store *s, const char *name, const char *dest, const char *sha, long long size,
 		  struct sb *why);
+/* the same check of dest, the store's name fetched already: 0, or 1 with why (dest removed) */
+int fileverified(const struct store *s, const char *name, const char *dest, const char *sha, long long size,
+		 struct sb *why);
 
 /*
  * Take the damaged entry of cell out of the store, so that the next plan builds it again: a
