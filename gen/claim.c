@@ -143,7 +143,7 @@ int
 claimbuilddir(const char *builddir, int stepfd)
 {
 	struct proc up[MAXUP], owner = { 0, 0 }, *ninja = NULL;
-	struct sb lck = SB_INIT, path = SB_INIT, tmp = SB_INIT, text = SB_INIT;
+	struct sb lck = SB_INIT, path = SB_INIT, text = SB_INIT;
 	char comm[64];
 	long pid = (long)getppid(), ppid;
 	unsigned long long start;
@@ -184,11 +184,9 @@ claimbuilddir(const char *builddir, int stepfd)
 			goto unlock;
 		}
 		sbaddf(&text, "%ld %llu\n", ninja->pid, ninja->start);
-		sbaddf(&tmp, "%s.tmp", path.buf);
-		FILE *f = fopen(tmp.buf, "w");
-
-		if (!f || fputs(text.buf, f) < 0 || fclose(f) != 0 || rename(tmp.buf, path.buf) < 0)
-			rc = error("cannot write '%s': %s", path.buf, strerror(errno));
+		/* (a temporary renamed into place, removed when it cannot be: a full disk) */
+		if (writeifchanged(path.buf, text.buf, text.len) < 0)
+			rc = -1;
 	}
 unlock:
 	/* this step's shell holds stepfd while the step runs: a shared lock that a later owner's
@@ -205,7 +203,6 @@ unlock:
 out:
 	sbfree(&lck);
 	sbfree(&path);
-	sbfree(&tmp);
 	sbfree(&text);
 	return rc;
 }
