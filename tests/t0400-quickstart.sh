@@ -136,6 +136,39 @@ else
 	t_fail "$(tail -n 20 "$WORK/pub.log")"
 fi
 
+# freshclone NAME STORE: a fresh clone of the quickstart reading STORE; it plans, then builds
+freshclone() {
+	t_configure "$WORK/$1" --config examples/quickstart/packages.yml &&
+		(cd "$WORK/$1" && WHEELGEN_STORE=$2 out/wheelgen matrix --missing >"$WORK/$1.plan" 2>"$WORK/$1.plan.err" &&
+			WHEELGEN_STORE=$2 t_ninja_ran "$WORK/$1.ran")
+}
+# restoredall NAME: the fresh clone planned none of this host's Pythons' cells (the config's others,
+# 3.14 and 3.15, no host published), built and tested nothing, and indexes every Python's wheel
+restoredall() {
+	# (the wheel and test edges run, restoring: no step logs a build or a test)
+	[ -z "$(find "$WORK/$1/out/logs" -name "*.build.log" -o -name "*.test.log" 2>/dev/null)" ] || { echo "built or tested: $(ls "$WORK/$1/out/logs")"; return 1; }
+	for py in $pys; do
+		cell=wgquickstart-0.1.0-py$(echo "$py" | tr -d .)
+		! grep -qx "$cell" "$WORK/$1.plan" || { echo "$cell: planned: $(cat "$WORK/$1.plan.err")"; return 1; }
+		grep -q "^origin=store$" "$WORK/$1/out/wheels/$cell/manifest" || { echo "$cell: not restored"; return 1; }
+		f=$(sed -n 's/^filename=//p' "$WORK/$1/out/wheels/$cell/manifest")
+		grep -q "href=\"../../files/$f#sha256=" "$WORK/$1/out/index/simple/wgquickstart/index.html" || { echo "$cell: not indexed"; return 1; }
+	done
+}
+t_expect "every Python's cell ($(echo $pys | tr " " ,)) in the directory store: a fresh clone plans 0 missing, restores each, builds none, and indexes them all" '
+	freshclone fresh "$WORK/published"
+	restoredall fresh
+'
+t_expect "the same store over HTTP (nginx on 127.0.0.1): a fresh clone plans 0 missing, restores each, builds none, and indexes them all" '
+	t_nginx_dav "$WORK/ngx" "$(t_freeport)" "autoindex on;" >"$WORK/ngx.err"
+	port=$(sed -n "s/.*listen 127.0.0.1:\([0-9]*\);/\1/p" "$WORK/ngx/nginx.conf")
+	cp -R "$WORK/published" "$WORK/ngx/root/s"
+	freshclone freshhttp "http://127.0.0.1:$port/s/"
+	kill "$(cat "$WORK/ngx/nginx.pid")"
+	restoredall freshhttp
+	grep -q "\"GET /s/ HTTP/1.1\" 200" "$WORK/ngx/logs/access.log"
+'
+
 t_case "publish.github, dry run: each wheel, its .metadata and its manifest would go to the release; the token never shows; no mark is lost"
 sed -i 's|^publish: {dir: \(.*\)}$|publish: {dir: \1, github: {repo: example/wheels, tag: wheels-test}}|' examples/quickstart/packages.yml
 if GH_TOKEN=ghp_t0400secret WG_PUBLISH_DRY_RUN=1 ninja publish >"$WORK/gh.log" 2>&1; then

@@ -254,7 +254,7 @@ else
 	rm -rf out/wheels out/tests out/publish
 	ok=1
 	publishall || { ok=0; echo "first publish: $(tail -n 5 "$WORK/p.log")"; }
-	grep -q "\"MOVE /s/blobs/" "$nd_/logs/access.log" || { ok=0; echo "no MOVE"; }
+	grep -q "\"MOVE /s/tmp/" "$nd_/logs/access.log" || { ok=0; echo "no MOVE from the store.s tmp/"; }
 	for how in deleted truncated; do
 		damage "$how" "$nd_/root/s" || ok=0
 		[ "$(plan)" = "$b " ] || { ok=0; echo "$how: plan '$(plan)' $(cat "$WORK/plan.err")"; }
@@ -353,7 +353,7 @@ consistent() {
 	done
 }
 for kind in dir http; do
-	t_case "$kind store: 20 trials of kill -9 at a random moment of one of two racing publishers of differing builds: every manifest names bytes the store holds"
+	t_case "$kind store: 20 trials of kill -9 at a random moment of one of two racing publishers of differing builds: every manifest names bytes the store holds, and a publisher that finished marks the bytes the store names"
 	if [ "$kind" = dir ]; then dest="{dir: \"$store\"}" sdir=$store; else dest="{http: \"$hurl\"}" sdir=$nd_/root/s; fi
 	(writeconfig "$dest" && cd "$other" && writeconfig "$dest")
 	(cd "$other" && ninja build.ninja >/dev/null 2>&1)
@@ -367,12 +367,25 @@ for kind in dir http; do
 		(cd "$other" && setsid sh templates/publish.sh out "$b") >"$WORK/race.b" 2>&1 &
 		pb=$!
 		sleep "0.$(awk -v s="$i" 'BEGIN { srand(s * 7919); printf "%02d", int(rand() * 60) }')"
-		kill -9 -- "-$pa" 2>/dev/null || true
+		kill -9 "-$pa" 2>/dev/null || true
 		wait "$pa" 2>/dev/null || true
 		wait "$pb" 2>/dev/null || true
 		consistent "$sdir" >"$WORK/cons.log" || bad="$bad trial $i: $(cat "$WORK/cons.log")"
+		named=$(sed -n "s/^sha256=//p" "$sdir/$b.manifest" 2>/dev/null)
+		for d in out "$other/out"; do
+			[ ! -f "$d/publish/$b.done" ] || [ "$(sed -n 1p "$d/publish/$b.done")" = "$named" ] ||
+				bad="$bad trial $i: $d/publish/$b.done names $(sed -n 1p "$d/publish/$b.done"), the store $named;"
+		done
 	done
 	if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
+	t_expect "$kind store: store --unused lists the temporaries the killed publishers left (under tmp/), and --delete --grace 0 removes them" '
+	find "$sdir" -name "*.tmp.*" >"$WORK/temps"
+	! grep -v "^$sdir/tmp/" "$WORK/temps"
+	out/wheelgen store --unused >"$WORK/unused" 2>&1
+	[ "$(grep -c "	a publish.s temporary" "$WORK/unused")" = "$(wc -l <"$WORK/temps")" ]
+	out/wheelgen store --unused --delete --grace 0 >/dev/null 2>&1
+	[ -z "$(find "$sdir" -name "*.tmp.*")" ]
+'
 done
 
 t_expect "two publishers of identical builds of one cell at once both succeed" '
@@ -582,14 +595,15 @@ t_expect "a store that wants a token: reads send WG_HTTP_TOKEN, from a private f
 	grep -q "GET $odd/auth/[^ ]*\.manifest: HTTP status 401 (the store refused a request without a token: set WG_HTTP_TOKEN" "$WORK/plan.err"
 	: >"$WORK/odd/log"
 	: >"$WORK/fakebin/argv"
-	[ "$(PATH=$WORK/fakebin:$PATH WG_HTTP_TOKEN=sekrit-token plan)" = "" ]
+	mkdir -p "$WORK/authtmp"
+	[ "$(TMPDIR=$WORK/authtmp PATH=$WORK/fakebin:$PATH WG_HTTP_TOKEN=sekrit-token plan)" = "" ]
 	grep -q "^GET /auth/$a.manifest auth$" "$WORK/odd/log"
 	grep -q "^HEAD /auth/blobs/.* auth$" "$WORK/odd/log"
 	PATH=$WORK/fakebin:$PATH WG_HTTP_TOKEN=sekrit-token sh -x templates/publish-http.sh --cat "$a.manifest" "$odd/auth/" >"$WORK/cat.out" 2>"$WORK/cat.trace"
 	grep -q "^key=" "$WORK/cat.out"
 	[ "$(grep -c "$odd/auth/" "$WORK/fakebin/argv")" -ge 4 ]
 	! grep -q sekrit "$WORK/fakebin/argv" "$WORK/cat.trace" "$WORK/plan.err"
-	[ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name "wghdr.*" -user "$(id -u)" -newer "$WORK/auth.tsv" 2>/dev/null)" ]
+	[ -z "$(find "$WORK/authtmp" -maxdepth 1 -name "wghdr.*" 2>/dev/null)" ]
 '
 t_expect "the shell helper (publish-lib.sh: wg_auth, wg_curl): the token to the URL host only, also through curl -L; a token with a newline is refused" '
 	: >"$WORK/odd/log"
