@@ -891,6 +891,63 @@ httpbatch(struct httpget *g, size_t n, const struct httplimits *lim)
 	return rc;
 }
 
+/* may a request of g's be redirected to to, by g's rule (xferhop's, for one hop)? */
+static int
+hopok(const struct httpget *g, const char *to)
+{
+	if (!httpurlok(to))
+		return 0;
+	if (g->how.redirect == HTTP_FOLLOW)
+		return 1;
+	return httpsamehost(to, g->url) || (g->how.redirect == HTTP_SAMEHOST_HTTPS && startswith(to, "https://"));
+}
+
+size_t
+httpbatchfollow(struct httpget *g, size_t n, const struct httplimits *lim)
+{
+	struct httpget *h = xcalloc(n + 1, sizeof(*h));
+	size_t *of = xcalloc(n + 1, sizeof(*of)), i, k = 0, made = n;
+
+	httpbatch(g, n, lim);
+	for (i = 0; i < n; i++) {
+		if (g[i].why.len || g[i].status < 300 || g[i].status >= 400 || !g[i].location.len ||
+		    !hopok(&g[i], g[i].location.buf))
+			continue;
+		h[k] = g[i];
+		h[k].why = (struct sb)SB_INIT;
+		h[k].at = (struct sb)SB_INIT;
+		h[k].location = (struct sb)SB_INIT;
+		h[k].url = xstrdup(g[i].location.buf);
+		/* (the token goes to the request's own host alone) */
+		if (!httpsamehost(h[k].url, g[i].url))
+			h[k].how.token = NULL;
+		of[k++] = i;
+	}
+	if (k)
+		httpbatch(h, k, lim);
+	for (i = 0; i < k; i++) {
+		struct httpget *x = &g[of[i]];
+		const char *url = x->url;
+
+		free((char *)h[i].url);
+		httpgetfree(x);
+		*x = h[i];
+		x->url = url;
+	}
+	made += k;
+	/* a redirect further on: followed alone, by hand */
+	for (i = 0; i < n; i++) {
+		if (!g[i].why.len && g[i].status >= 300 && g[i].status < 400 && g[i].location.len &&
+		    hopok(&g[i], g[i].location.buf)) {
+			httpfetch(&g[i], 1, lim);
+			made++;
+		}
+	}
+	free(h);
+	free(of);
+	return made;
+}
+
 void
 httpgetfree(struct httpget *g)
 {

@@ -109,6 +109,13 @@ int httpfetch(struct httpget *g, size_t n, const struct httplimits *lim);
  * a batch's bodies together by the sum. 0, or -1 when curl could not be started.
  */
 int httpbatch(struct httpget *g, size_t n, const struct httplimits *lim);
+/*
+ * httpbatch, then the redirects its answers name that each request's rule follows (a GitHub
+ * download goes to a host of its own, in one batch; the token only to the request's own host),
+ * and any further redirect alone, by httpfetch: what httpfetch would have answered. The number
+ * of requests made.
+ */
+size_t httpbatchfollow(struct httpget *g, size_t n, const struct httplimits *lim);
 /* free what httpfetch allocated in g (its why, at and location) */
 void httpgetfree(struct httpget *g);
 

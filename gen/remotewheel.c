@@ -119,15 +119,9 @@ fetchround(struct remotewheel *w, struct rstate *s, size_t n, const struct httpl
 		g[k].max = s[i].to == (unsigned long long)-1 ? (size_t)s[i].from : (size_t)(s[i].to - s[i].from);
 		idx[k++] = i;
 	}
-	/* many to a curl process; what answers with a redirect is asked again alone, which follows
-	   it by the rule of its how */
-	if (k && httpbatch(g, k, lim) < 0 && !g[0].why.len)
-		sbadd(&g[0].why, "cannot run curl");
-	for (i = 0; i < k; i++) {
-		if (!g[i].why.len && g[i].status >= 300 && g[i].status < 400 && httpfetch(&g[i], 1, lim) < 0 &&
-		    !g[i].why.len)
-			sbadd(&g[i].why, "cannot run curl");
-	}
+	/* many to a curl process, redirects followed by the rule of their how */
+	if (k)
+		httpbatchfollow(g, k, lim);
 	for (i = 0; i < k; i++) {
 		putpiece(&w[idx[i]], &s[idx[i]], &g[i]);
 		s[idx[i]].from = s[idx[i]].to = 0;

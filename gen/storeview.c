@@ -148,8 +148,7 @@ readremote(struct storeview *v, struct viewman **fetch, size_t n, struct sb *why
 		g[i].max = MANIFEST_MAX;
 		storehow(v->s, g[i].url, &g[i].how);
 	}
-	httpbatch(g, n, &lim);
-	v->requests += n;
+	v->requests += httpbatchfollow(g, n, &lim);
 	for (i = 0; i < n && rc == 0; i++) {
 		struct viewman *m = fetch[i];
 
