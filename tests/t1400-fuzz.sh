@@ -45,6 +45,7 @@ for f in "$top"/tests/configs/good/*.yml "$top"/tests/configs/bad/*.yml "$top"/c
 done
 printf 'cell=x-1.0-py312-cu130-torch2.9\npackage=x\nversion=1.0\nfilename=x-1.0+cu130-cp312-cp312-linux_x86_64.whl\nsha256=%064d\nsize=9\ncuda=13.0\ntorch=2.9\nupload_time=1700000000\ntested=%064d\n' 0 0 >"$WORK/corpus-manifest/a"
 printf 'package=../x\nfilename=a/b.whl\nsha256=z\n' >"$WORK/corpus-manifest/b"
+printf 'package=x\nfilename=x-1.0-cp312-cp312-linux_x86_64.whl\nsha256=%064d\ncuda=13.0\ntorch=2.9\ngpu_archs=sm_80 sm_90a compute_120f\ndependencies=einops torch\ntorch_version=2.9.0+cu130\ntorch_cuda=13.0\ntorch_index=https://download.pytorch.org/whl/cu130\ntorch_cxx11_abi=1\n' 0 >"$WORK/corpus-manifest/d"
 printf 'package=x\nfilename=x-1.0-cp312-cp312-linux_x86_64-cu130.whl\nsha256=%064d\ncuda=13.0\nvariant_label=cu130\nvariant_properties=nvidia::cuda_version_lower_bound::13.0;nvidia::sm_arch::90_real\n' 0 >"$WORK/corpus-manifest/c"
 printf '1.0\n2.0rc1\n1.0.post1.dev2\n1!2.0+local.7\nFoo.Bar_baz\n0.1.linux-x86_64\n' >"$WORK/corpus-pep/a"
 # small wheels: deflated and stored members, a compiled module's ELF head, a WHEEL with tags

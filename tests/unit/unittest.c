@@ -1115,6 +1115,37 @@ testmanifest(void)
 	CHECK(manifestparse(path, &w, &why) == 0 && w.size == 7 && w.mtime == 9 && w.objcompiled == -1 &&
 	      !strcmp(w.stored, t.buf), "a blob's stored=, the numbers");
 	manifestfree(&w);
+	/* what wheels.json carries: GPU code, dependencies, the torch it was built against */
+	{
+		static const char *const bad[] = {
+			"gpu_archs=sm_9", "gpu_archs=sm_90 ", "gpu_archs=sm_90  compute_90", "gpu_archs=sm_90x",
+			"gpu_archs=arch_90", "gpu_archs=sm_1000", "dependencies=Einops", "dependencies=a  b",
+			"dependencies=a;b", "torch_cuda=13", "torch_cxx11_abi=yes", "torch_index=file:///x",
+			"torch_index=https://x/a b", "torch_index=https://x/'a", "torch_version=2.9.0 x", NULL,
+		};
+		size_t k;
+
+		for (k = 0; bad[k]; k++) {
+			sbreset(&t);
+			sbaddf(&t, "package=x\nfilename=x.whl\nsha256=%s\n%s\n", sha, bad[k]);
+			putfile(dir, "m", t.buf, path, sizeof(path));
+			sbreset(&why);
+			CHECK(manifestparse(path, &w, &why) < 0 && strstr(why.buf, "manifest '"), bad[k]);
+		}
+		sbreset(&t);
+		sbaddf(&t, "package=x\nfilename=x.whl\nsha256=%s\ngpu_archs=sm_80 sm_90a sm_100 compute_120f\n"
+			   "dependencies=einops torch typing-extensions\ntorch_version=2.9.0+cu130\ntorch_cuda=13.0\n"
+			   "torch_index=\ntorch_cxx11_abi=1\n", sha);
+		putfile(dir, "m", t.buf, path, sizeof(path));
+		CHECK(manifestparse(path, &w, &why) == 0 && !strcmp(w.archs, "sm_80 sm_90a sm_100 compute_120f") &&
+		      !strcmp(w.deps, "einops torch typing-extensions") && !strcmp(w.torchversion, "2.9.0+cu130") &&
+		      !strcmp(w.torchabi, "1") && !*w.torchindex, "GPU code, dependencies, torch read");
+		manifestfree(&w);
+		putfile(dir, "m", "package=x\nfilename=x.whl\nsha256=0000000000000000000000000000000000000000000000000000000000000000\ngpu_archs=\n",
+			path, sizeof(path));
+		CHECK(manifestparse(path, &w, &why) == 0 && w.archs && !*w.archs && !w.deps, "no GPU code: empty, not unknown");
+		manifestfree(&w);
+	}
 	{
 		char big[MANIFEST_MAX + 2];
 
