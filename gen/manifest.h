@@ -117,6 +117,8 @@ struct indexopts {
 			      blobs/<sha256>/<file>: under baseurl, a wheel not from the store is there */
 	char *release;     /* release=TAG: the store is GitHub releases (publish.github.tag): under baseurl, a
 			      wheel not from the store is at <its cell's release>/<file> (store.h) */
+	const char *finder; /* the finder the index serves as find.py (templates/find.py), or NULL: none;
+			       not in the spec (wheelgen index's --templates), never freed here */
 };
 
 /* the text of an index spec (key=value lines: base_url, title, variants, blobs, yanked), into s */
