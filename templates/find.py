@@ -133,7 +133,8 @@ def indexbase(where):
     if re.match(r"^(https?|file)://", where):
         base = where
     else:
-        base = "file://" + os.path.abspath(where)
+        from urllib.parse import quote
+        base = "file://" + quote(os.path.abspath(where))
     base = re.sub(r"/(index\.html|wheels\.json|find\.py)$", "", base).rstrip("/")
     if not URL.match(base + "/") or '"' in base or "'" in base:
         raise Wrong("--index %r is not an address this finder takes" % where)
