@@ -638,6 +638,9 @@ def choose(wheels, pkg, pin, mc):
         notes.append("no GPU seen: its compute capability was not checked against the wheel's architectures")
     best = max(mine, key=lambda w: (vkey(public(w["version"])), minor(w["torch"]) or (0, 0), minor(w["cuda"]) or (0, 0),
                                      w["abi_tag"] != "abi3", w["filename"]))
+    if mc.gpus and best["cuda"] and best["gpu_archs"] is None:
+        notes.append("the index does not say which GPUs this wheel was built for (an index written before "
+                     "wheelgen recorded it): your GPUs were not checked")
     return best, None, notes
 
 
