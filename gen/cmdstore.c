@@ -119,7 +119,8 @@ const struct command cmd_store = {
 };
 
 static const char indexusage[] =
-	"usage: wheelgen index [--builddir DIR] [--spec FILE] (--manifests FILE | --from-list FILE)\n"
+	"usage: wheelgen index [--builddir DIR] [--spec FILE] [--templates DIR]\n"
+	"                      (--manifests FILE | --from-list FILE)\n"
 	"\n"
 	"Write DIR/index/ from the wheel manifests listed in FILE (separated by whitespace):\n"
 	"  files/               the wheels and their METADATA (<wheel>.metadata, PEP 658);\n"
@@ -128,6 +129,9 @@ static const char indexusage[] =
 	"  <variant>/simple/    one index per CUDA/torch variant (cu130-torch2.9), holding its\n"
 	"                       wheels and those without CUDA\n"
 	"  index.html           which wheel fits which setup, and how to install from each variant\n"
+	"  wheels.json          every wheel: package, version, tags, CUDA, torch, GPU code, its index\n"
+	"  find.py              the finder (a copy of DIR/find.py, --templates DIR: default templates):\n"
+	"                       it reads a machine and names the wheel that fits, or why none does\n"
 	"Pages are written only if their content changed; pages of projects and variants\n"
 	"that are gone and files no manifest names are removed. --spec FILE (ninja passes\n"
 	"DIR/index.spec, written by gen from the config) gives the base_url, the title and\n"
@@ -142,6 +146,7 @@ static int
 cmdindex(const struct command *cmd, int argc, char **argv)
 {
 	struct indexopts io = { 0 };
+	struct sb finder = SB_INIT;
 	struct opts o;
 	char *list, *p, **v = NULL;
 	size_t n = 0, cap = 0, len;
@@ -161,14 +166,17 @@ cmdindex(const struct command *cmd, int argc, char **argv)
 		v[n++] = p;
 	}
 	io.fromlist = o.fromlist;
+	sbaddf(&finder, "%s/find.py", o.templates);
+	io.finder = finder.buf;
 	rc = (o.spec && indexspecread(o.spec, &io) < 0) || writeindex(o.builddir, v, n, &io) < 0;
 	indexoptsfree(&io);
+	sbfree(&finder);
 	free(v);
 	free(list);
 	return rc;
 }
 
-static const char *const indexopts[] = { "builddir", "manifests", "from-list", "spec", NULL };
+static const char *const indexopts[] = { "builddir", "manifests", "from-list", "spec", "templates", NULL };
 const struct command cmd_index = {
 	"index", cmdindex, indexusage,
 	"write the static package index from wheel manifests (ninja runs this)",

@@ -604,6 +604,7 @@ topedges(struct sb *g, const struct config *c, const struct matrix *m)
 	}
 	sbadd(g, " | $builddir/wheelgen");
 	toppath(g, BD_INDEXSPEC);
+	sbadd(g, " templates/find.py"); /* the finder the index serves (wheelsjson.h) */
 	for (i = 0; i < m->n; i++) {
 		if (!m->cells[i].whynot) {
 			sbadd(g, " $\n   ");
@@ -623,6 +624,7 @@ topedges(struct sb *g, const struct config *c, const struct matrix *m)
 	   index (and publish the index of) whatever manifests are there, building nothing */
 	sbadd(g, "build merge-index: mergeindex | $builddir/wheelgen");
 	toppath(g, BD_INDEXSPEC);
+	sbadd(g, " templates/find.py");
 	sbaddc(g, '\n');
 	sbaddf(g, "build publish-merged-index: %s merge-index |", c->indexdir || c->indexhttp ? "publishindex" : "nopublishindex");
 	publishdeps(g);

@@ -21,6 +21,7 @@
 #include "pages.h"
 #include "pep.h"
 #include "util.h"
+#include "wheelsjson.h"
 
 /* files/<name> as a hard link to <dir>/<name> (a copy across file systems), replacing what is
    there by a rename, never by an unlink first: a page that lists name always finds a file */
@@ -602,6 +603,9 @@ writeindexlocked(const char *builddir, char **manifests, size_t n, const struct 
 	sbreset(&top);
 	sbaddf(&top, "%s/index.html", index.buf);
 	if (writepage(top.buf, &page, fresh) < 0)
+		goto fail;
+	/* beside it what the finder and the page's selector read, and the finder (wheelsjson.h) */
+	if (!o->fromlist && writewheelsjson(index.buf, w, nw, files.buf, o, fresh) < 0)
 		goto fail;
 	if (fresh) {
 		if (rename(index.buf, final.buf) < 0) {

@@ -7,6 +7,7 @@
 #include "landing.h"
 #include "pages.h"
 #include "pep.h"
+#include "selector.h"
 #include "util.h"
 
 /* the landing page's looks: inline, no external assets; narrow screens get one column */
@@ -23,6 +24,9 @@ static const char landingstyle[] =
 	"caption{text-align:left;font-weight:600;padding:.5rem 0}\n"
 	"th,td{border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}\n"
 	"td a{word-break:break-all}.muted{color:#57606a}\n"
+	".picks{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem}.picks select{font:inherit;margin-left:.25rem}\n"
+	".why{border-left:4px solid #bf8700;padding:.25rem .75rem;background:#fff8c5}"
+	"#find pre{white-space:pre-wrap;word-break:break-all}\n"
 	"</style>\n";
 
 /* "CUDA 13.0 · torch 2.15", "CUDA 13.0", or "any setup (no CUDA)" */
@@ -39,6 +43,45 @@ setupwords(struct sb *s, const struct wheelinfo *w)
 		sbadd(s, " &middot; torch ");
 		eschtml(s, w->torch);
 	}
+}
+
+/* a wheel's GPU code in words, as the finder says it: "8.0 9.0a (PTX 9.0)" (compute capabilities:
+   sm_90a is 9.0a), "none" for a CUDA wheel without any, "?" where its manifest does not say;
+   nothing for a wheel without CUDA */
+static void
+gpuwords(struct sb *s, const struct wheelinfo *w)
+{
+	struct sb kinds[2] = { SB_INIT, SB_INIT }; /* the cubins, the PTX */
+	const char *p;
+
+	if (!w->cuda || !*w->cuda)
+		return;
+	if (!w->archs) {
+		sbadd(s, "?");
+		return;
+	}
+	for (p = w->archs; *p;) {
+		size_t len = strcspn(p, " "), sfx = p[len - 1] == 'a' || p[len - 1] == 'f';
+		int k = p[0] == 'c';
+		size_t pre = k ? 8 : 3; /* compute_, sm_ (checked when the manifest was read) */
+
+		if (kinds[k].len)
+			sbaddc(&kinds[k], ' ');
+		/* XY[Z][a]: the digits but the last, a dot, the last and the suffix */
+		sbaddn(&kinds[k], p + pre, len - pre - 1 - sfx);
+		sbaddc(&kinds[k], '.');
+		sbaddn(&kinds[k], p + len - 1 - sfx, 1 + sfx);
+		p += len;
+		p += *p == ' ';
+	}
+	if (!kinds[0].len && !kinds[1].len)
+		sbadd(s, "none");
+	else
+		sbadd(s, kinds[0].len ? kinds[0].buf : "no real cubin");
+	if (kinds[1].len)
+		sbaddf(s, " (PTX %s)", kinds[1].buf);
+	sbfree(&kinds[0]);
+	sbfree(&kinds[1]);
 }
 
 /* Python versions as numbers: 3.9 before 3.10, 3.14 before 3.14t */
@@ -164,7 +207,8 @@ landingpackage(struct sb *s, struct row *r, size_t n, const char *files, const s
 	sbadd(s, "<div class=\"table\"><table>\n<caption>The wheels of ");
 	eschtml(s, r[0].w->package);
 	sbadd(s, "</caption>\n<thead><tr><th scope=\"col\">version</th><th scope=\"col\">setup</th>"
-		 "<th scope=\"col\">Python</th><th scope=\"col\">platform</th><th scope=\"col\">wheel</th>"
+		 "<th scope=\"col\">Python</th><th scope=\"col\">platform</th><th scope=\"col\">GPU</th>"
+		 "<th scope=\"col\">wheel</th>"
 		 "<th scope=\"col\">built (UTC)</th>"
 		 "<th scope=\"col\">yanked</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < n; i++) {
@@ -178,6 +222,8 @@ landingpackage(struct sb *s, struct row *r, size_t n, const char *files, const s
 		eschtml(s, r[i].w->python ? r[i].w->python : "");
 		sbadd(s, "</td><td>");
 		eschtml(s, wheelplatform(r[i].w->filename));
+		sbadd(s, "</td><td>");
+		gpuwords(s, r[i].w);
 		sbadd(s, "</td><td><a href=\"");
 		eschtml(s, files);
 		escurlpath(s, r[i].w->stored ? r[i].w->stored : r[i].w->filename);
@@ -217,8 +263,11 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char *files, c
 	sbadd(s, "</head>\n<body>\n<main>\n<h1>");
 	eschtml(s, title);
 	sbadd(s, "</h1>\n<p>Each CUDA/torch setup has an index of its own: install from the one that matches "
-		 "yours, and pip or uv cannot pick a wheel built for another.</p>\n"
-		 "<p>Which is yours: <code>python -c \"import torch; print(torch.__version__, torch.version.cuda)\"</code> "
+		 "yours, and pip or uv cannot pick a wheel built for another.</p>\n");
+	/* the finder's one-liner and the selector first: on a phone too, the way to the right wheel */
+	if (!o->fromlist)
+		selectorsection(s, w, nw);
+	sbadd(s, "<p>Which is yours, by hand: <code>python -c \"import torch; print(torch.__version__, torch.version.cuda)\"</code> "
 		 "prints your torch and its CUDA (<code>2.15.0+cu130 13.0</code> is the section "
 		 "&ldquo;CUDA 13.0 &middot; torch 2.15&rdquo;). Without torch, <code>nvidia-smi</code> shows the "
 		 "newest CUDA your driver runs.</p>\n"
@@ -250,7 +299,10 @@ landing(struct sb *s, const struct wheelinfo *w, size_t nw, const char *files, c
 		landingpackage(s, r, n, files, o, vw, &tc);
 	while (n)
 		free(r[--n].version);
-	sbadd(s, "</main>\n<script>\n"
+	sbadd(s, "</main>\n");
+	if (!o->fromlist)
+		selectorscript(s, w, nw, files, o);
+	sbadd(s, "<script>\n"
 		 "var here = location.href.replace(/[?#].*$/, '').replace(/[^\\/]*$/, '').replace(/\\/$/, '');\n"
 		 "document.querySelectorAll('.index').forEach(function (e) { e.textContent = here; });\n"
 		 "</script>\n</body>\n</html>\n");

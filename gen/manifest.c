@@ -94,6 +94,63 @@ variantprops(const char *p)
 	}
 }
 
+/* "sm_80 sm_90a compute_90": at most 64 words, each sm_ or compute_, 2 or 3 digits, a or f
+   after them ("" too: no GPU code) */
+static int
+gpuarchs(const char *p)
+{
+	int n = 0;
+
+	while (*p) {
+		size_t d;
+
+		if (!strncmp(p, "sm_", 3))
+			p += 3;
+		else if (!strncmp(p, "compute_", 8))
+			p += 8;
+		else
+			return 0;
+		d = strspn(p, "0123456789");
+		if (d < 2 || d > 3 || ++n > 64)
+			return 0;
+		p += d;
+		p += *p == 'a' || *p == 'f';
+		if (*p == ' ' && p[1])
+			p++;
+		else if (*p)
+			return 0;
+	}
+	return 1;
+}
+
+/* words of a-z 0-9 . _ - separated by single spaces, at most 4096 bytes ("" too) */
+static int
+namewords(const char *p)
+{
+	size_t n = strlen(p);
+
+	if (n > 4096 || strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789._- ") != n)
+		return 0;
+	return !n || (p[0] != ' ' && p[n - 1] != ' ' && !strstr(p, "  "));
+}
+
+/* an http(s) URL of printable ASCII without spaces, quotes, '<', '>' or a backslash ("" too) */
+static int
+plainurl(const char *p)
+{
+	const char *q;
+
+	if (!*p)
+		return 1;
+	if (strncmp(p, "https://", 8) && strncmp(p, "http://", 7))
+		return 0;
+	for (q = p; *q; q++) {
+		if (*q <= ' ' || *q >= 0x7f || strchr("\"'<>\\`", *q))
+			return 0;
+	}
+	return q - p <= 2048;
+}
+
 /*
  * What is wrong with a manifest's fields that become paths and URLs (a manifest may come
  * from another job's artifact, or a store): NULL when nothing is. The package must be a PEP
@@ -132,6 +189,21 @@ manifestbad(const struct wheelinfo *w)
 		return "variant_label is not a PEP 825 label (1 to 16 of a-z 0-9 _ ., not null)";
 	if (w->vprops && !variantprops(w->vprops))
 		return "variant_properties is not namespace::feature::value[;...] (a-z 0-9 _ .)";
+	/* what wheels.json carries to the finder and the page */
+	if (w->archs && !gpuarchs(w->archs))
+		return "gpu_archs is not a list of sm_XY and compute_XY (at most 64)";
+	if (w->deps && !namewords(w->deps))
+		return "dependencies is not a list of project names";
+	if (w->torchcuda && *w->torchcuda && !isminor(w->torchcuda))
+		return "torch_cuda must be a version like 13.0";
+	if (w->torchabi && *w->torchabi && strcmp(w->torchabi, "0") && strcmp(w->torchabi, "1"))
+		return "torch_cxx11_abi is not 0 or 1";
+	if (w->torchindex && !plainurl(w->torchindex))
+		return "torch_index is not an http(s) URL";
+#ifndef WG_STEP_TOOL
+	if (w->torchversion && *w->torchversion && !pepversion(w->torchversion, &local))
+		return "torch_version is not a PEP 440 version";
+#endif
 	return NULL;
 }
 
@@ -169,10 +241,14 @@ static const struct {
 	{ "objects_reused", FNUM, offsetof(struct wheelinfo, objreused) },
 	/* its upload-time in the index (restoring from the store keeps it: the pages come out the same) */
 	{ "upload_time", FNUM, offsetof(struct wheelinfo, mtime) },
-	/* the exact torch it was built against (the test installs the same) */
-	{ "torch_version", FKEEP, 0 },
-	{ "torch_cuda", FKEEP, 0 },
-	{ "torch_index", FKEEP, 0 },
+	/* the exact torch it was built against (the test installs the same), and its C++ ABI */
+	{ "torch_version", FSTR, offsetof(struct wheelinfo, torchversion) },
+	{ "torch_cuda", FSTR, offsetof(struct wheelinfo, torchcuda) },
+	{ "torch_index", FSTR, offsetof(struct wheelinfo, torchindex) },
+	{ "torch_cxx11_abi", FSTR, offsetof(struct wheelinfo, torchabi) },
+	/* what the index's wheels.json says of it: its GPU code (a CUDA cell's) and what it requires */
+	{ "gpu_archs", FSTR, offsetof(struct wheelinfo, archs) },
+	{ "dependencies", FSTR, offsetof(struct wheelinfo, deps) },
 	/* a shared wheel's (abi-share.sh): its builder, and the torch its test installs */
 	{ "abi_from", FKEEP, 0 },
 	{ "test_torch", FKEEP, 0 },
@@ -534,6 +610,12 @@ manifestfree(struct wheelinfo *w)
 	free(w->stored);
 	free(w->wheelversion);
 	free(w->platform);
+	free(w->archs);
+	free(w->deps);
+	free(w->torchversion);
+	free(w->torchcuda);
+	free(w->torchindex);
+	free(w->torchabi);
 	free(w->dir);
 	memset(w, 0, sizeof(*w));
 }

@@ -40,6 +40,12 @@ struct wheelinfo {
 	char *stored;   /* where a store holds the wheel (blobs/<sha256>/<filename>), or NULL: filename */
 	char *wheelversion; /* the wheel's version, with its local label (wheel_version=), or NULL */
 	char *platform;     /* the machine its cell is built for (platform=: "x86_64", "aarch64"), or NULL */
+	char *archs;    /* gpu_archs=: its GPU code, "sm_80 sm_90a compute_90" ("": none), or NULL: not known */
+	char *deps;     /* dependencies=: the projects its METADATA requires, "einops torch", or NULL: not known */
+	char *torchversion; /* torch_version=: the torch it was built against (2.9.0+cu130), or NULL */
+	char *torchcuda;    /* torch_cuda=: that torch's CUDA, or NULL */
+	char *torchindex;   /* torch_index=: where that torch came from ("" or NULL: PyPI) */
+	char *torchabi;     /* torch_cxx11_abi=: "1" or "0", that torch's C++ ABI, or NULL */
 	int vjson;      /* not a wheel: the {name}-{version}-variants.json of the index's variant wheels */
 	long long size;
 	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
@@ -114,6 +120,8 @@ struct indexopts {
 			      blobs/<sha256>/<file>: under baseurl, a wheel not from the store is there */
 	char *release;     /* release=TAG: the store is GitHub releases (publish.github.tag): under baseurl, a
 			      wheel not from the store is at <its cell's release>/<file> (store.h) */
+	const char *finder; /* the finder the index serves as find.py (templates/find.py), or NULL: none;
+			       not in the spec (wheelgen index's --templates), never freed here */
 };
 
 /* the text of an index spec (key=value lines: base_url, title, variants, blobs, yanked), into s */

@@ -640,6 +640,7 @@ wg_die_hook=wg_mem_report
 wg_venv "$scratch/venv"
 torch_version=''
 torch_cuda=''
+torch_abi=''
 if [ -n "$WG_TORCH" ]; then
     # the build imports torch (cpp_extension, headers, libraries): the cell's torch minor,
     # from the index of the cell's CUDA
@@ -654,10 +655,13 @@ if [ -n "$WG_TORCH" ]; then
     wg_pth wheelgen-torch "$wg_site"
     # shellcheck disable=SC2016
     # the distribution's version (what pip pins: 2.13.0 on PyPI, 2.13.0+cu130 on PyTorch's index)
-    wg_t=$("$py" -W ignore -c 'import importlib.metadata as m, torch; print(m.version("torch"), torch.version.cuda or "")') ||
+    # (and the C++ ABI it was built with: an extension links against one of the two)
+    wg_t=$("$py" -W ignore -c 'import importlib.metadata as m, torch; print(m.version("torch"), torch.version.cuda or "", int(torch._C._GLIBCXX_USE_CXX11_ABI))') ||
         wg_die "torch was installed but does not import (see above)"
     torch_version=${wg_t%% *}
     torch_cuda=${wg_t#* }
+    torch_abi=${torch_cuda##* }
+    torch_cuda=${torch_cuda% *}
     wg_say 'torch %s, built with CUDA %s' "$torch_version" "${torch_cuda:-(none: a CPU build)}"
     if [ -n "$WG_CUDA" ]; then
         [ -n "$torch_cuda" ] || wg_die "torch $torch_version from ${WG_TORCH_INDEX:-PyPI} is a CPU-only build; cell $CELL needs one built with CUDA $WG_CUDA (torch_index, or the torch table's pypi:)"
@@ -917,38 +921,30 @@ esac
 
 # --- GPU architectures --------------------------------------------------------
 
-# What the wheel's GPU code is for, against cuda_archs: a setup.py with -gencode flags of its
-# own ignores TORCH_CUDA_ARCH_LIST, and the build then takes longer and the wheel carries
-# architectures nobody asked for (or lacks some). From cuobjdump --list-elf of the wheel's
-# shared objects where the toolkit has it, else from the nvcc command lines of the build log.
-wg_archs='' wg_from=''
-if [ -n "$WG_CUDA_HOME" ] && [ -n "$WG_CUDA_ARCHS" ]; then
-    if [ -x "$WG_CUDA_HOME/bin/cuobjdump" ]; then
-        rm -rf "$scratch/sos"
-        "$py" -c 'import sys, zipfile
-z = zipfile.ZipFile(sys.argv[1])
-z.extractall(sys.argv[2], [n for n in z.namelist() if n.endswith(".so") or ".so." in n])' "$wheel" "$scratch/sos" 3>&- ||
-            wg_die "cannot read the shared objects of $wheel_name"
-        wg_archs=$(find "$scratch/sos" -type f -exec "$WG_CUDA_HOME/bin/cuobjdump" --list-elf {} \; 2>/dev/null |
-            grep -o -E 'sm_[0-9]+[af]?' | sed -E 's/[af]$//' | sort -u | tr '\n' ' ' | sed 's/ $//')
-        rm -rf "$scratch/sos"
-        wg_from='cuobjdump'
-    else
-        wg_archs=$(grep -E 'nvcc' "$log" | grep -v '^wheelgen' |
-            grep -o -E '(code=\[?[a-z0-9_,]*sm_[0-9]+[af]?|-arch[= ]sm_[0-9]+[af]?)' |
-            grep -o -E 'sm_[0-9]+[af]?' | sed -E 's/[af]$//' | sort -u | tr '\n' ' ' | sed 's/ $//')
-        wg_from='the nvcc command lines of the log'
-    fi
+# The GPU code in the wheel, for the manifest (gpu_archs: the index and its finder say which GPUs
+# a wheel runs on): real cubins sm_XY and PTX compute_XY, read from the CUDA fat binaries of its
+# shared objects as cuobjdump names them (wheel-info.py --gpu-archs: no toolkit tool, and the
+# objects of a cross-built cell read alike). Against cuda_archs: a setup.py with -gencode flags
+# of its own ignores TORCH_CUDA_ARCH_LIST, and the build then takes longer and the wheel carries
+# architectures nobody asked for (or lacks some).
+gpu_archs=''
+if [ -n "$WG_CUDA" ]; then
+    gpu_archs=$("$py" "$wg_templates/wheel-info.py" --gpu-archs "$wheel" 3>&-) ||
+        wg_die "cannot read the GPU code of $wheel_name (see above)"
+    wg_say 'GPU code in the wheel: %s' "${gpu_archs:-none (no CUDA fat binary in its shared objects)}"
+fi
+if [ -n "$gpu_archs" ] && [ -n "$WG_CUDA_ARCHS" ]; then
+    wg_archs=$(printf '%s\n' "$gpu_archs" | tr ' ' '\n' | sed -n 's/^sm_\([0-9]*\)a\{0,1\}$/sm_\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//')
     wg_want=$(printf '%s\n' "$WG_CUDA_ARCHS" | tr -s ';, ' '\n' | sed -E 's/\+PTX$//; s/\.//; /^$/d; s/^/sm_/; s/[af]$//' |
         sort -u | tr '\n' ' ' | sed 's/ $//')
-    if [ -n "$wg_archs" ]; then
-        wg_say 'GPU code in the wheel: %s (cuda_archs: %s; from %s)' "$wg_archs" "$wg_want" "$wg_from"
-        if [ "$wg_archs" != "$wg_want" ]; then
-            wg_warn 'the wheel of %s has GPU code for %s, but cuda_archs asks for %s: the build probably sets its own -gencode flags (see docs/adding-a-package.md, "Hardcoded architectures")' \
-                "$CELL" "$wg_archs" "$wg_want" | tee /dev/fd/3
-        fi
+    if [ "$wg_archs" != "$wg_want" ]; then
+        wg_warn 'the wheel of %s has GPU code for %s, but cuda_archs asks for %s: the build probably sets its own -gencode flags (see docs/adding-a-package.md, "Hardcoded architectures")' \
+            "$CELL" "$wg_archs" "$wg_want" | tee /dev/fd/3
     fi
 fi
+# the projects its METADATA requires (the finder: whether an install needs PyPI besides the index)
+wg_depends=$("$py" "$wg_templates/wheel-info.py" --dependencies "$scratch/METADATA" 3>&-) ||
+    wg_die "cannot read the requirements of $wheel_name (see above)"
 
 # --- publish -----------------------------------------------------------------
 
@@ -974,8 +970,12 @@ set -- --set cell "$CELL" --set package "$WG_PACKAGE" --set version "$WG_VERSION
     --set cuda "$WG_CUDA" --set torch "$WG_TORCH"
 if [ -n "$torch_version" ]; then
     # the exact torch the wheel was built against (the test step installs the same)
-    set -- "$@" --set torch_version "$torch_version" --set torch_cuda "$torch_cuda" --set torch_index "$WG_TORCH_INDEX"
+    set -- "$@" --set torch_version "$torch_version" --set torch_cuda "$torch_cuda" --set torch_index "$WG_TORCH_INDEX" \
+        --set torch_cxx11_abi "$torch_abi"
 fi
+# the GPU code it carries (a CUDA cell's, "" for none) and the projects it requires
+[ -z "$WG_CUDA" ] || set -- "$@" --set gpu_archs "$gpu_archs"
+set -- "$@" --set dependencies "$wg_depends"
 set -- "$@" --set wheel_version "$wg_wheel_version"
 if [ "$WG_SOURCE_KIND" = git ]; then
     # the commit the wheel was built from (first line of the checkout's stamp)

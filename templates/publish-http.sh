@@ -34,7 +34,8 @@
 # redirect fails saying where it pointed: a PUT is not redirected.
 #
 # Content-Type by name: .html text/html, index.json application/vnd.pypi.simple.v1+json
-# (PEP 691), .metadata text/plain, anything else application/octet-stream. Names are
+# (PEP 691), .metadata text/plain, wheels.json application/json, find.py text/plain (a browser
+# shows the finder before anyone runs it), anything else application/octet-stream. Names are
 # percent-encoded ('+' as %2B).
 #
 # Credentials: WG_HTTP_TOKEN (sent as "Authorization: Bearer ...") or ~/.netrc; the token is
@@ -129,6 +130,8 @@ ctype() {
     case $1 in
         *.html) echo 'text/html; charset=utf-8' ;;
         */index.json | index.json) echo 'application/vnd.pypi.simple.v1+json' ;;
+        wheels.json) echo 'application/json' ;;
+        find.py) echo 'text/plain; charset=utf-8' ;;
         *.metadata) echo 'text/plain; charset=utf-8' ;;
         *) echo 'application/octet-stream' ;;
     esac

@@ -19,13 +19,32 @@ platform suffix (pkg/_c.cpython-311-x86_64-linux-gnu.so, pkg/_c.abi3.so, pkg/_c.
 pkg/_c.so: pkg._c); auditwheel's and delvewheel's vendored libraries (a top folder ending .libs)
 and a plain lib*.so (a shared library, not a module) are none.
 
+    python wheel-info.py --gpu-archs WHEEL
+
+prints on one line the GPU code of WHEEL's shared objects (every member ending .so or .pyd, and
+.so.N), the union of them: sm_XY for a real cubin (sm_XYa: arch-specific, runs on X.Y alone),
+compute_XY for PTX (compute_XYa, compute_XYf), cubins first, each by number. They are read from
+the CUDA fat binaries in the objects (an ELF object's .nv_fatbin section, or anywhere in another
+file), as NVIDIA's cuobjdump --list-elf and --list-ptx name them, whatever machine the object is
+for; nothing for a wheel without GPU code.
+
+    python wheel-info.py --dependencies METADATA
+
+prints on one line the projects METADATA's Requires-Dist names (PEP 503 normalized, sorted),
+leaving out those only an extra asks for (the index's finder: does the install need PyPI too).
+
 One interpreter does both steps: each start of the cell's Python costs a build tens of milliseconds.
 Run by build-host.sh with the cell's own Python (3.6 and later).
 """
 
 import hashlib
+import mmap
 import os
+import re
+import shutil
+import struct
 import sys
+import tempfile
 import zipfile
 
 
@@ -69,14 +88,119 @@ def modules(wheel):
     return found
 
 
+# a CUDA fat binary: its header (magic, version, header size, size of what follows) and, in it,
+# one entry a cubin or PTX (kind 2 or 1, ..., the SM number at +28, flags at +40: 0x100000 an
+# arch-specific "a" target, 0x200000 a family "f" one); cuobjdump names a family cubin sm_XY
+FATBIN_MAGIC = struct.pack("<I", 0xBA55ED50)
+FATBIN_A, FATBIN_F = 0x100000, 0x200000
+
+
+def fatbin_entries(data, start, end, found):
+    """Add the GPU code of the fat binaries in data[start:end] to found: (kind, sm, suffix)."""
+    p = data.find(FATBIN_MAGIC, start, end)
+    while 0 <= p and p + 16 <= end:
+        _, _, hsize, size = struct.unpack_from("<IHHQ", data, p)
+        q, stop = p + hsize, min(p + hsize + size, end)
+        while hsize >= 16 and q + 48 <= stop:
+            kind, _, ehsize, payload = struct.unpack_from("<HHIQ", data, q)
+            if ehsize < 48 or q + ehsize > stop:
+                break
+            sm = struct.unpack_from("<I", data, q + 28)[0]
+            flags = struct.unpack_from("<Q", data, q + 40)[0]
+            if kind in (1, 2) and 10 <= sm < 1000:
+                suffix = "a" if flags & FATBIN_A else "f" if flags & FATBIN_F and kind == 1 else ""
+                found.add((kind, sm, suffix))
+            q += ehsize + payload
+        p = data.find(FATBIN_MAGIC, max(stop, p + 4), end)
+
+
+def elf_fatbins(data):
+    """The (offset, end) of an ELF object's .nv_fatbin sections; None when data is no ELF."""
+    if data[:4] != b"\x7fELF" or len(data) < 64:
+        return None
+    e = "<" if data[5] == 1 else ">"
+    if data[4] == 2:
+        shoff = struct.unpack_from(e + "Q", data, 0x28)[0]
+        shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x3A)
+        sect = lambda i: struct.unpack_from(e + "IIQQQQ", data, shoff + i * shentsize)
+    else:
+        shoff = struct.unpack_from(e + "I", data, 0x20)[0]
+        shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x2E)
+        sect = lambda i: struct.unpack_from(e + "IIIIII", data, shoff + i * shentsize)
+    if not shoff or shnum == 0 or shstrndx >= shnum or shoff + shnum * shentsize > len(data):
+        return []
+    strtab = sect(shstrndx)
+    found = []
+    for i in range(shnum):
+        name, kind, _, _, off, size = sect(i)
+        at = strtab[4] + name
+        if kind != 8 and data[at:at + 11] == b".nv_fatbin\0" and off + size <= len(data):
+            found.append((off, off + size))
+    return found
+
+
+def gpu_archs(wheel):
+    """The GPU code of WHEEL's shared objects, as cuobjdump names it (a list, in order)."""
+    found = set()
+    with zipfile.ZipFile(wheel) as z:
+        for info in z.infolist():
+            base = info.filename.rsplit("/", 1)[-1]
+            if not (base.endswith((".so", ".pyd")) or ".so." in base) or info.file_size < 64:
+                continue
+            # through a temporary file and mmap: a real extension may be a gigabyte
+            with z.open(info) as src, tempfile.TemporaryFile() as tmp:
+                shutil.copyfileobj(src, tmp, 1 << 20)
+                tmp.flush()
+                data = mmap.mmap(tmp.fileno(), 0, access=mmap.ACCESS_READ)
+                try:
+                    try:
+                        ranges = elf_fatbins(data)
+                    except struct.error:
+                        ranges = None
+                    for start, end in ranges if ranges is not None else [(0, len(data))]:
+                        fatbin_entries(data, start, end, found)
+                finally:
+                    data.close()
+    return ["%s_%d%s" % ("sm" if k == 2 else "compute", sm, sfx) for k, sm, sfx in sorted(found, key=lambda f: (-f[0], f[1], f[2]))]
+
+
+def dependencies(meta):
+    """The projects of METADATA's Requires-Dist (PEP 503 names, sorted), less those an extra asks for."""
+    names, current = set(), None
+    for line in meta.decode("utf-8", "replace").splitlines() + [""]:
+        if line[:1] in (" ", "\t") and current is not None:
+            current += " " + line.strip()
+            continue
+        if current is not None and "extra" not in current.partition(";")[2]:
+            m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", current)
+            if m:
+                names.add(re.sub(r"[-_.]+", "-", m.group(1)).lower())
+        current = None
+        if not line.strip():
+            break
+        name, sep, rest = line.partition(":")
+        if sep and name.strip().lower() == "requires-dist":
+            current = rest.strip()
+    return sorted(names)
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--gpu-archs":
+        print(" ".join(gpu_archs(argv[2])))
+        return
+    if len(argv) == 3 and argv[1] == "--dependencies":
+        with open(argv[2], "rb") as f:
+            print(" ".join(dependencies(f.read())))
+        return
     if len(argv) == 4 and argv[1] == "--missing-modules":
         for m in sorted(modules(argv[3]) - modules(argv[2])):
             print(m)
         return
     if len(argv) not in (3, 5, 6):
         sys.exit("usage: wheel-info.py WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]\n"
-                 "       wheel-info.py --missing-modules WHEEL OTHER")
+                 "       wheel-info.py --missing-modules WHEEL OTHER\n"
+                 "       wheel-info.py --gpu-archs WHEEL\n"
+                 "       wheel-info.py --dependencies METADATA")
     wheel, meta_out = argv[1], argv[2]
     if len(argv) >= 5:
         from relabel import relabel  # beside this file: sys.path[0]

@@ -222,6 +222,21 @@ t_toolvenv() {
 	fi
 }
 
+# t_fake_gpu DIR CC DRIVER: DIR/nvidia-smi, a stand-in for a machine with one GPU of compute
+# capability CC whose driver runs CUDA DRIVER, answering what the index's finder asks
+# (--query-gpu=index,name,compute_cap --format=csv,noheader; and the header, with "CUDA Version")
+t_fake_gpu() {
+	mkdir -p "$1"
+	cat >"$1/nvidia-smi" <<SH
+#!/bin/sh
+case "\$*" in
+*--query-gpu=*) echo '0, NVIDIA Stand-in GPU, $2' ;;
+*) echo '| NVIDIA-SMI 580.65.06    Driver Version: 580.65.06    CUDA Version: $3     |' ;;
+esac
+SH
+	chmod +x "$1/nvidia-smi"
+}
+
 # t_freeport: a free TCP port on 127.0.0.1
 t_freeport() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

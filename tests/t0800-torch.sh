@@ -141,6 +141,27 @@ else
 	t_fail "$(cat "$WORK/old.out" "$WORK/other.out" "$WORK/bad.out" | grep wheelgen | head -n 20)"
 fi
 
+# shellcheck disable=SC2016
+t_expect "the index's finder, in the Python that has torch $tv (a stand-in nvidia-smi: GPU 9.0, a driver of CUDA 13.0): its command installs the wheel from its setup's index and leaves torch as it was; in one with torch 2.1: no wheel for it, exit 1" '
+	t_fake_gpu "$WORK/gpu" 9.0 13.0
+	if [ -n "${UV:-}" ]; then "$UV" pip uninstall -q --python "$WORK/venv/bin/python" wgtorch; else "$WORK/venv/bin/pip" uninstall -q -y wgtorch; fi
+	env PATH="$WORK/gpu:$WORK/venv/bin:$PATH" python3 out/index/find.py wgtorch >"$WORK/find.out"
+	cat "$WORK/find.out"
+	cmd=$(sed -n "s/^  \(python3 -m pip install .*\)/\1/p" "$WORK/find.out")
+	[ "$cmd" = "python3 -m pip install --index-url file://$src/out/index/cu130-torch2.13/simple/ wgtorch==0.1.0+cu130torch2.13 torch==$tv" ]
+	(PATH=$WORK/venv/bin:$PATH && export PATH && cd "$WORK" && eval "$cmd")
+	(cd / && "$WORK/venv/bin/python" -W ignore -c "import importlib.metadata as m, torch, wgtorch
+assert (m.version(\"torch\"), m.version(\"wgtorch\")) == (\"$tv\", \"0.1.0+cu130torch2.13\"), (m.version(\"torch\"), m.version(\"wgtorch\"))
+assert torch.equal(wgtorch.scale(torch.arange(4.0), 3.0), torch.arange(4.0) * 3)")
+	set +e
+	env PATH="$WORK/gpu:$PATH" "$WORK/oldtorch/bin/python" out/index/find.py wgtorch >"$WORK/find-old.out"
+	rc=$?
+	set -e
+	cat "$WORK/find-old.out"
+	[ "$rc" = 1 ]
+	grep -x "  no wheel for torch 2.1 (this index has 2.13)" "$WORK/find-old.out"
+'
+
 t_case "ninja wheel/$b (another Python): the CUDA and ops.cpp objects come from ccache (2 of 3; module.cpp includes Python.h)"
 start=$(date +%s)
 if ninja "wheel/$b" >"$WORK/b.log" 2>&1; then

@@ -285,7 +285,7 @@ if ! grep -q "^cuda 13.0 " out/host.txt || ! grep -q "^python 3.13 " out/host.tx
 	echo "# skip - the CUDA cells: this host lacks CUDA 13.0 or Python 3.13"
 	exit 0
 fi
-t_expect "the CUDA fixture for aarch64, two Pythons: nvcc builds an aarch64 extension with GPU code for sm_90, tested under qemu (GPU test skipped); the CUDA object of the second Python is a compile cache hit" '
+t_expect "the CUDA fixture for aarch64, two Pythons: nvcc builds an aarch64 extension with GPU code for sm_90 (its manifest says so), tested under qemu (GPU test skipped); the CUDA object of the second Python is a compile cache hit" '
 	./configure ${WG_CONFARGS:-} --config examples/cuda/aarch64.yml >"$WORK/cuda.configure.log" 2>&1
 	# (one after the other: run together, the second would compile before the first stored its object)
 	ninja test/wgcuda-0.1.0-py311-cu130-aarch64 >"$WORK/cuda.log" 2>&1
@@ -299,6 +299,8 @@ t_expect "the CUDA fixture for aarch64, two Pythons: nvcc builds an aarch64 exte
 		readelf -h "$so" | grep -q "Machine: *AArch64"
 		readelf -S "$so" | grep -q "\.nv_fatbin"
 		grep -q "GPU code in the wheel: sm_90" "out/logs/$c.build.log"
+		# (read from the aarch64 object as from an x86_64 one: the fat binary is the same)
+		grep -q "^gpu_archs=sm_90$" "out/wheels/$c/manifest"
 	done
 	grep -q "SYSROOT .*aarch64-trixie" "$WORK/cuda.log"
 	# (the second build of the same .cu file: its nvcc compile from the cache)

@@ -459,7 +459,7 @@ base, dom, cmdfile = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3]
 class P(html.parser.HTMLParser):
     def __init__(self):
         super().__init__(); self.links = []; self.cells = 0; self.title = ""; self.tag = None
-        self.h3 = []; self.pre = []; self.lang = None; self.tags = set(); self.scopes = 0
+        self.h3 = []; self.pre = []; self.preid = []; self.lang = None; self.tags = set(); self.scopes = 0
     def handle_starttag(self, tag, attrs):
         a = dict(attrs); self.tags.add(tag)
         if tag == "a": self.links.append(a["href"])
@@ -469,7 +469,7 @@ class P(html.parser.HTMLParser):
         if tag in ("title", "h3", "pre"):
             self.tag = tag
             if tag == "h3": self.h3.append("")
-            if tag == "pre": self.pre.append("")
+            if tag == "pre": self.pre.append(""); self.preid.append(a.get("id"))
     def handle_endtag(self, tag):
         if tag == self.tag: self.tag = None
     def handle_data(self, d):
@@ -482,10 +482,11 @@ def parse(text):
 p = parse(dom)
 assert p.title == "Wheels", p.title
 assert p.lang == "en" and {"caption", "thead", "tbody", "main", "section"} <= p.tags, (p.lang, p.tags)
-assert p.cells == 2 * 7, p.cells          # a row per wheel (2: one Python, two CUDA), 7 columns (the platform too)
-assert p.scopes == 7, p.scopes
+assert p.cells == 2 * 8, p.cells          # a row per wheel (2: one Python, two CUDA), 8 columns (platform, GPU too)
+assert p.scopes == 8, p.scopes
 assert sorted(p.h3) == ["CUDA 13.0", "CUDA 13.2"], p.h3
-cmds = [l for pre in p.pre for l in pre.splitlines() if l.strip()]
+# (the sections' lines: not the finder's one-liner, not the selector's command, both held below)
+cmds = [l for pre, i in zip(p.pre, p.preid) if i is None and "find.py" not in pre for l in pre.splitlines() if l.strip()]
 assert len(cmds) == 4 and all("INDEX" not in c for c in cmds), cmds
 want = base.rstrip("/")
 assert any(c == "pip install --index-url %s/cu130/simple/ wgcuda" % want for c in cmds), cmds
@@ -515,6 +516,7 @@ if [ -s "$WORK/commands" ]; then
 		label=$(echo "$cmd" | sed -n 's|.*/\(cu[0-9]*\)/simple/.*|\1|p')
 		# shellcheck disable=SC2086
 		case $cmd in uv\ *) [ -n "${UV:-}" ] || { bad="$bad [uv not found: $cmd]"; continue; } ;; esac
+		# shellcheck disable=SC2030 # (the subshell's own PATH)
 		if (PATH=$WORK/cv/bin:$(dirname "${UV:-/nonexistent/uv}"):$PATH VIRTUAL_ENV=$WORK/cv UV_NO_CACHE=1 &&
 			export PATH VIRTUAL_ENV UV_NO_CACHE && cd "$WORK" && eval "$cmd") >>"$WORK/cmds.log" 2>&1; then
 			got=$(cd / && "$WORK/cv/bin/python" -c 'import importlib.metadata as m; print(m.version("wgcuda"))')
@@ -527,6 +529,174 @@ else
 	bad="no commands were read from the page"
 fi
 if [ -z "$bad" ]; then t_pass; else t_fail "$bad" "$(tail -n 10 "$WORK/cmds.log")"; fi
+
+# --- the finder (find.py, served beside wheels.json) and the page's selector ---------------------
+# finder VENV CC DRIVER ARGS...: the index's finder as its one-liner runs it (curl INDEX/find.py |
+# python3 -), in VENV's Python, with a stand-in nvidia-smi (one GPU CC, a driver of CUDA DRIVER)
+finder() {
+	fv=$1 fcc=$2 fdrv=$3
+	shift 3
+	t_fake_gpu "$WORK/gpu-$fcc-$fdrv" "$fcc" "$fdrv"
+	# shellcheck disable=SC2031 # (this shell's PATH: the subshell above changed its own)
+	curl -fsS "$url/find.py" | env PATH="$WORK/gpu-$fcc-$fdrv:$fv/bin:$PATH" python3 - --index "$url" "$@"
+}
+# pick DOM: what the selector shows in a --dump-dom: its pip command (or why no wheel fits), its uv command
+pick() {
+	"$exe" - "$1" <<'PY'
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.cur = None; self.out = {}
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in ("pre", "p") and (a.get("id") or "").startswith("pick-"):
+            self.cur = a["id"]; self.out[self.cur] = None if "hidden" in a else ""
+    def handle_endtag(self, tag):
+        if tag in ("pre", "p"): self.cur = None
+    def handle_data(self, d):
+        if self.cur and self.out[self.cur] is not None: self.out[self.cur] += d
+p = P(); p.feed(open(sys.argv[1]).read())
+print(p.out.get("pick-command") or p.out.get("pick-reason") or "(nothing)")
+print(p.out.get("pick-uv") or "")
+PY
+}
+# told JSON: the finder's command (or reason) and uv command in its --json answer JSON
+told() {
+	"$exe" -c 'import json, sys; j = json.load(open(sys.argv[1])); print(j.get("command") or j.get("reason")); print(j.get("uv_command") or "")' "$1"
+}
+chrome=$(command -v chromium || command -v chromium-browser || echo chromium)
+dom() { timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --user-data-dir="$WORK/chrome" --dump-dom "$1" 2>>"$WORK/chrome.log"; }
+t_venv "$WORK/fv" "$exe"
+
+# shellcheck disable=SC2016
+t_expect "the index serves find.py and wheels.json: each wheel with its package, version, tags, CUDA, index and GPU code" '
+	curl -fsS "$url/find.py" | cmp - templates/find.py
+	curl -fsS "$url/wheels.json" >"$WORK/wheels.json"
+	"$exe" - "$WORK/wheels.json" <<PY
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["format"] == "wheelgen-wheels/1", j
+got = sorted((w["package"], w["version"], w["python_tag"], w["platform_tag"], w["cuda"], w["index"], tuple(w["gpu_archs"]), w["torch"]) for w in j["wheels"])
+cp = "cp" + "$py".replace(".", "")
+want = [("wgcuda", "0.1.0+cu" + c.replace(".", ""), cp, "linux_x86_64", c, "cu%s/simple/" % c.replace(".", ""), ("sm_90",), None) for c in ("13.0", "13.2")]
+assert got == want, (got, want)
+PY
+'
+
+# shellcheck disable=SC2016
+t_expect "the finder on a machine that fits (stand-in nvidia-smi: GPU 9.0, a driver of CUDA 13.0): its command, run as printed, installs +cu130, which imports; with CUDA 13.2, --json names +cu132" '
+	finder "$WORK/fv" 9.0 13.0 wgcuda >"$WORK/find.out"
+	cat "$WORK/find.out"
+	cmd=$(sed -n "s/^  \(python3 -m pip install .*\)/\1/p" "$WORK/find.out")
+	[ "$cmd" = "python3 -m pip install --index-url $url/cu130/simple/ wgcuda==0.1.0+cu130" ]
+	(PATH=$WORK/fv/bin:$PATH && export PATH && cd "$WORK" && eval "$cmd") >"$WORK/find-pip.log" 2>&1
+	(cd / && "$WORK/fv/bin/python" -c "import importlib.metadata as m, wgcuda; assert m.version(\"wgcuda\") == \"0.1.0+cu130\"; assert wgcuda.runtime_version() // 1000 == 13")
+	finder "$WORK/fv" 9.0 13.2 --json wgcuda >"$WORK/find.json"
+	"$exe" -c "import json, sys; j = json.load(open(sys.argv[1])); assert j[\"status\"] == \"found\" and j[\"wheel\"][\"version\"] == \"0.1.0+cu132\" and j[\"machine\"][\"gpus\"][0][\"compute_capability\"] == \"9.0\", j" "$WORK/find.json"
+'
+
+# another Python of this host, for which the index has no wheel
+py2=$(t_pythons 9 | grep -v -x "$py" | tail -n 1)
+# shellcheck disable=SC2016
+t_expect "each mismatch prints its own reason and exits 1: a GPU 7.5, a driver of CUDA 12.4, Python $py2 (its own interpreter); --json says the same" '
+	t_venv "$WORK/fv2" "$(sed -n "s/^python $py2 //p" out/host.txt)"
+	set +e
+	finder "$WORK/fv" 7.5 13.2 wgcuda >"$WORK/m1"; r1=$?
+	finder "$WORK/fv" 9.0 12.4 wgcuda >"$WORK/m2"; r2=$?
+	finder "$WORK/fv2" 9.0 13.2 wgcuda >"$WORK/m3"; r3=$?
+	finder "$WORK/fv" 9.0 12.4 --json wgcuda >"$WORK/m4"; r4=$?
+	set -e
+	cat "$WORK/m1" "$WORK/m2" "$WORK/m3"
+	[ "$r1$r2$r3$r4" = 1111 ]
+	grep -x "  GPU 7.5 (NVIDIA Stand-in GPU) is not among the wheels. architectures 9.0" "$WORK/m1"
+	grep -x "  the driver runs CUDA 12.4 and the wheels need 13.0 or newer" "$WORK/m2"
+	grep -x "  no wheel for Python $py2 (this index has $py)" "$WORK/m3"
+	[ "$(told "$WORK/m4" | head -n 1)" = "the driver runs CUDA 12.4 and the wheels need 13.0 or newer" ]
+	# and a wrong index or argument: 2
+	set +e
+	finder "$WORK/fv" 9.0 13.0 nosuchpackage 2>"$WORK/m5"; r5=$?
+	curl -fsS "$url/find.py" | "$WORK/fv/bin/python" - --index "$url/cu130" wgcuda 2>>"$WORK/m5"; r6=$?
+	set -e
+	cat "$WORK/m5"
+	[ "$r5$r6" = 22 ]
+'
+
+# a torch package whose wheels are made up (its manifests, the wheels bytes): torch 2.13 for CUDA
+# 12.8 (from PyTorch's index) and 13.0, torch 2.14 for 13.0, manylinux_2_28; indexed from a
+# directory, as file:// URLs
+mkw() { # mkw CELL CUDA TORCH TORCH_VERSION TORCH_INDEX
+	fd=$WORK/fk/wheels/$1
+	tv=$(echo "$2" | tr -d .)
+	f=wgfake-1.0+cu${tv}torch$3-cp311-cp311-manylinux_2_28_x86_64.whl
+	mkdir -p "$fd"
+	printf '%s' "$1" >"$fd/$f"
+	fsha=$(printf '%s' "$1" | sha256sum | cut -d' ' -f1)
+	printf 'cell=%s\npackage=wgfake\nversion=1.0\nfilename=%s\nsha256=%s\nsize=%s\ncuda=%s\ntorch=%s\npython=3.11\ngpu_archs=sm_80 sm_90 compute_90\ndependencies=torch\ntorch_version=%s\ntorch_cuda=%s\ntorch_index=%s\ntorch_cxx11_abi=1\n' \
+		"$1" "$f" "$fsha" "${#1}" "$2" "$3" "$4" "$2" "$5" >"$fd/manifest"
+	echo "$fsha" >"$fd/tested"
+	echo "$fd/manifest" >>"$WORK/fk/list"
+}
+mkdir -p "$WORK/fk"
+mkw a-cu128-2.13 12.8 2.13 2.13.0+cu128 https://download.pytorch.org/whl/cu128
+mkw a-cu130-2.13 13.0 2.13 2.13.0 ""
+mkw a-cu130-2.14 13.0 2.14 2.14.0 ""
+out/wheelgen index --builddir "$WORK/fk" --manifests "$WORK/fk/list" >"$WORK/fk.log" 2>&1
+# shellcheck disable=SC2034 # (read by the cases' scripts)
+fk=file://$WORK/fk/index
+fakefind() { # fakefind CC DRIVER ARGS...
+	t_fake_gpu "$WORK/gpu-$1-$2" "$1" "$2"
+	fcc=$1 fdrv=$2
+	shift 2
+	# shellcheck disable=SC2031
+	env PATH="$WORK/gpu-$fcc-$fdrv:$WORK/fv/bin:$PATH" python3 "$WORK/fk/index/find.py" "$@"
+}
+# shellcheck disable=SC2016
+t_expect "a torch package: without torch the finder takes the newest torch the driver runs and says which torch it brings; a torch, a glibc it has no wheel for: the reason, exit 1" '
+	fakefind 9.0 13.0 --json wgfake >"$WORK/t1"
+	fakefind 9.0 12.8 wgfake >"$WORK/t2"
+	cat "$WORK/t2"
+	set +e
+	fakefind 9.0 13.0 --torch 2.12.1+cu130 wgfake >"$WORK/t3"; r3=$?
+	fakefind 9.0 13.0 --torch 2.14.0+cu128 wgfake >"$WORK/t4"; r4=$?
+	fakefind 9.0 13.0 --glibc 2.27 wgfake >"$WORK/t5"; r5=$?
+	set -e
+	cat "$WORK/t3" "$WORK/t4" "$WORK/t5"
+	[ "$r3$r4$r5" = 111 ]
+	[ "$(told "$WORK/t1" | head -n 1)" = "python3 -m pip install --index-url $fk/cu130-torch2.14/simple/ --extra-index-url https://pypi.org/simple wgfake==1.0+cu130torch2.14 torch==2.14.0" ]
+	grep -x "  python3 -m pip install --index-url $fk/cu128-torch2.13/simple/ --extra-index-url https://download.pytorch.org/whl/cu128 --extra-index-url https://pypi.org/simple wgfake==1.0+cu128torch2.13 torch==2.13.0+cu128" "$WORK/t2"
+	grep -x "  with the torch it was built against, torch 2.13.0+cu128 (CUDA 12.8), from https://download.pytorch.org/whl/cu128" "$WORK/t2"
+	grep -x "  no wheel for torch 2.12 (this index has 2.13 and 2.14)" "$WORK/t3"
+	grep -x "  no wheel for torch 2.14 with CUDA 12.8 (for torch 2.14 this index has CUDA 13.0)" "$WORK/t4"
+	grep -x "  glibc 2.27 is older than the manylinux_2_28 floor of the wheels" "$WORK/t5"
+'
+
+# shellcheck disable=SC2016
+t_expect "the selector in headless chromium shows, for each setup chosen (in the URL fragment), the command the finder prints when told that setup, or the same reason" '
+	[ -s "$WORK/dom.html" ]
+	fail=
+	# the page as it opens (no fragment: the newest Python and CUDA), and CUDA 13.0
+	pick "$WORK/dom.html" >"$WORK/s1"
+	"$WORK/fv/bin/python" templates/find.py --index "$url" --platform x86_64 --python "$py" --cuda 13.2 --json wgcuda >"$WORK/f1" || true
+	dom "$url/#package=wgcuda&platform=x86_64&python=$py&cuda=13.0" >"$WORK/dom2.html"
+	pick "$WORK/dom2.html" >"$WORK/s2"
+	"$WORK/fv/bin/python" templates/find.py --index "$url" --platform x86_64 --python "$py" --cuda 13.0 --json wgcuda >"$WORK/f2" || true
+	# the made-up torch package, from file://: no torch (it brings one); a Python it has no wheel for
+	dom "$fk/index.html#package=wgfake&platform=x86_64&python=3.11&torch=none&cuda=12.8" >"$WORK/dom3.html"
+	pick "$WORK/dom3.html" >"$WORK/s3"
+	"$WORK/fv/bin/python" templates/find.py --index "$fk" --platform x86_64 --python 3.11 --torch none --cuda 12.8 --json wgfake >"$WORK/f3" || true
+	dom "$fk/index.html#package=wgfake&platform=x86_64&python=3.15&torch=2.14&cuda=13.0" >"$WORK/dom4.html"
+	pick "$WORK/dom4.html" >"$WORK/s4"
+	"$WORK/fv/bin/python" templates/find.py --index "$fk" --platform x86_64 --python 3.15 --torch 2.14 --cuda 13.0 --json wgfake >"$WORK/f4" || true
+	for k in 1 2 3 4; do
+		told "$WORK/f$k" >"$WORK/t$k"
+		echo "setup $k: selector / finder"; cat "$WORK/s$k" "$WORK/t$k"
+		cmp -s "$WORK/s$k" "$WORK/t$k" || fail="$fail $k"
+	done
+	grep -q "cu132/simple/ wgcuda==0.1.0+cu132" "$WORK/s1"
+	grep -q "torch==2.13.0+cu128" "$WORK/s3"
+	grep -q "^no wheel for Python 3.15 " "$WORK/s4"
+	[ -z "$fail" ]
+'
 
 # --- index.variants: PEP 825 variant wheels for uv ---------------------------------------------
 cp examples/cuda/variants.yml "$WORK/novariants.yml"
@@ -727,7 +897,7 @@ t_case "a yanked version: data-yanked and the JSON reason on every page of it; p
 sed -i 's/^    versions: \["0.1.0"\]/    versions: ["0.1.0"]\n    yanked: {"0.1.0": "a test yank"}/' examples/cuda/variants.yml
 if ninja index publish-index >"$WORK/pi3.log" 2>&1; then
 	sent=$(sed -n "s|^wheelgen: http: $dav/index/||p" "$WORK/pi3.log" | sort | tr '\n' ' ')
-	want='cu130/simple/wgcuda/index.html cu130/simple/wgcuda/index.json cu132/simple/wgcuda/index.html cu132/simple/wgcuda/index.json index.html simple/wgcuda/index.html simple/wgcuda/index.json '
+	want='cu130/simple/wgcuda/index.html cu130/simple/wgcuda/index.json cu132/simple/wgcuda/index.html cu132/simple/wgcuda/index.json index.html simple/wgcuda/index.html simple/wgcuda/index.json wheels.json '
 	if [ "$sent" = "$want" ] && grep -q 'data-yanked="a test yank"' "$WORK/dav/index/cu130/simple/wgcuda/index.html" &&
 		grep -q '"yanked": "a test yank"' "$WORK/dav/index/simple/wgcuda/index.json"; then
 		t_pass

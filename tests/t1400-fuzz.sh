@@ -45,6 +45,7 @@ for f in "$top"/tests/configs/good/*.yml "$top"/tests/configs/bad/*.yml "$top"/c
 done
 printf 'cell=x-1.0-py312-cu130-torch2.9\npackage=x\nversion=1.0\nfilename=x-1.0+cu130-cp312-cp312-linux_x86_64.whl\nsha256=%064d\nsize=9\ncuda=13.0\ntorch=2.9\nupload_time=1700000000\ntested=%064d\n' 0 0 >"$WORK/corpus-manifest/a"
 printf 'package=../x\nfilename=a/b.whl\nsha256=z\n' >"$WORK/corpus-manifest/b"
+printf 'package=x\nfilename=x-1.0-cp312-cp312-linux_x86_64.whl\nsha256=%064d\ncuda=13.0\ntorch=2.9\ngpu_archs=sm_80 sm_90a compute_120f\ndependencies=einops torch\ntorch_version=2.9.0+cu130\ntorch_cuda=13.0\ntorch_index=https://download.pytorch.org/whl/cu130\ntorch_cxx11_abi=1\n' 0 >"$WORK/corpus-manifest/d"
 printf 'package=x\nfilename=x-1.0-cp312-cp312-linux_x86_64-cu130.whl\nsha256=%064d\ncuda=13.0\nvariant_label=cu130\nvariant_properties=nvidia::cuda_version_lower_bound::13.0;nvidia::sm_arch::90_real\n' 0 >"$WORK/corpus-manifest/c"
 printf '1.0\n2.0rc1\n1.0.post1.dev2\n1!2.0+local.7\nFoo.Bar_baz\n0.1.linux-x86_64\n' >"$WORK/corpus-pep/a"
 # small wheels: deflated and stored members, a compiled module's ELF head, a WHEEL with tags
@@ -93,3 +94,53 @@ for t in $targets; do
 			"$(for a in "$WORK/$t-"*; do [ -f "$a" ] && { echo "input ($a):"; base64 "$a" | head -c 2000; }; done)"
 	fi
 done
+
+# the finder (templates/find.py) reads an index's wheels.json from the network: mutated copies of
+# one (byte flips, and fields given values of every other kind: shell words, control characters,
+# numbers, lists) are refused as the index's fault or read; what it reads it can choose from, and
+# the command it makes splits back into the words it quoted
+# shellcheck disable=SC2016
+t_expect "fuzz the finder's reading of wheels.json for ${secs}s: every input read or refused (exit 2's error), never a crash; its commands quoted" '
+	python3 - "$top/templates/find.py" "$secs" <<PY
+import argparse, importlib.util, json, random, shlex, sys, time
+spec = importlib.util.spec_from_file_location("find", sys.argv[1])
+find = importlib.util.module_from_spec(spec); spec.loader.exec_module(find)
+def wheel(i, cuda, torch):
+    return {"package": "pkg", "version": "1.%d+cu%s" % (i, cuda.replace(".", "")), "filename": "pkg-1.%d-cp312-cp312-manylinux_2_28_x86_64.whl" % i,
+            "url": "files/pkg-1.%d.whl" % i, "sha256": "0" * 64, "size": 9, "python": "3.12", "python_tag": "cp312", "abi_tag": "cp312",
+            "platform_tag": "manylinux_2_28_x86_64", "machine": "x86_64", "requires_python": ">=3.9", "cuda": cuda, "torch": torch,
+            "torch_version": torch and torch + ".0", "torch_cuda": cuda if torch else None, "torch_index": None, "torch_cxx11_abi": True,
+            "gpu_archs": ["sm_80", "sm_90a", "compute_90"], "dependencies": ["torch", "einops"], "index": "cu%s/simple/" % cuda.replace(".", ""), "yanked": None}
+seed = {"format": find.FORMAT, "title": "t", "wheels": [wheel(0, "12.8", "2.9"), wheel(1, "13.0", "2.9"), wheel(2, "13.0", None)]}
+junk = ["", "x", "\$(reboot)", "a b", "a;b", "\x00", "\n", "../..", "1" * 5000, 7, -1, 2**70, 1.5, True, None, [], ["sm_90"], {}, "13.0", "2.9", "simple/"]
+a = argparse.Namespace(python="3.12", platform="x86_64", glibc="2.28", torch=None, torch_cuda=None, cuda=None, driver="13.0", gpu="9.0")
+end, n, read = time.time() + min(float(sys.argv[2]), 3), 0, 0
+rng = random.Random(48)
+while time.time() < end:
+    doc = json.loads(json.dumps(seed))
+    for _ in range(rng.randint(1, 4)):
+        w = rng.choice(doc["wheels"])
+        w[rng.choice(list(w))] = rng.choice(junk)
+    data = json.dumps(doc).encode()
+    if rng.random() < 0.3:
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 8)):
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        data = bytes(b)
+    n += 1
+    try:
+        wheels = find.parse(data)
+    except find.Wrong:
+        continue
+    read += 1
+    for torch in (None, "none", "2.9"):
+        a.torch = torch
+        w, why, rest = find.choose(wheels, "pkg", None, find.Machine(a))
+        if w:
+            for cmd in find.commands(w, "https://x/i", find.Machine(a), "python3")[:2]:
+                words = shlex.split(cmd)
+                assert words[-1].startswith(("pkg==", "torch==")) and all("\n" not in x for x in words), cmd
+print("%d inputs, %d read" % (n, read))
+assert n > 100 and read > 10
+PY
+'
