@@ -147,6 +147,34 @@ sort -k2,2nr "$WG_RUNDIR"/*.time | head -n 5 | awk '{printf "#   %s %d s\n", $1,
 } >"$times.new" || true
 mv "$times.new" "$times"
 
+# a test stops what it starts: no process may be left that names a test's work directory (in
+# its command line, an nginx master's title among them, or as its working directory); one that
+# is fails the run, and is stopped
+: >"$WG_RUNDIR/leftover"
+if [ -s "$WG_RUNDIR/works" ]; then
+	for p in /proc/[0-9]*; do
+		pid=${p#/proc/}
+		[ "$pid" != $$ ] || continue
+		cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+		[ -n "$cmd" ] || continue
+		cwd=$(readlink "$p/cwd" 2>/dev/null || true)
+		while IFS= read -r w; do
+			case "$cmd|$cwd" in
+			*"$w/"* | *"$w "* | *"$w|"* | *"$w") echo "$pid $cmd" >>"$WG_RUNDIR/leftover"; break ;;
+			esac
+		done <"$WG_RUNDIR/works"
+	done
+fi
+if [ -s "$WG_RUNDIR/leftover" ]; then
+	echo "FAIL - the suite left no process of its own running"
+	sed 's/^/    left: /' "$WG_RUNDIR/leftover"
+	cut -d' ' -f1 "$WG_RUNDIR/leftover" | xargs kill 2>/dev/null || true
+	echo "0 1" >"$WG_RUNDIR/leftover.res"
+else
+	echo "ok - the suite left no process of its own running"
+	echo "1 0" >"$WG_RUNDIR/leftover.res"
+fi
+
 passed=$(cat "$WG_RUNDIR"/*.res 2>/dev/null | awk '{p += $1} END {print p + 0}')
 failed=$(cat "$WG_RUNDIR"/*.res 2>/dev/null | awk '{f += $2} END {print f + 0}')
 echo "$passed passed, $failed failed"

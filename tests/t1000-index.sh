@@ -862,7 +862,7 @@ if ninja publish >"$WORK/publish.log" 2>&1; then
 		cmp -s "$WORK/want.manifest" "$WORK/dav/wheels/$cell.manifest" || bad="$bad $cell.manifest"
 		[ "$(cat "out/publish/$cell.done")" = "$(sed -n 's/^sha256=//p' "$m")" ] || bad="$bad $cell.done"
 	done
-	if [ -z "$bad" ] && grep -q '"MOVE /wheels/blobs/[0-9a-f]\{64\}/[^ ]*wgcuda-0.1.0%2Bcu130-' "$d2/logs/access.log"; then t_pass; else t_fail "missing or different:$bad" "$(tail -n 10 "$WORK/publish.log")"; fi
+	if [ -z "$bad" ] && grep -q '"MOVE /wheels/tmp/wgcuda-0.1.0%2Bcu130-[^ ]*\.tmp\.' "$d2/logs/access.log"; then t_pass; else t_fail "missing or different:$bad" "$(tail -n 10 "$WORK/publish.log")"; fi
 else
 	t_fail "$(tail -n 20 "$WORK/publish.log")"
 fi
