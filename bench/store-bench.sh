@@ -11,7 +11,9 @@
 #   base_url cold/warm ninja merge-index with index.base_url at the store (manifests, and the
 #                      wheels checked by range reads: whole here, they are small)
 # and, the baseline of the ratios, the same store served without a listing (no autoindex: every
-# manifest read every time, as before the catalog). Prints the seconds, the requests and the
+# manifest read every time, as before the catalog). Then the same cells in a GitHub store (the
+# stand-in tests/fakegithub.py, its releases made at once): plan and merge-index with base_url,
+# cold and warm, and the requests wheelgen made. Prints the seconds, the requests and the
 # ratios "baseline / this"; the last line is
 #   store: N cells: plan cold S s, warm S s; merge-index cold S s, warm S s (HTTP on 127.0.0.1)
 # Needs nginx (tests/run.sh --install-deps installs it) and a built wheelgen (./configure && ninja out/wheelgen).
@@ -23,8 +25,10 @@ command -v nginx >/dev/null 2>&1 || { echo "bench: nginx is needed (tests/run.sh
 # shellcheck source=bench/lib.sh
 . "$top/bench/lib.sh"
 work=$(mktemp -d "$(bench_base)/wgstorebench.XXXXXX")
+fakepid=
 stop() {
 	[ ! -f "$work/nginx/nginx.pid" ] || kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
+	[ -z "$fakepid" ] || kill "$fakepid" 2>/dev/null || true
 	rm -rf "$work"
 }
 trap stop EXIT
@@ -137,6 +141,45 @@ nlinks=$(grep -o 'href="http' out/index/simple/tiny/index.html | wc -l)
 writeconfig "index: {base_url: \"$plain\"}"
 rm -rf out/store out/index out/store-catalog
 run baseurl_nolisting ninja merge-index
+
+# the same cells in a GitHub store: the stand-in (tests/fakegithub.py, GitHub's limits and its
+# downloads' redirects), its releases made at once from the entries (POST /preload)
+fake=$work/fake
+mkdir -p "$fake"
+FAKE_TOKEN=benchtoken python3 "$top/tests/fakegithub.py" "$fake" >"$fake/server.log" 2>&1 &
+fakepid=$!
+i=0
+while [ ! -f "$fake/port" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+fakeapi=http://127.0.0.1:$(cat "$fake/port")
+awk -F'\t' 'NR > 1 { print $1, "wheels-" $1 }' "$work/cells.tsv" >"$work/releases"
+python3 "$top/tests/fakecells.py" "$work/cells.tsv" 3.12 github "$work/releases" "$work/gh"
+python3 - "$work/gh" "$work/releases" >"$work/preload.json" <<'PY'
+import json, os, sys
+d, rel = sys.argv[1], dict(l.split() for l in open(sys.argv[2]).read().splitlines())
+print(json.dumps([{"tag": rel[c], "assets": [{"name": f, "path": os.path.join(d, c, f)} for f in sorted(os.listdir(os.path.join(d, c)))]} for c in sorted(os.listdir(d))]))
+PY
+curl -sS -X POST --data-binary @"$work/preload.json" -o /dev/null "$fakeapi/preload"
+python3 - "$nver" "$fakeapi" >"$src/fixture/packages.yml" <<'PY'
+import sys
+n, api = int(sys.argv[1]), sys.argv[2]
+print('defaults:\n  python: ["3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15"]')
+print("packages:\n  tiny:\n    source: {path: tiny}\n    test_import: tiny")
+print("    versions: [%s]" % ", ".join('"1.%d"' % i for i in range(n)))
+print("publish: {github: {repo: o/r, tag: wheels}}")
+print('index: {base_url: "%s/o/r/releases/download/"}' % api)
+PY
+export GITHUB_API_URL=$fakeapi GITHUB_SERVER_URL=$fakeapi GH_TOKEN=benchtoken
+ghplan() { out/wheelgen matrix --missing --builddir out; }
+rm -rf out/store out/index out/store-catalog
+run gh_plan_cold ghplan
+run gh_plan_warm ghplan
+[ -z "$(ghplan 2>/dev/null)" ] || { echo "bench: the GitHub plan is not empty" >&2; exit 1; }
+rm -rf out/store out/index out/store-catalog
+run gh_merge_cold ninja merge-index
+run gh_merge_warm ninja merge-index
+kill "$fakepid" 2>/dev/null || true
+reqs() { sed -n 's/.*asked for, [0-9]* as the catalog had them, \([0-9]*\) request.*/\1/p' "$work/$1.log" | tail -n 1; }
+echo "github: plan cold $t_gh_plan_cold s ($(reqs gh_plan_cold) requests), warm $t_gh_plan_warm s ($(reqs gh_plan_warm) requests); merge-index with base_url cold $t_gh_merge_cold s, warm $t_gh_merge_warm s"
 
 ratio() { printf '%.1f' "$(echo "$1 / $2" | bc -l)"; }
 echo "plan: no listing $t_plan_nolisting_again s ($r_plan_nolisting_again requests) / warm $t_plan_warm s ($r_plan_warm requests) = $(ratio "$t_plan_nolisting_again" "$t_plan_warm")x"

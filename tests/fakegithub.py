@@ -11,6 +11,7 @@
 #   FAKE_TOKEN=... python3 tests/fakegithub.py DIR
 # writes DIR/port once it listens; logs "METHOD PATH auth=ok|bad accept=..." per API request
 # to DIR/log (downloads not logged); a file DIR/fail holding N answers the next N requests 502;
+# POST /preload makes releases of files at once (bench/github-store.sh: a store of thousands);
 # while a file DIR/baddigest is there, uploads are answered with a wrong digest.
 import hashlib, json, os, sys, threading, urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -39,6 +40,9 @@ def shown(r):
 
 class H(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # (its headers and its body are two writes: without this, a client on a kept-alive connection
+    # waits out TCP's delayed acknowledgement, 40 ms a request, which GitHub's servers never make it)
+    disable_nagle_algorithm = True
 
     def log_message(self, *a):
         pass
@@ -100,9 +104,23 @@ class H(BaseHTTPRequestHandler):
                 return self.answer(502, {"message": "Server Error"})
         # (a GET without credentials reads, as of a public repository; a wrong token never does)
         anon = self.headers.get("Authorization") is None and method == "GET"
-        if not ok and not anon and p != "/seed":
+        if not ok and not anon and p not in ("/seed", "/preload"):
             return self.answer(401, {"message": "Bad credentials"})
         with lock:
+            if method == "POST" and p == "/preload":
+                # (the benchmarks' own: releases and their assets made at once from files here,
+                # [{"tag": T, "assets": [{"name": N, "path": P}, ...]}, ...])
+                for rel in json.loads(body):
+                    rid = nextid()
+                    r = releases.setdefault(rel["tag"], {"id": rid, "tag_name": rel["tag"], "assets": [],
+                        "upload_url": "http://127.0.0.1:%d/up/repos/o/r/releases/%d/assets{?name,label}" % (self.server.server_port, rid)})
+                    for a in rel["assets"]:
+                        data = open(a["path"], "rb").read()
+                        x = {"id": nextid(), "name": a["name"], "size": len(data), "state": "uploaded",
+                             "digest": "sha256:" + hashlib.sha256(data).hexdigest()}
+                        r["assets"].append(x)
+                        blobs[x["id"]] = data
+                return self.answer(201, {"releases": len(releases)})
             if method == "POST" and p == "/seed":
                 # (the test's own: a release TAG of N assets seedNNNN<SUFFIX>, made at once)
                 q = urllib.parse.parse_qs(u.query)
