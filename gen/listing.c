@@ -357,6 +357,7 @@ listhttp(const struct store *s, const char *dir, struct listing *l, struct sb *w
 	g.accept = "application/json, text/html;q=0.9";
 	/* (an answer that is no listing, refused, redirected elsewhere or too long, is no fault: the
 	   reader reads file by file, and meets the store's faults there; no answer at all is one) */
+	l->requests++;
 	if (storerequest(s, &g, why) < 0) {
 		if (g.over || g.stop != HTTP_STOP_NONE)
 			rc = 1;
@@ -454,10 +455,21 @@ ghasset(const struct store *s, const char *tag, const struct json *asset, struct
 	sbfree(&rel);
 }
 
-/* the releases whose tag begins with the store's: their tags and ids (every page of the API's
-   list); 0 or -1 with why */
+/* a release of the store's, as the API's list of releases shows it */
+struct ghrel {
+	char *tag;
+	long long id;
+	const struct json *assets;  /* the assets the list shows of it (in the arena), or NULL */
+};
+
+/* the fewest assets GitHub shows of a release in a list of releases: a release shown with fewer
+   is shown whole (tests/fakegithub.py shows 10, as a reader must assume) */
+#define GH_SHOWN 10
+
+/* the releases whose tag begins with the store's (every page of the API's list) into *rel;
+   0 or -1 with why */
 static int
-ghreleases(const struct store *s, struct arena *a, char ***tags, long long **ids, size_t *n, struct sb *why)
+ghreleases(const struct store *s, struct arena *a, struct ghrel **rel, size_t *n, struct listing *l, struct sb *why)
 {
 	struct sb url = SB_INIT, prefix = SB_INIT;
 	const struct json *v;
@@ -468,18 +480,20 @@ ghreleases(const struct store *s, struct arena *a, char ***tags, long long **ids
 	for (page = 1; rc == 0; page++) {
 		sbreset(&url);
 		sbaddf(&url, "%s/repos/%s/releases?per_page=%d&page=%zu", s->api, s->repo, GH_PAGE, page);
+		l->requests++;
 		if ((rc = ghpage(s, a, url.buf, &v, why)) < 0)
 			break;
 		for (i = 0; i < v->n; i++) {
 			const char *tag = jsonstr(jsonget(v->v[i], "tag_name"));
+			const struct json *assets = jsonget(v->v[i], "assets");
 			long long id;
 
 			if (tag && startswith(tag, prefix.buf) && storereleasename(tag, strlen(tag)) &&
 			    jsonint(jsonget(v->v[i], "id"), &id) == 0) {
-				GROW(*tags, cap, *n + 1);
-				*ids = xrealloc(*ids, cap * sizeof(**ids));
-				(*tags)[*n] = xstrdup(tag);
-				(*ids)[(*n)++] = id;
+				GROW(*rel, cap, *n + 1);
+				(*rel)[*n].tag = xstrdup(tag);
+				(*rel)[*n].id = id;
+				(*rel)[(*n)++].assets = assets && assets->kind == JSON_ARRAY ? assets : NULL;
 			}
 		}
 		if (v->n < GH_PAGE)
@@ -490,87 +504,102 @@ ghreleases(const struct store *s, struct arena *a, char ***tags, long long **ids
 	return rc;
 }
 
-/* a GitHub store: every release whose tag begins with the store's, and every asset of each */
+/* every page of release r's assets into l, the first page's answer (a batch's) given; 0 or -1 */
+static int
+ghassets(const struct store *s, struct arena *a, const struct ghrel *r, const struct httpget *g, const struct sb *first,
+	 struct listing *l, struct sb *why)
+{
+	struct sb url = SB_INIT;
+	const struct json *v;
+	size_t k, page;
+	int rc = 0;
+
+	for (page = 1; rc == 0; page++) {
+		if (page == 1 && (g->why.len || g->status != 200)) {
+			if (g->why.len)
+				sbaddf(why, "GET %s: %s", g->url, g->why.buf);
+			else
+				storebadstatus(s, why, g);
+			rc = -1;
+		} else if (page == 1) {
+			v = jsonparse(a, first->buf, first->len, NULL, why);
+			if (!v || v->kind != JSON_ARRAY) {
+				if (v)
+					sbaddf(why, "GET %s: not a list but %s", g->url, jsonkindname(v));
+				rc = -1;
+			}
+		} else {
+			sbreset(&url);
+			sbaddf(&url, "%s/repos/%s/releases/%lld/assets?per_page=%d&page=%zu", s->api, s->repo, r->id, GH_PAGE,
+			       page);
+			l->requests++;
+			rc = ghpage(s, a, url.buf, &v, why);
+		}
+		if (rc < 0)
+			break;
+		for (k = 0; k < v->n; k++)
+			ghasset(s, r->tag, v->v[k], l);
+		if (v->n < GH_PAGE)
+			break;
+	}
+	sbfree(&url);
+	return rc;
+}
+
+/* a GitHub store: every release whose tag begins with the store's, and every asset of each: as
+   the list of releases shows them where it shows them whole, else from the release's own list
+   (its first pages in one batch) */
 static int
 listgithub(const struct store *s, struct listing *l, struct sb *why)
 {
 	struct arena a = { 0 };
-	struct sb url = SB_INIT, *urls = NULL, *pages = NULL;
-	struct httpget *g = NULL;
-	const struct json *v;
-	char **tags = NULL;
-	long long *ids = NULL;
-	size_t i, k, page, nrel = 0;
-	int rc;
+	struct sb *urls, *pages;
+	struct httpget *g;
+	struct ghrel *rel = NULL;
+	size_t i, k, n = 0, nrel = 0, *of;
+	int rc = ghreleases(s, &a, &rel, &nrel, l, why);
 
-	rc = ghreleases(s, &a, &tags, &ids, &nrel, why);
-	/* the first page of every release's assets, in one go; the pages after it one by one */
-	if (rc == 0 && nrel) {
+	g = xcalloc(nrel + 1, sizeof(*g));
+	urls = xcalloc(nrel + 1, sizeof(*urls));
+	pages = xcalloc(nrel + 1, sizeof(*pages));
+	of = xcalloc(nrel + 1, sizeof(*of));
+	for (i = 0; rc == 0 && i < nrel; i++) {
+		if (rel[i].assets && rel[i].assets->n < GH_SHOWN) {
+			for (k = 0; k < rel[i].assets->n; k++)
+				ghasset(s, rel[i].tag, rel[i].assets->v[k], l);
+			continue;
+		}
+		sbaddf(&urls[n], "%s/repos/%s/releases/%lld/assets?per_page=%d&page=1", s->api, s->repo, rel[i].id, GH_PAGE);
+		g[n].url = urls[n].buf;
+		g[n].accept = "application/vnd.github+json";
+		g[n].into = &pages[n];
+		g[n].max = GH_PAGE_MAX;
+		storehow(s, g[n].url, &g[n].how);
+		of[n++] = i;
+	}
+	if (rc == 0 && n) {
 		struct httplimits lim = { s->timeout, s->stall, HTTP_PARALLEL };
 
-		g = xcalloc(nrel, sizeof(*g));
-		urls = xcalloc(nrel, sizeof(*urls));
-		pages = xcalloc(nrel, sizeof(*pages));
-		for (i = 0; i < nrel; i++) {
-			sbaddf(&urls[i], "%s/repos/%s/releases/%lld/assets?per_page=%d&page=1", s->api, s->repo, ids[i],
-			       GH_PAGE);
-			g[i].url = urls[i].buf;
-			g[i].accept = "application/vnd.github+json";
-			g[i].into = &pages[i];
-			g[i].max = GH_PAGE_MAX;
-			storehow(s, g[i].url, &g[i].how);
-		}
-		if (!storegivenup(s, why))
-			httpbatch(g, nrel, &lim);
-		else
+		if (storegivenup(s, why))
 			rc = -1;
+		else
+			l->requests += httpbatchfollow(g, n, &lim);
 	}
-	for (i = 0; rc == 0 && i < nrel; i++) {
-		for (page = 1; rc == 0; page++) {
-			if (page == 1) {
-				if (g[i].why.len || g[i].status != 200) {
-					if (g[i].why.len)
-						sbaddf(why, "GET %s: %s", g[i].url, g[i].why.buf);
-					else
-						storebadstatus(s, why, &g[i]);
-					rc = -1;
-					break;
-				}
-				v = jsonparse(&a, pages[i].buf, pages[i].len, NULL, why);
-				if (!v || v->kind != JSON_ARRAY) {
-					if (v)
-						sbaddf(why, "GET %s: not a list but %s", g[i].url, jsonkindname(v));
-					rc = -1;
-					break;
-				}
-			} else {
-				sbreset(&url);
-				sbaddf(&url, "%s/repos/%s/releases/%lld/assets?per_page=%d&page=%zu", s->api, s->repo, ids[i],
-				       GH_PAGE, page);
-				if ((rc = ghpage(s, &a, url.buf, &v, why)) < 0)
-					break;
-			}
-			for (k = 0; k < v->n; k++)
-				ghasset(s, tags[i], v->v[k], l);
-			if (v->n < GH_PAGE)
-				break;
-		}
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = ghassets(s, &a, &rel[of[i]], &g[i], &pages[i], l, why);
+	for (i = 0; i < nrel; i++)
+		free(rel[i].tag);
+	for (i = 0; i < n; i++) {
+		httpgetfree(&g[i]);
+		sbfree(&urls[i]);
+		sbfree(&pages[i]);
 	}
-	for (i = 0; i < nrel; i++) {
-		free(tags[i]);
-		if (g) {
-			httpgetfree(&g[i]);
-			sbfree(&urls[i]);
-			sbfree(&pages[i]);
-		}
-	}
-	free(tags);
-	free(ids);
+	free(rel);
 	free(g);
 	free(urls);
 	free(pages);
+	free(of);
 	afree(&a);
-	sbfree(&url);
 	if (rc == 0) {
 		listingsort(l);
 		l->validators = 1;

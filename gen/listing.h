@@ -33,6 +33,7 @@ struct listing {
 	int validators;         /* 1: its files carry validators */
 	int isindex;            /* 1: it is a directory index (not some page of links): what it does not
 				   name is not there */
+	size_t requests;        /* the requests the listing took */
 };
 
 struct stat;

@@ -55,7 +55,7 @@ storeviewopen(struct storeview *v, const struct store *s, const char *builddir, 
 	if (s->kind == STORE_NONE)
 		return 0;
 	r = storelisting(s, "", &v->top, &w);
-	v->requests += s->kind == STORE_HTTP;
+	v->requests += v->top.requests;
 	if (r < 0) {
 		sbadd(why, w.buf);
 		sbfree(&w);
@@ -74,7 +74,7 @@ storeviewopen(struct storeview *v, const struct store *s, const char *builddir, 
 		storeblobsdir(&blobs, NULL);
 		r = storelisting(s, blobs.buf, &v->blobs, &w);
 		sbfree(&blobs);
-		v->requests += s->kind == STORE_HTTP;
+		v->requests += v->blobs.requests;
 		if (r < 0) {
 			sbadd(why, w.buf);
 			sbfree(&w);
