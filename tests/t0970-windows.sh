@@ -109,6 +109,16 @@ t_expect "the CUDA cell for win_amd64 is not buildable here, and says why; it is
 	grep -q "cannot build $cu on this host: a Windows runner with MSVC is needed" "$WORK/cu.log"
 '
 
+t_expect "--table: the columns line up for win_amd64 rows too; --count counts the cells matrix lists (not the CUDA cell no lane builds)" '
+	out/wheelgen matrix --config "$cfg" --host out/host.txt --table >"$WORK/table"
+	[ "$(awk "{ print index(\$0, \"  yes\") + index(\$0, \"  no: \") + index(\$0, \"  BUILDS HERE\") }" "$WORK/table" | sort -u | wc -l)" = 1 ]
+	grep -q "^$w13  *win_amd64  yes$" "$WORK/table" && grep -q "^$q  *x86_64     yes$" "$WORK/table"
+	[ "$(out/wheelgen matrix --config "$cfg" --count)" = "$(printf "(all)\t%s" "$(out/wheelgen matrix --config "$cfg" | wc -l)")" ]
+	sed -n "/^  wgcuda:/,\$p" "$cfg" | sed "1i packages:" >examples/quickstart/cuonly.yml
+	[ -z "$(out/wheelgen matrix --config examples/quickstart/cuonly.yml)" ]
+	[ "$(out/wheelgen matrix --config examples/quickstart/cuonly.yml --count)" = "$(printf "(all)\t0")" ]
+'
+
 t_expect "ninja builds and tests the win_amd64 cells under wine; the one whose DLL is missing fails with DLL load failed" '
 	start=$(date +%s)
 	! ninja -k 0 >"$WORK/q.log" 2>&1
@@ -153,4 +163,12 @@ t_expect "the index lists the win_amd64 wheels beside the linux one; pip downloa
 
 t_expect "nothing to do the second time" '
 	ninja -n $(out/wheelgen matrix --config "$cfg" --host out/host.txt --table | awk "\$3 == \"yes\" && !/wgnodll/ { print \"test/\" \$1 }") | grep -q "no work to do"
+'
+
+t_expect "a config whose win_amd64 cells all need a Windows runner (CUDA): configure fetches neither wine nor a Windows CPython" '
+	sed -n "/^  wgcuda:/,\$p" "$cfg" | sed -e "1i packages:" -e "s|source: {path: pkg}|source: {path: quickstart/pkg}|" >examples/cuonly.yml
+	WHEELGEN_SYSROOT_CACHE=$WORK/nocache ./configure ${WG_CONFARGS:-} --config examples/cuonly.yml >"$WORK/cuonly.log" 2>&1
+	grep -q "machine    x86_64; cross: none$" "$WORK/cuonly.log"
+	grep -c "win_amd64" out/host.txt | grep -qx 0
+	[ ! -e "$WORK/nocache" ]
 '
