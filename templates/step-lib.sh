@@ -80,8 +80,8 @@ wg_replace() {
 # leaves out (tests/t0000 checks this list against graph.c)
 wg_specvars='WG_ABI WG_CCACHE WG_CELL WG_CUDA WG_CUDA_ARCHS WG_CUDA_HOME WG_FRONTEND WG_IMAGE
 WG_CROSS_SCRIPT WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_COMPRESS WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON WG_PYTHON_EXE
-WG_QEMU WG_REPAIR WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT
-WG_SHARDS WG_TEST_COMMAND WG_TEST_IMPORT WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION WG_WIDTH'
+WG_QEMU WG_REPAIR WG_REPAIR_CUDA WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT
+WG_SHARDS WG_TEST_COMMAND WG_TEST_IMAGE WG_TEST_IMPORT WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION WG_WIDTH'
 wg_clearspec() {
     for wg_v in $wg_specvars; do
         eval "$wg_v=''"
@@ -213,6 +213,9 @@ wg_hint() {
         wg_say 'hint: the headers (torch 2.14 and later: C++20) need a newer C++ standard than the package compiles with: patch its -std flag (patches:, as config/patches/sageattention-2.2-cxx20.patch does); appending a second -std through the environment does not work with nvcc'
     elif grep -q 'libcuda\.so\.1' "$log"; then
         wg_say 'hint: "libcuda.so.1" is the NVIDIA driver, which this host lacks: a module that links it loads only on a GPU machine (test it there: WHEELGEN_TEST_PYTHON, see docs/manual.md, "GPU tests"); the build itself needs only the toolkit'
+    elif grep -q -E 'lib[A-Za-z0-9_.+-]*\.so[.0-9]*: cannot open shared object file' "$log"; then
+        wg_say 'hint: the wheel needs %s, which neither the wheel carries nor what its METADATA installs provides: its test runs where a user stands, without this host'"'"'s CUDA toolkit, loader path or build tree. The repair declares a CUDA library it links with PyPI'"'"'s wheel (repair.cuda: pypi, the default; vendor copies it in); another library needs repair (vendored) or a requirement that provides it (docs/manual.md, "What a wheel needs")' \
+            "$(grep -o -E 'lib[A-Za-z0-9_.+-]*\.so[.0-9]*: cannot open shared object file' "$log" | head -n 1 | cut -d: -f1)"
     elif grep -q -E 'CUDA_HOME environment variable is not set|nvcc: not found|No such file or directory: .*/bin/nvcc' "$log"; then
         wg_say 'hint: the build found no CUDA toolkit: install it (or ./configure --cuda-from-pypi X.Y) and re-run ./configure, which records the toolkits it finds'
     fi
