@@ -310,27 +310,39 @@ wg_view_setup() {
     # must still be there: the masks come first)
     awk 'NR == FNR { d[++n] = $0; next } { for (i = 1; i <= n; i++) if (index($0, d[i] "/") == 1) next; print }' \
         "$wg_v/dirs" "$wg_v/files.all" >"$wg_v/files"
-    # how: as root a mount namespace; else a user namespace of one's own; else sudo (without a
-    # password), dropping back to this user inside
+    # how: as root a mount namespace; else (or where root may not: a container without
+    # CAP_SYS_ADMIN) a user namespace of one's own; else sudo (without a password), dropping back
+    # to this user inside. Each is tried with the view itself: the first that sets it up is taken.
+    wg_view_how=''
+    : >"$wg_v/tries"
     if [ "$(id -u)" = 0 ]; then
-        wg_view_how='unshare --mount --propagation private sh'
-    elif unshare --user --map-root-user --mount sh -c 'mount -t tmpfs wheelgen-probe /mnt' 2>/dev/null; then
-        wg_view_how='unshare --user --map-root-user --mount --propagation private sh'
-    elif sudo -n true 2>/dev/null && command -v setpriv >/dev/null 2>&1; then
+        wg_view_try 'unshare --mount --propagation private sh'
+    fi
+    [ -n "$wg_view_how" ] || wg_view_try 'unshare --user --map-root-user --mount --propagation private sh'
+    if [ -z "$wg_view_how" ] && [ "$(id -u)" != 0 ] && command -v setpriv >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
         export -p >"$wg_v/env"
-        wg_view_how="sudo -n WG_VIEW_UID=$(id -u) WG_VIEW_GID=$(id -g) unshare --mount --propagation private sh"
-    else
-        wg_die "the test runs the wheel where a user stands, without this host's CUDA toolkit, in a mount namespace; $(id -un) may make none (not root, no user namespaces: sysctl kernel.unprivileged_userns_clone=1 or kernel.apparmor_restrict_unprivileged_userns=0, no sudo without a password). Allow one of them, or test on this host as it is: WHEELGEN_TEST_VIEW=host (docs/manual.md, \"The test's view\")"
+        wg_view_try "sudo -n WG_VIEW_UID=$(id -u) WG_VIEW_GID=$(id -g) unshare --mount --propagation private sh"
+    fi
+    if [ -z "$wg_view_how" ]; then
+        sed 's/^/  | /' "$wg_v/tries"
+        wg_die "the test runs the wheel where a user stands, without this host's CUDA toolkit, in a mount namespace; $(id -un) may make none (see above: not root, no user namespace of its own: sysctl kernel.unprivileged_userns_clone=1 or kernel.apparmor_restrict_unprivileged_userns=0, no sudo without a password). Allow one of them, or test on this host as it is: WHEELGEN_TEST_VIEW=host (docs/manual.md, \"The test's view\")"
     fi
     wg_say 'the view: a mount namespace (%s) hides %s director%s and masks %s librar%s of the CUDA toolkit; LD_LIBRARY_PATH unset' \
         "${wg_view_how%% --*}" "$(wc -l <"$wg_v/dirs" | tr -d ' ')" "$([ "$(wc -l <"$wg_v/dirs")" -eq 1 ] && echo y || echo ies)" \
         "$(wc -l <"$wg_v/files" | tr -d ' ')" "$([ "$(wc -l <"$wg_v/files")" -eq 1 ] && echo y || echo ies)"
     sed 's/^/  | hidden: /' "$wg_v/dirs"
     sed 's/^/  | masked: /' "$wg_v/files"
-    # the view must hold: the probe fails the test rather than test on the host as it is
-    # shellcheck disable=SC2086 # (wg_view_how: words)
-    $wg_view_how "$wg_templates/test-view.sh" "$wg_v" true 3>&- ||
-        wg_die "cannot set up the view of a user (see above): $wg_view_how $wg_templates/test-view.sh $wg_v"
+}
+
+# wg_view_try HOW: set wg_view_how to HOW (a command that makes a mount namespace and runs its
+# arguments there) if the view sets up with it; what it said goes to $wg_v/tries
+wg_view_try() {
+    # shellcheck disable=SC2086 # (HOW: words)
+    if $1 "$wg_templates/test-view.sh" "$wg_v" true >>"$wg_v/tries" 2>&1 3>&-; then
+        wg_view_how=$1
+    else
+        printf '(%s: the view could not be set up)\n' "${1%% --*}" >>"$wg_v/tries"
+    fi
 }
 
 # wg_view_run CMD...: run CMD where the wheel's code runs (wg_view_setup)
