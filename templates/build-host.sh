@@ -420,6 +420,11 @@ fi
 # of the build directory stays in the wheel (wheel-info.py --forbid checks it)
 wg_cc=${CC:-$("$WG_PYTHON_EXE" -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}
 wg_map="-ffile-prefix-map=$scratch=. -ffile-prefix-map=$scratch/src=."
+# (and a toolkit inside the build directory, configure --cuda-from-pypi's BUILDDIR/toolkits, named
+# where an installed one is: its headers' directory is in the debug information)
+case $WG_CUDA_HOME in
+    "$B"/*) wg_map="-ffile-prefix-map=$WG_CUDA_HOME=/usr/local/cuda-$WG_CUDA $wg_map" ;;
+esac
 case $scratch in
     *[[:space:]]*) wg_map='' ;;
 esac

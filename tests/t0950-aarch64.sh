@@ -376,7 +376,8 @@ t_expect "no path of the build machine in any wheel built here, and a clone at a
 	done
 	t_copytree "$WORK/a/much/longer/clone"
 	cd "$WORK/a/much/longer/clone"
-	./configure ${WG_CONFARGS:-} --config examples/cmake-cuda/packages.yml >"$WORK/clone.configure.log" 2>&1
+	# (the wheelgen built here: the clone is about the wheels)
+	./configure ${WG_CONFARGS:-} --wheelgen "$src/out/wheelgen" --config examples/cmake-cuda/packages.yml >"$WORK/clone.configure.log" 2>&1
 	ninja wheel/wgcmake-0.1.0-py311-cu130 wheel/wgcmake-0.1.0-py311-cu130-aarch64 >"$WORK/clone.log" 2>&1
 	for c in wgcmake-0.1.0-py311-cu130 wgcmake-0.1.0-py311-cu130-aarch64; do
 		a=$(sed -n "s/^sha256=//p" "$src/out/wheels/$c/manifest") b=$(sed -n "s/^sha256=//p" "out/wheels/$c/manifest")
