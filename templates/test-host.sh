@@ -282,8 +282,8 @@ wg_view_setup() {
     wg_v=$scratch/view
     mkdir -p "$wg_v"
     printf '\177ELF\001\001\001\000\000\000\000\000\000\000\000\000' >"$wg_v/stub"
-    # the directories of toolkits and of this build
-    # (and those configure found: host.txt's cuda lines)
+    # the directories of toolkits (and those configure found: host.txt's cuda lines) and of this
+    # build; a directory inside another hidden one goes with it: listed once
     {
         for wg_d in /usr/local/cuda /usr/local/cuda-* /opt/cuda /opt/cuda-* /opt/nvidia/cuda* \
             "${wg_cuda_home:-}" "$B/toolkits" "$B/build/$CELL"; do
@@ -293,7 +293,6 @@ wg_view_setup() {
             [ -d "$wg_d" ] && printf '%s\n' "$wg_d"
         done
     } | LC_ALL=C sort -u | awk '{ for (i = 1; i <= n; i++) if (index($0, d[i] "/") == 1) next; d[++n] = $0; print }' >"$wg_v/dirs"
-    # (a directory inside another hidden one goes with it: listed once)
     # the toolkit's libraries where the loader looks besides: what its cache lists, and the
     # default directories
     wg_ldc=$(command -v ldconfig 2>/dev/null || echo /sbin/ldconfig)
