@@ -263,10 +263,10 @@ case "$1$2" in
 *) if [ "$1" -gt "$2" ]; then t_pass; else t_fail "extension sizes, none then size:$sizes"; fi ;;
 esac
 
-# a C extension that links the shared CUDA runtime (-lcudart) and calls it when imported: its
-# wheel declares PyPI's CUDA runtime (cuda-toolkit[cudart]) and finds it there, and its test, where
-# no CUDA toolkit is seen, passes; the same wheel with repair.cuda: none (declared by nobody) fails
-# its test, naming libcudart.so.13
+# a C extension that links the shared CUDA runtime and cuBLAS (-lcudart -lcublas) and calls both
+# when imported: its wheel declares PyPI's (cuda-toolkit[cublas,cudart]) and finds them there, and
+# its test, where no CUDA toolkit is seen, passes; the same wheel with repair.cuda: none (declared
+# by nobody) fails its test, naming libcudart.so.13 (t0950 does the same for aarch64 with CMake)
 mkdir -p fixture/rt/wgrt
 cat >fixture/rt/setup.py <<'PY'
 import os
@@ -274,23 +274,25 @@ from setuptools import Extension, setup
 home = os.environ["CUDA_HOME"]
 setup(name="wgrt", version="0.1.0", packages=["wgrt"],
       ext_modules=[Extension("wgrt._rt", ["wgrt/_rt.c"], include_dirs=[os.path.join(home, "include")],
-                             library_dirs=[os.path.join(home, "lib64")], libraries=["cudart"])])
+                             library_dirs=[os.path.join(home, "lib64")], libraries=["cudart", "cublas"])])
 PY
-printf 'from ._rt import RUNTIME\n' >fixture/rt/wgrt/__init__.py
+printf 'from ._rt import CUBLAS, RUNTIME\n' >fixture/rt/wgrt/__init__.py
 cat >fixture/rt/wgrt/_rt.c <<'C'
 #include <Python.h>
+#include <cublas_api.h>
 #include <cuda_runtime_api.h>
 static struct PyModuleDef m = { PyModuleDef_HEAD_INIT, "_rt", NULL, -1, NULL, NULL, NULL, NULL, NULL };
 PyMODINIT_FUNC PyInit__rt(void)
 {
-	int v = 0;
+	int v = 0, b = 0;
 	PyObject *mod;
-	if (cudaRuntimeGetVersion(&v) != cudaSuccess || v <= 0) {
-		PyErr_SetString(PyExc_RuntimeError, "the CUDA runtime gives no version");
+	if (cudaRuntimeGetVersion(&v) != cudaSuccess || v <= 0 ||
+	    cublasGetProperty(MAJOR_VERSION, &b) != CUBLAS_STATUS_SUCCESS || b <= 0) {
+		PyErr_SetString(PyExc_RuntimeError, "the CUDA runtime or cuBLAS gives no version");
 		return NULL;
 	}
 	mod = PyModule_Create(&m);
-	if (mod && PyModule_AddIntConstant(mod, "RUNTIME", v) < 0) {
+	if (mod && (PyModule_AddIntConstant(mod, "RUNTIME", v) < 0 || PyModule_AddIntConstant(mod, "CUBLAS", b) < 0)) {
 		Py_DECREF(mod);
 		return NULL;
 	}
@@ -313,12 +315,13 @@ rtcfg ''
 # shellcheck disable=SC2034 # (read by the cases)
 rt=wgrt-0.1.0-py$(echo "$py" | tr -d .)-cu$(echo "$cu" | tr -d .)
 # shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
-t_expect "a C extension linking the shared CUDA runtime: its wheel requires cuda-toolkit[cudart] and finds it through RUNPATH; its test, where no toolkit is seen, imports it (a call into the runtime)" '
+t_expect "a C extension linking the shared CUDA runtime and cuBLAS: its wheel requires cuda-toolkit[cublas,cudart] and finds them through RUNPATH; its test, where no toolkit is seen, imports it (a call into each)" '
 	./configure ${WG_CONFARGS:-} --config fixture/rt.yml >"$WORK/rt.conf" 2>&1
 	ninja "test/$rt" >"$WORK/rt.log" 2>&1
 	w=$PWD/$(ls out/wheels/$rt/*.whl)
 	case ${w##*/} in wgrt-0.1.0-cp*-manylinux_2_*_x86_64.whl) ;; *) echo "$w"; exit 1 ;; esac
-	unzip -p "$w" "*.dist-info/METADATA" | grep -qx "Requires-Dist: cuda-toolkit\[cudart\]==$cu\.\*"
+	unzip -p "$w" "*.dist-info/METADATA" | grep -qx "Requires-Dist: cuda-toolkit\[cublas,cudart\]==$cu\.\*"
+	[ -z "$(unzip -Z1 "$w" | grep libcu)" ]
 	rm -rf "$WORK/rtx" && mkdir "$WORK/rtx" && (cd "$WORK/rtx" && unzip -q "$w")
 	readelf -d "$WORK"/rtx/wgrt/_rt*.so | grep -q "Library runpath: \[\$ORIGIN/../nvidia/cu${cu%%.*}/lib\]"
 	grep -q "^wheelgen: the view: a mount namespace (unshare) hides" "out/logs/$rt.test.log"
@@ -334,7 +337,7 @@ t_expect "the same wheel with repair.cuda: none (it neither carries nor declares
 	! ninja "test/$rt" >"$WORK/rtnone.log" 2>&1
 	[ ! -f "out/tests/$rt.ok" ]
 	unzip -p out/wheels/$rt/*.whl "*.dist-info/METADATA" | grep -c "^Requires-Dist:" | grep -qx 0
-	grep -q "links libcudart.so.13, which it does not carry nor declares (repair.cuda: none)" "out/logs/$rt.build.log"
+	grep -q "links libcublas.so.13, libcudart.so.13, which it does not carry nor declares (repair.cuda: none)" "out/logs/$rt.build.log"
 	grep -A1 "^wheelgen: the first errors in the log" "$WORK/rtnone.log" | grep -q "ImportError: libcudart.so.13: cannot open shared object file"
 	grep -q "^wheelgen: hint: the wheel needs libcudart.so.13" "$WORK/rtnone.log"
 	ls "$(sed -n "s/^cuda $cu //p" out/host.txt)"/lib*/libcudart.so.13

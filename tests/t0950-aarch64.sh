@@ -346,10 +346,9 @@ t_expect "CMake's CUDA cross build (examples/cmake-cuda, scikit-build-core, CUDA
 '
 
 # shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
-t_expect "the CMake wheels for x86_64 and aarch64 link the shared CUDA runtime and cuBLAS and carry neither: each requires cuda-toolkit[cublas,cudart]==13.0.*, finds them through RUNPATH \$ORIGIN/../nvidia/cu13/lib, and its test installs them from PyPI and calls into both where no toolkit is seen (under qemu for aarch64); auditwheel agrees with their tags" '
-	x=wgcmake-0.1.0-py311-cu130 a=wgcmake-0.1.0-py311-cu130-aarch64
-	ninja "test/$x" >"$WORK/cmake-x86.log" 2>&1
-	for c in $x $a; do
+t_expect "the CMake wheel for aarch64 links the shared CUDA runtime and cuBLAS and carries neither: it requires cuda-toolkit[cublas,cudart]==13.0.*, finds them through RUNPATH \$ORIGIN/../nvidia/cu13/lib, and its test installs them from PyPI for aarch64 and calls into both under qemu where no toolkit is seen; auditwheel agrees with its tag (x86_64: t0700)" '
+	a=wgcmake-0.1.0-py311-cu130-aarch64
+	for c in $a; do
 		w=$(ls out/wheels/$c/*.whl)
 		unzip -p "$w" "*.dist-info/METADATA" | grep -qx "Requires-Dist: cuda-toolkit\[cublas,cudart\]==13.0.\*"
 		rm -rf "$WORK/cmr" && mkdir "$WORK/cmr" && (cd "$WORK/cmr" && unzip -q "$src/$w")
@@ -363,8 +362,7 @@ t_expect "the CMake wheels for x86_64 and aarch64 link the shared CUDA runtime a
 		grep -q "^imported wgcmake.selfcheck from" "out/logs/$c.test.log"
 		[ -f "out/tests/$c.ok" ]
 	done
-	case $(ls out/wheels/$x/*.whl) in */wgcmake-0.1.0+cu130-cp311-cp311-manylinux_2_*_x86_64.whl) ;; *) exit 1 ;; esac
-	t_auditwheel_agrees out/wheels/$x/*.whl out/wheels/$a/*.whl
+	t_auditwheel_agrees out/wheels/$a/*.whl
 '
 
 # shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
