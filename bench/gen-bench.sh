@@ -73,6 +73,9 @@ SH
 	: >"$d/templates/step-lib.sh"
 	: >"$d/templates/relabel.py"
 	: >"$d/templates/wheel-info.py"
+	: >"$d/templates/linux-repair.py"
+	: >"$d/templates/cuda-libs.txt"
+	: >"$d/templates/test-view.sh"
 	printf 'builddir = out\nconfig = packages.yml\nsubninja out/graph.ninja\n' >"$d/build.ninja"
 	cd "$d"
 	t0=$(now); ./out/wheelgen gen --config packages.yml --builddir out --host out/host.txt; t1=$(now)

@@ -100,24 +100,29 @@ static const char matrixusage[] =
 	"checkout ('wheelgen lock' pins them).\n";
 
 /* matrix --count: "(all)<TAB>N", then "PROFILE<TAB>N" per profile; where a package has shards,
-   a third column: the part rows of the wheels to build */
+   a third column: the part rows of the wheels to build. The cells counted are those the plain
+   matrix lists: not those no lane can build (a Windows CUDA cell: plancells leaves them out) */
 static void
 printcount(const struct config *c, const struct matrix *m)
 {
 	int sharded = 0;
-	size_t i, j, parts = 0;
+	size_t i, j, n = 0, parts = 0;
 
 	for (j = 0; j < c->npkgs; j++)
 		sharded |= c->pkgs[j].shards > 1;
-	for (j = 0; j < m->n; j++)
-		parts += cellpartrows(&m->cells[j]);
-	printf(sharded ? "(all)\t%zu\t%zu\n" : "(all)\t%zu\n", m->n, parts);
+	for (j = 0; j < m->n; j++) {
+		n += !m->cells[j].nolane;
+		parts += m->cells[j].nolane ? 0 : cellpartrows(&m->cells[j]);
+	}
+	printf(sharded ? "(all)\t%zu\t%zu\n" : "(all)\t%zu\n", n, parts);
 	for (i = 0; i < c->nprofiles; i++) {
 		size_t hits = 0;
 
 		for (j = parts = 0; j < m->n; j++) {
-			hits += profilehas(&c->profiles[i], &m->cells[j]);
-			parts += profilehas(&c->profiles[i], &m->cells[j]) ? cellpartrows(&m->cells[j]) : 0;
+			int has = !m->cells[j].nolane && profilehas(&c->profiles[i], &m->cells[j]);
+
+			hits += has;
+			parts += has ? cellpartrows(&m->cells[j]) : 0;
 		}
 		printf(sharded ? "%s\t%zu\t%zu\n" : "%s\t%zu\n", c->profiles[i].name, hits, parts);
 	}

@@ -30,7 +30,7 @@ static const char *const pkgkeys[] = {
 	"torch_requirement", "test_skip_modules", "test_deps", "abi", "skip_submodules", "torch_abi", "platforms",
 	"nvcc_compress", "shards", NULL,
 };
-static const char *const repairkeys[] = { "plat", "exclude", NULL };
+static const char *const repairkeys[] = { "plat", "exclude", "cuda", NULL };
 static const char *const sourcekeys[] = { "path", "git", "tag", "pypi", NULL };
 static const char *const matchkeys[] = { "version", "python", "cuda", "torch", "platforms", NULL };
 static const char *const profilekeys[] = { "packages", "versions", "python", "cuda", "torch", "platforms", NULL };
@@ -504,7 +504,7 @@ getrequirements(struct ctx *x, struct node *n, const char *what, struct strlist 
 	}
 }
 
-/* repair: {plat: ..., exclude: [...]}: auditwheel repair after the build ({} for the defaults) */
+/* repair: {plat: ..., exclude: [...], cuda: ...}: how auditwheel repairs the wheel after the build ({} for the defaults) */
 static void
 loadrepair(struct ctx *x, struct package *p, struct node *n)
 {
@@ -523,6 +523,10 @@ loadrepair(struct ctx *x, struct package *p, struct node *n)
 		else if (s[strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_")])
 			nodeerr(x->d, v, "repair.plat '%s' may hold only lower-case letters, digits and '_'", s);
 	}
+	/* the CUDA libraries the wheel links and does not carry: declared (PyPI's wheels), vendored, or neither */
+	if ((v = mapget(n, "cuda")) && (p->repaircuda = getstr(x, v, "repair.cuda")) && strcmp(p->repaircuda, "pypi") &&
+	    strcmp(p->repaircuda, "vendor") && strcmp(p->repaircuda, "none"))
+		nodeerr(x->d, v, "repair.cuda must be 'pypi', 'vendor' or 'none', not '%s'", p->repaircuda);
 	getlist(x, mapget(n, "exclude"), "'repair.exclude'", &p->repairexclude, 0);
 	for (i = 0; i < p->repairexclude.n; i++) {
 		const char *s = p->repairexclude.v[i];

@@ -89,6 +89,7 @@ struct package {
 	int repair;                /* 1: auditwheel repair the wheel (repair: given) */
 	const char *repairplat;    /* repair.plat, NULL: auditwheel's choice */
 	struct strlist repairexclude; /* repair.exclude: more libraries to leave out */
+	const char *repaircuda;    /* repair.cuda: pypi, vendor or none; NULL: pypi (torch cells: torch's) */
 	struct strlist patches;    /* patches: unified diffs applied to the source (absolute paths) */
 	const char *frontend;      /* build_frontend: "uv", "pip", NULL: uv where the venv is uv's */
 	const char *abi;           /* "abi3": one wheel per (version, CUDA, torch), by the lowest Python */

@@ -118,22 +118,33 @@ cmprow(const void *a, const void *b)
 	return r ? r : pycmp(x->w->python, y->w->python);
 }
 
-/* the install lines for one setup: pip and uv, the index's address filled in by the script */
+/* the install lines for one setup: pip and uv, the index's address filled in by the script, with
+   PyPI beside it for what the wheels require (torch's dependencies, the CUDA libraries a wheel
+   links: cuda-toolkit[...]). pip takes the highest version of all its indexes: the newest
+   version of the setup (version, its public part) is pinned, so that a newer release on PyPI
+   does not win; uv takes a package from the first index that has it: this one first */
 static void
-installlines(struct sb *s, const char *package, const char *variant)
+installlines(struct sb *s, const char *package, const char *variant, const char *version)
 {
-	static const char *const tools[] = { "pip install", "uv pip install" };
 	size_t k;
 
 	sbadd(s, "<pre><code>");
 	for (k = 0; k < 2; k++) {
-		sbaddf(s, "%s --index-url <span class=\"index\">INDEX</span>/", tools[k]);
+		sbadd(s, k ? "uv pip install --index " : "pip install --index-url ");
+		sbadd(s, "<span class=\"index\">INDEX</span>/");
 		if (variant) {
 			eschtml(s, variant);
 			sbaddc(s, '/');
 		}
-		sbadd(s, "simple/ ");
+		sbadd(s, k ? "simple/ --default-index https://pypi.org/simple " : "simple/ --extra-index-url https://pypi.org/simple ");
 		eschtml(s, package);
+		if (!k && version && *version && *version != '+') {
+			char *pub = xstrndup(version, strcspn(version, "+"));
+
+			sbadd(s, "==");
+			eschtml(s, pub);
+			free(pub);
+		}
 		sbaddc(s, '\n');
 	}
 	sbadd(s, "</code></pre>\n");
@@ -150,8 +161,8 @@ variantlines(struct sb *s, const struct wheelinfo *vw)
 		 "a preview feature; pip ignores these wheels: use a setup's index above)");
 	if (vw->torch && *vw->torch)
 		sbadd(s, ". Name the torch you have: each version (<code>+torchX.Y</code>) requires its own");
-	sbadd(s, ":</p>\n<pre><code>uv pip install --preview-features wheel-variants --index-url "
-		 "<span class=\"index\">INDEX</span>/variants/simple/ ");
+	sbadd(s, ":</p>\n<pre><code>uv pip install --preview-features wheel-variants --index "
+		 "<span class=\"index\">INDEX</span>/variants/simple/ --default-index https://pypi.org/simple ");
 	eschtml(s, vw->package);
 	if (vw->torch && *vw->torch) {
 		sbadd(s, " &quot;torch==");
@@ -194,7 +205,7 @@ landingpackage(struct sb *s, struct row *r, size_t n, const char *files, const s
 		sbadd(s, "<h3>");
 		setupwords(s, r[i].w);
 		sbadd(s, "</h3>\n");
-		installlines(s, r[i].w->package, r[i].w->variant);
+		installlines(s, r[i].w->package, r[i].w->variant, r[i].version);
 		sbadd(s, "<p class=\"muted\"><a href=\"");
 		if (r[i].w->variant) {
 			eschref(s, r[i].w->variant);

@@ -281,6 +281,7 @@ sethost(struct builder *b, struct cell *cl)
 		cl->cudahome = cl->cuda ? aprintf(b->a, "/usr/local/cuda-%s", cl->cuda) : NULL;
 		cl->image = expand(b->a, cl->cuda ? b->c->image[cl->platform - platforms] : b->c->cpuimage[cl->platform - platforms],
 				   cl->python, cl->cuda, cl->torch);
+		cl->testimage = expand(b->a, b->c->cpuimage[cl->platform - platforms], cl->python, cl->cuda, cl->torch);
 		cl->ccache = h->ccache ? "ccache" : NULL;
 		cl->uv = h->uv ? "/wg/bin/uv" : NULL;
 		return;

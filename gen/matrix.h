@@ -26,6 +26,8 @@ struct cell {
 	const char *ccache;      /* ccache for its compilers, NULL for none */
 	const char *uv;          /* uv to install packages with (much faster than pip), NULL: pip */
 	const char *image;       /* container backends: the image it builds in, NULL on the host */
+	const char *testimage;   /* container backends: the image it is tested in, its platform's without
+				    CUDA (cpu_image: no toolkit, as a user has none); NULL on the host */
 	double memory_gb;        /* what its build claims: memory_per_job_gb x MAX_JOBS x NVCC_THREADS */
 	const char *builtby;     /* abi3: the cell whose wheel this one tests (the lowest Python of its
 				    version/CUDA/torch); NULL: it builds its own */

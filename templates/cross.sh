@@ -37,6 +37,9 @@ wg_cross_begin() {
         break
     done
     [ -n "$wg_xglibc" ] || wg_xglibc=2_28
+    # the target's environment markers (PEP 508: platform_machine, platform_system, sys_platform,
+    # os_name), for its build requirements
+    wg_xmarkers="$wg_xmachine Linux linux posix"
     # (uv names manylinux tags up to 2_40: trixie's glibc 2.41 installs what 2_40 does)
     [ "${wg_xglibc#2_}" -le 40 ] || wg_xglibc=2_40
     wg_xtag=$wg_xmachine-manylinux_$wg_xglibc
@@ -92,6 +95,7 @@ wg_cross_buildreqs() {
 wg_cross_reqs() {
     wg_xwhat=$2
     wg_xrc=0
+    # shellcheck disable=SC2086 # (wg_xmarkers: four words)
     wg_xreqs=$("$py" -c '
 import os, subprocess, sys
 try:
@@ -104,13 +108,13 @@ try:
 except ImportError:
     from pip._vendor.packaging.requirements import Requirement
     from pip._vendor.packaging.utils import canonicalize_name
-kind, path, machine = sys.argv[1:4]
+kind, path, machine, system, sysplat, osname = sys.argv[1:7]
 with open(path, "rb") as f:
     table = tomllib.load(f).get("build-system")
 if table is None:
     sys.exit(3)
-env = {"platform_machine": machine, "platform_system": "Linux", "sys_platform": "linux", "os_name": "posix"}
-skip = {canonicalize_name(n) for n in sys.argv[4:]}
+env = {"platform_machine": machine, "platform_system": system, "sys_platform": sysplat, "os_name": osname}
+skip = {canonicalize_name(n) for n in sys.argv[7:]}
 reqs = table.get("requires", [])
 if kind == "backend":
     skip |= {canonicalize_name(Requirement(r).name) for r in reqs}
@@ -139,7 +143,7 @@ for r in reqs:
     if (q.marker is None or q.marker.evaluate(env)) and canonicalize_name(q.name) not in skip:
         q.marker = None
         print(q)
-' "$1" "$wg_xpp" "$wg_xmachine" ${WG_TORCH:+torch} 3>&-) || wg_xrc=$?
+'     "$1" "$wg_xpp" $wg_xmarkers ${WG_TORCH:+torch} 3>&-) || wg_xrc=$?
     case $wg_xrc in
         0) ;;
         3) return 1 ;;
@@ -158,10 +162,35 @@ for r in reqs:
     wg_install "$@" || wg_die "cannot install $wg_xwhat of $WG_PACKAGE for $wg_xmachine: $*"
 }
 
+# wg_cross_sdist: a PyPI source's sdist, downloaded (pip download: the build venv's pip, its
+# index) and unpacked into $scratch/src, which the build then builds as a tree: its
+# [build-system].requires can be read and installed for the target (wg_cross_buildreqs), as for a
+# git or path source, and the build needs no extra_deps for them
+wg_cross_sdist() {
+    [ "$WG_SOURCE_KIND" = pypi ] || return 0
+    rm -rf "$scratch/sdist" "$scratch/src"
+    wg_run "$py" -m pip download --no-deps --no-binary :all: -d "$scratch/sdist" "$WG_SOURCE==$WG_VERSION" ||
+        wg_die "cannot download the sdist of $WG_SOURCE $WG_VERSION"
+    set -- "$scratch/sdist"/*
+    { [ "$#" -eq 1 ] && [ -f "$1" ]; } || wg_die "pip download of $WG_SOURCE $WG_VERSION gave no one sdist: $*"
+    mkdir -p "$scratch/src.tmp"
+    case $1 in
+        *.tar.gz | *.tgz) tar -xzf "$1" -C "$scratch/src.tmp" ;;
+        *.zip) "$py" -m zipfile -e "$1" "$scratch/src.tmp" ;;
+        *) wg_die "the sdist of $WG_SOURCE $WG_VERSION is no .tar.gz or .zip: ${1##*/}" ;;
+    esac || wg_die "cannot unpack ${1##*/}"
+    set -- "$scratch/src.tmp"/*
+    { [ "$#" -eq 1 ] && [ -d "$1" ]; } || wg_die "${1##*/}: an sdist holds one directory"
+    mv "$1" "$scratch/src"
+    rmdir "$scratch/src.tmp"
+    wg_say 'cross: the sdist of %s %s, unpacked into %s' "$WG_SOURCE" "$WG_VERSION" "$scratch/src"
+}
+
 # wg_cross_prepare: after the build venv has its build dependencies: the target's sysconfig in
 # the venv, the target's torch or CUDA runtime in $scratch/target; sets wg_xenv, the exports the
 # build step evals before the build (and only there: the venv's own installs stay native)
 wg_cross_prepare() {
+    wg_cross_sdist
     wg_cross_buildreqs
     wg_xsysconfig=''
     for wg_f in "$WG_SYSROOT/usr/lib/python$WG_PYTHON"/_sysconfigdata_*"$wg_xmachine"*.py; do
@@ -184,11 +213,14 @@ wg_cross_prepare() {
         wg_xti="-I$wg_xt/torch/include -I$wg_xt/torch/include/torch/csrc/api/include"
         wg_xldflags="$wg_xldflags -L$wg_xt/torch/lib"
     elif [ -n "$WG_CUDA" ]; then
-        # the CUDA runtime for the target (libcudart_static.a, libcudart.so): PyPI's wheel
-        case $WG_CUDA in
-            12.*) wg_cross_target "$wg_xt" --no-deps "nvidia-cuda-runtime-cu12==$WG_CUDA.*" ;;
-            *) wg_cross_target "$wg_xt" --no-deps "nvidia-cuda-runtime==$WG_CUDA.*" ;;
-        esac || wg_die "cannot install the CUDA $WG_CUDA runtime for $wg_xmachine from PyPI"
+        # the CUDA runtime for the target (libcudart_static.a, libcudart.so) and the CUDA
+        # libraries the package's build names (wg_cross_cudaextras): PyPI's wheels for the
+        # target, through NVIDIA's cuda-toolkit and its extras (those of the cell's CUDA release)
+        wg_xextras=$(wg_cross_cudaextras)
+        wg_say 'cross: the CUDA libraries for %s: cuda-toolkit[%s]==%s.* (what the build of %s names)' \
+            "$wg_xmachine" "$wg_xextras" "$WG_CUDA" "$WG_PACKAGE"
+        wg_cross_target "$wg_xt" "cuda-toolkit[$wg_xextras]==$WG_CUDA.*" ||
+            wg_die "cannot install the CUDA $WG_CUDA libraries ($wg_xextras) for $wg_xmachine from PyPI"
     fi
     if [ -n "$WG_CUDA" ]; then
         # -lcudart: the wheels carry libcudart.so.N only
@@ -210,6 +242,22 @@ wg_cross_prepare() {
     fi
     wg_cross_cmake
     wg_say 'cross: %s' "$wg_xenv"
+}
+
+# wg_cross_cudaextras: the cuda-toolkit extras (templates/cuda-libs.txt) of the CUDA libraries a
+# package's build names, comma-separated, cudart always: CUDA::cublas (and CUDA::cublas_static)
+# in its CMake files, -lcublas or "cublas" in its setup.py or meson.build; a build without torch
+# needs them for the target as it finds them in the toolkit on the host
+wg_cross_cudaextras() {
+    {
+        echo cudart
+        [ ! -d "$scratch/src" ] ||
+            find "$scratch/src" \( -name CMakeLists.txt -o -name '*.cmake' -o -name setup.py -o -name meson.build \) \
+                -type f -exec grep -h -o -E "CUDA::[A-Za-z0-9_]+|-l(cu|nv|npp)[A-Za-z0-9_]+|[\"'](cu|nv|npp)[A-Za-z0-9_]+[\"']" {} + 2>/dev/null |
+                sed -E "s/^CUDA:://; s/^-l//; s/[\"']//g; s/_static\$//"
+    } | awk 'NR == FNR { if ($0 !~ /^#/ && NF >= 2 && $2 != "-") { n = $1; sub(/^lib/, "", n); x[n] = $2 } next }
+        { for (n in x) if ($0 == n || (n ~ /[*]$/ && index($0, substr(n, 1, length(n) - 1)) == 1)) print x[n] }' \
+        "$wg_templates/cuda-libs.txt" - | LC_ALL=C sort -u | paste -s -d, -
 }
 
 # wg_cross_cmake: a CMake toolchain file for the target ($scratch/toolchain-<machine>.cmake),
@@ -245,6 +293,12 @@ wg_cross_cmake() {
         printf '# written by wheelgen (templates/cross.sh) for %s\n' "$CELL"
         printf 'set(CMAKE_SYSTEM_NAME Linux)\nset(CMAKE_SYSTEM_PROCESSOR %s)\n' "$wg_xmachine"
         printf 'set(CMAKE_SYSROOT "%s")\n' "$WG_SYSROOT"
+        # the binaries of the build tree get the RUNPATH of the install (the package's own,
+        # relative to $ORIGIN), never one naming this machine's directories (the target CUDA
+        # directory below, the build tree): CMake blanks such a path at install time, but its
+        # length stays in .dynstr, and the wheels of two build directories would differ (no
+        # target binary runs here, in the build tree or elsewhere)
+        printf 'set(CMAKE_BUILD_WITH_INSTALL_RPATH ON)\n'
         printf 'set(CMAKE_C_COMPILER "%s")\nset(CMAKE_CXX_COMPILER "%s")\n' "$wg_xgcc" "$wg_xgxx"
         if [ -n "$wg_xlaunch" ]; then
             printf 'set(CMAKE_C_COMPILER_LAUNCHER "%s")\nset(CMAKE_CXX_COMPILER_LAUNCHER "%s")\n' "$wg_xlaunch" "$wg_xlaunch"

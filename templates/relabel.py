@@ -132,16 +132,32 @@ def copy_raw(zin, src, dest, rename, changed, added=()):
 REQ_NAME = re.compile(rb"^Requires-Dist:\s*([A-Za-z0-9._-]+)", re.IGNORECASE)
 
 
-def with_requirement(headers, requirement):
-    """The METADATA header lines with requirement instead of every Requires-Dist on torch."""
+def canonical(name):
+    return re.sub(rb"[-_.]+", b"-", name).lower()
+
+
+def with_requirement(headers, requirement, extra=()):
+    """The METADATA header lines with requirement instead of every Requires-Dist on torch, and
+    each of extra whose distribution METADATA does not require yet."""
     out = []
     cr = b"\r" if headers and headers[0].endswith(b"\r") else b""
+    have = set()
     for line in headers:
         m = REQ_NAME.match(line)
-        if m and re.sub(rb"[-_.]+", b"-", m.group(1)).lower() == b"torch":
+        if m and requirement and canonical(m.group(1)) == b"torch":
             continue
+        if m:
+            have.add(canonical(m.group(1)))
         out.append(line)
-    return out + [b"Requires-Dist: " + requirement.encode("utf-8") + cr]
+    if requirement:
+        out.append(b"Requires-Dist: " + requirement.encode("utf-8") + cr)
+    for r in extra:
+        name = re.match(r"[A-Za-z0-9._-]+", r).group(0).encode("utf-8")
+        if canonical(name) in have:
+            sys.stderr.write("relabel: METADATA requires %s already: %s is not added\n" % (name.decode(), r))
+            continue
+        out.append(b"Requires-Dist: " + r.encode("utf-8") + cr)
+    return out
 
 
 def wheel_parts(src):
@@ -155,9 +171,9 @@ def wheel_parts(src):
     return parts
 
 
-def relabel(src, label, outdir, requirement=None):
+def relabel(src, label, outdir, requirement=None, extra=()):
     """Write the relabelled copy of the wheel src into outdir; return its path."""
-    if not LABEL.match(label) and not (label == "" and requirement):
+    if not LABEL.match(label) and not (label == "" and (requirement or extra)):
         fail("'%s' is not a PEP 440 local version label (letters, digits, dots)" % label)
     parts = wheel_parts(src)
     version = parts[1]
@@ -167,10 +183,10 @@ def relabel(src, label, outdir, requirement=None):
         version, own = version.split("+", 1)
         sys.stderr.write("relabel: %s: its own local version label +%s is replaced by +%s\n"
                          % (os.path.basename(src), own, label))
-    return rewrite(src, outdir, version + "+" + label if label else version, requirement)
+    return rewrite(src, outdir, version + "+" + label if label else version, requirement, extra=extra)
 
 
-def rewrite(src, outdir, new_version, requirement=None, variant=None):
+def rewrite(src, outdir, new_version, requirement=None, variant=None, extra=()):
     """Write a copy of the wheel src into outdir with the version new_version (METADATA, the
     .dist-info and .data names, RECORD), the requirement on torch, and with variant = (label,
     variant.json bytes) a PEP 825 variant wheel: the label after the platform tag in the file
@@ -223,8 +239,8 @@ def rewrite(src, outdir, new_version, requirement=None, variant=None):
                 break
         if not found:
             fail("METADATA of %s has no Version field" % base)
-        if requirement:
-            lines = with_requirement(lines[:end], requirement) + lines[end:]
+        if requirement or extra:
+            lines = with_requirement(lines[:end], requirement, extra) + lines[end:]
         metadata = b"\n".join(lines)
 
         added = []

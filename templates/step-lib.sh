@@ -80,8 +80,8 @@ wg_replace() {
 # leaves out (tests/t0000 checks this list against graph.c)
 wg_specvars='WG_ABI WG_CCACHE WG_CELL WG_CUDA WG_CUDA_ARCHS WG_CUDA_HOME WG_FRONTEND WG_IMAGE
 WG_CROSS_SCRIPT WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_COMPRESS WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON WG_PYTHON_EXE
-WG_QEMU WG_REPAIR WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT
-WG_SHARDS WG_TEST_COMMAND WG_TEST_IMPORT WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION WG_WIDTH'
+WG_QEMU WG_REPAIR WG_REPAIR_CUDA WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT
+WG_SHARDS WG_TEST_COMMAND WG_TEST_IMAGE WG_TEST_IMPORT WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION WG_WIDTH'
 wg_clearspec() {
     for wg_v in $wg_specvars; do
         eval "$wg_v=''"
@@ -157,19 +157,41 @@ wg_first_errors() {
 # wg_first_errors_of LOG MAX: the first MAX error lines of LOG as "LINE: text", each message
 # once (numbers aside). An error line: a compiler's ("error:", "fatal error", "#error", not
 # inside a word), ninja's "FAILED: ", a linker's refusal of an object ("file in wrong format",
-# "Relocations in generic ELF"), Python's last traceback line ("SomeError: ..."). Not: a command
-# (+ ...), wheelgen's own lines (a retry that worked, such as uv's offline try, is logged as
-# one), a build system's compiler checks (tmp.../a.c), pip's "Retrying (Retry(...". The one
-# owner of this rule (tests/golden/first-errors.* hold it; gen/summary.c reads what it found)
+# "Relocations in generic ELF"), a full disk ("No space left on device"), Python's last
+# traceback line ("SomeError: ..."), and CMake's "CMake Error" with its message (the indented
+# lines after it, up to its list of possible reasons or call stack, joined into the one line:
+# a missing imported target names the target there). Not: a command (+ ...), wheelgen's own
+# lines (a retry that worked, such as uv's offline try, is logged as one), a build system's
+# compiler checks (tmp.../a.c), pip's "Retrying (Retry(...". The one owner of this rule
+# (tests/golden/first-errors.* hold it; gen/summary.c reads what it found)
 wg_first_errors_of() {
     LC_ALL=C awk -v max="$2" '
-        /^(\+ |wheelgen)/ || /tmp.*\/a\.(c|cc|cpp|cu):/ || /Retrying \(Retry\(/ { next }
-        /^FAILED: / || /file in wrong format|Relocations in generic ELF/ || /(^|[^a-z_])(error:|fatal error|#error)/ ||
-            /^[A-Za-z0-9_.]+(Error|Exception):/ {
-            k = $0
+        function emit(nr, text, k) {
+            k = text
             gsub(/[0-9]+/, "N", k)
-            if (!seen[k]++ && n++ < max) print NR ": " $0
-        }' "$1"
+            if (!seen[k]++ && n++ < max) print nr ": " text
+        }
+        # inside a CMake error: its message is indented; blank lines separate its parts
+        blk != "" {
+            if ($0 ~ /^[ \t]*$/) next
+            if ($0 ~ /^  /) {
+                t = $0
+                sub(/^[ \t]+/, "", t)
+                if (t ~ /^Call Stack/) stop = 1
+                if (!stop && length(blk) < 400) {
+                    if (sub(/ *Possible reasons include.*$/, "", t)) stop = 1
+                    if (t != "") blk = blk " " t
+                }
+                next
+            }
+            emit(blknr, blk)
+            blk = ""
+        }
+        /^CMake Error/ { blk = $0; blknr = NR; stop = 0; next }
+        /^(\+ |wheelgen)/ || /tmp.*\/a\.(c|cc|cpp|cu):/ || /Retrying \(Retry\(/ { next }
+        /^FAILED: / || /file in wrong format|Relocations in generic ELF|No space left on device/ ||
+            /(^|[^a-z_])(error:|fatal error|#error)/ || /^[A-Za-z0-9_.]+(Error|Exception):/ { emit(NR, $0) }
+        END { if (blk != "") emit(blknr, blk) }' "$1"
 }
 
 # wg_hint: after a failure, a line of advice when the log shows a cause people often hit
@@ -177,6 +199,12 @@ wg_first_errors_of() {
 wg_hint() {
     if grep -q -E 'file in wrong format|Relocations in generic ELF' "$log"; then
         wg_hint_object
+    elif grep -q 'No space left on device' "$log"; then
+        wg_say 'hint: the disk is full (No space left on device): %s has %s left. A CUDA build needs several GB for its objects and the wheel; free space (old out/build/* scratch directories of failed builds, out/cache) or point the build directory elsewhere' \
+            "$B" "$(df -h "$B" 2>/dev/null | awk 'NR == 2 { print $4 }')"
+    elif grep -q -E 'links to:|but the target was not found' "$log" && grep -q -E '^ +CUDA::' "$log"; then
+        wg_say 'hint: CMake found no %s: the CUDA toolkit the build sees lacks that library. On the host, install it (the toolkit'"'"'s cuBLAS, cuSPARSE...); a cross build gets the target'"'"'s CUDA libraries the package names (CUDA::x in its CMake files) from PyPI: see docs/troubleshooting.md, "CMake cannot find a CUDA:: target"' \
+            "$(grep -o -E '^ +CUDA::[A-Za-z0-9_]+' "$log" | head -n 1 | tr -d ' ')"
     elif grep -q -E 'Killed signal terminated program|died due to signal 9|signal 9 \(Kill|virtual memory exhausted|std::bad_alloc|[Oo]ut of memory|Cannot allocate memory' "$log"; then
         wg_say 'hint: a compiler was killed or ran out of memory. Each build claims memory_per_job_gb x MAX_JOBS x NVCC_THREADS in the memory pool: raise memory_per_job_gb or lower max_jobs / nvcc_threads for this package, or ./configure --max-jobs N / --memory-gb N'
     elif grep -q 'undefined symbol' "$log"; then
@@ -185,6 +213,9 @@ wg_hint() {
         wg_say 'hint: the headers (torch 2.14 and later: C++20) need a newer C++ standard than the package compiles with: patch its -std flag (patches:, as config/patches/sageattention-2.2-cxx20.patch does); appending a second -std through the environment does not work with nvcc'
     elif grep -q 'libcuda\.so\.1' "$log"; then
         wg_say 'hint: "libcuda.so.1" is the NVIDIA driver, which this host lacks: a module that links it loads only on a GPU machine (test it there: WHEELGEN_TEST_PYTHON, see docs/manual.md, "GPU tests"); the build itself needs only the toolkit'
+    elif grep -q -E 'lib[A-Za-z0-9_.+-]*\.so[.0-9]*: cannot open shared object file' "$log"; then
+        wg_say 'hint: the wheel needs %s, which neither the wheel carries nor what its METADATA installs provides: its test runs where a user stands, without this host'"'"'s CUDA toolkit, loader path or build tree. The repair declares a CUDA library it links with PyPI'"'"'s wheel (repair.cuda: pypi, the default; vendor copies it in); another library needs repair (vendored) or a requirement that provides it (docs/manual.md, "What a wheel needs")' \
+            "$(grep -o -E 'lib[A-Za-z0-9_.+-]*\.so[.0-9]*: cannot open shared object file' "$log" | head -n 1 | cut -d: -f1)"
     elif grep -q -E 'CUDA_HOME environment variable is not set|nvcc: not found|No such file or directory: .*/bin/nvcc' "$log"; then
         wg_say 'hint: the build found no CUDA toolkit: install it (or ./configure --cuda-from-pypi X.Y) and re-run ./configure, which records the toolkits it finds'
     fi

@@ -15,6 +15,18 @@
 #   WHEELGEN_TEST_PYTHON  the Python to test with instead of the spec's (same X.Y)
 #   WHEELGEN_TEST_TORCH   'site': use the torch that Python has (same minor and CUDA major
 #                         as the build's) instead of installing the manifest's
+#   WHEELGEN_TEST_VIEW    'host': test on this host as it is (its CUDA toolkit and loader path
+#                         seen), where no mount namespace can be made; recorded as view=host
+#
+# The wheel's code runs where a user stands (wg_view): a fresh venv holding the wheel, what its
+# METADATA requires (but torch: the manifest's, installed first) and test_deps; the NVIDIA driver
+# where there is a GPU; no CUDA toolkit, no build tree and nothing of the build host's loader
+# path. On the host backend a mount namespace (unshare: as root, else a user namespace, else
+# sudo -n) hides the toolkits' directories (/usr/local/cuda*, /opt/cuda*, CUDA_HOME,
+# BUILDDIR/toolkits, the cell's build scratch) behind empty ones and the toolkit's libraries
+# in the loader's other directories (those /etc/ld.so.cache lists, /usr/lib...) behind a
+# stub the loader skips; LD_LIBRARY_PATH and LD_PRELOAD are unset. In a container the test
+# image (a runtime image: container.cpu_image) is the view; under wine, Windows' DLL search.
 #
 # Prints nothing on success.  On failure prints a one-line summary and the
 # tail of the log to stderr and exits non-zero.
@@ -160,6 +172,30 @@ rm -rf "$scratch"
 mkdir -p "$scratch/run" "$PIP_CACHE_DIR"
 cd "$scratch/run"
 
+# what the wheel's METADATA requires, as a user's installer reads it (but torch, installed first
+# as the manifest says, and requirements of extras): installed with test_deps, the wheel itself
+# then with --no-deps
+# shellcheck disable=SC2016
+"$WG_PYTHON_EXE" -c '
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+meta = [n for n in z.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
+for line in z.read(meta[0]).decode("utf-8").splitlines() if meta else ():
+    if not line.strip():
+        break
+    name, sep, req = line.partition(":")
+    if not sep or name.strip().lower() != "requires-dist":
+        continue
+    req = req.strip()
+    dist = re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._-]*", req).group(0)).lower()
+    if dist == "torch" or re.search(r"\bextra\b", req.partition(";")[2]):
+        continue
+    print(req)
+' "$wheel" >"$scratch/requires.txt" 3>&- || wg_die "cannot read the requirements of $m_filename"
+if [ -s "$scratch/requires.txt" ]; then
+    wg_say 'the wheel requires (METADATA): %s' "$(tr '\n' ' ' <"$scratch/requires.txt" | sed 's/ $//')"
+fi
+
 wg_tsite='' # the torch environment of WHEELGEN_TEST_TORCH=site
 if [ -n "$WG_SYSROOT" ]; then
     # a cell of another platform than this host's: its wheel, torch and test_deps installed for
@@ -178,6 +214,7 @@ if [ -n "$WG_SYSROOT" ]; then
         printf '%s' "$wg_test_deps" >"$scratch/test-deps.txt"
         set -- "$@" -r "$scratch/test-deps.txt"
     fi
+    [ ! -s "$scratch/requires.txt" ] || set -- "$@" -r "$scratch/requires.txt"
     [ "$#" -eq 0 ] || wg_cross_target "$wg_xsite" "$@" || wg_die "cannot install the test's requirements for $wg_xmachine: $*"
     wg_xindex=''
     wg_cross_target "$wg_xsite" --no-deps "$wheel" || wg_die "cannot install $m_filename for $wg_xmachine"
@@ -192,19 +229,132 @@ if [ -n "$WG_TORCH" ]; then
         wg_install_torch "torch==${m_test_torch:-$m_torch_version}"
     fi
 fi
-if [ -n "$wg_test_deps" ]; then
+if [ -n "$wg_test_deps" ] || [ -s "$scratch/requires.txt" ]; then
     printf '%s' "$wg_test_deps" >"$scratch/test-deps.txt"
     # with the torch installed above held where it is
     : >"$scratch/test-constraints.txt"
     [ -z "$WG_TORCH" ] || [ -z "$m_torch_version" ] || [ "$WHEELGEN_TEST_TORCH" = site ] ||
         printf 'torch==%s\n' "${m_test_torch:-$m_torch_version}" >"$scratch/test-constraints.txt"
-    wg_install -r "$scratch/test-deps.txt" -c "$scratch/test-constraints.txt" ||
-        wg_die "cannot install test_deps: $(printf '%s' "$wg_test_deps" | tr '\n' ' ')"
+    wg_install -r "$scratch/test-deps.txt" -r "$scratch/requires.txt" -c "$scratch/test-constraints.txt" ||
+        wg_die "cannot install what the wheel requires and test_deps: $(cat "$scratch/requires.txt" "$scratch/test-deps.txt" | tr '\n' ' ')"
 fi
 wg_install --no-deps "$wheel"
 [ -z "$wg_tsite" ] || wg_pth wheelgen-site-torch "$wg_tsite"
 wg_list
 fi
+
+# --- the user's view -----------------------------------------------------------
+
+# the CUDA toolkit's libraries by their file names (not the driver's libcuda and libnvidia-*):
+# templates/cuda-libs.txt, the table that also says what provides each
+wg_cudalib_re=$(awk '!/^#/ && NF { n = $1; sub(/[*]$/, "[A-Za-z_]*", n); r = r (r == "" ? "" : "|") n }
+    END { print "^(" r ")[.]so([.].*)?$" }' "$wg_templates/cuda-libs.txt")
+
+# wg_view_setup: decide how the wheel's code runs (wg_view: clean, image, wine or host) and,
+# for a clean view on this host, write $scratch/view: the directories to hide (dirs), the
+# libraries to mask (files) and the stub that masks them (an ELF of the other class, which the
+# loader passes over as it does a 32-bit library), which templates/test-view.sh sets up in a
+# new mount namespace; wg_view_how is the command that makes the namespace
+wg_view_setup() {
+    unset LD_LIBRARY_PATH LD_PRELOAD CUDA_HOME CUDA_PATH CUDA_ROOT CUDNN_HOME
+    export PATH
+    case ${WHEELGEN_TEST_VIEW:-} in
+        '') ;;
+        host)
+            wg_view=host
+            wg_warn 'WHEELGEN_TEST_VIEW=host: the test sees this host as it is (its CUDA toolkit, its loader path), not what a user has'
+            return 0
+            ;;
+        *) wg_die "WHEELGEN_TEST_VIEW='$WHEELGEN_TEST_VIEW': the only value is 'host' (test on this host as it is)" ;;
+    esac
+    if [ -n "${WG_HOST_BUILDDIR:-}" ]; then
+        # in a container: the test image has no toolkit (container-run.sh hides the build's)
+        wg_view=image
+        wg_say 'the view: the test image %s, as a user has it' "${WG_TEST_IMAGE:-${WG_IMAGE:-?}}"
+        return 0
+    fi
+    if [ "${WG_PLATFORM:-}" = win_amd64 ]; then
+        # (Windows' DLL search under wine reads neither ld.so.cache nor /usr/local/cuda)
+        wg_view=wine
+        return 0
+    fi
+    wg_view=clean
+    wg_v=$scratch/view
+    mkdir -p "$wg_v"
+    printf '\177ELF\001\001\001\000\000\000\000\000\000\000\000\000' >"$wg_v/stub"
+    # the directories of toolkits (and those configure found: host.txt's cuda lines) and of this
+    # build; a directory inside another hidden one goes with it: listed once
+    {
+        for wg_d in /usr/local/cuda /usr/local/cuda-* /opt/cuda /opt/cuda-* /opt/nvidia/cuda* \
+            "${wg_cuda_home:-}" "$B/toolkits" "$B/build/$CELL"; do
+            [ -n "$wg_d" ] && [ -d "$wg_d" ] && printf '%s\n' "$wg_d"
+        done
+        sed -n 's/^cuda [^ ]* //p' "$B/host.txt" 2>/dev/null | while IFS= read -r wg_d; do
+            [ -d "$wg_d" ] && printf '%s\n' "$wg_d"
+        done
+    } | LC_ALL=C sort -u | awk '{ for (i = 1; i <= n; i++) if (index($0, d[i] "/") == 1) next; d[++n] = $0; print }' >"$wg_v/dirs"
+    # the toolkit's libraries where the loader looks besides: what its cache lists, and the
+    # default directories
+    wg_ldc=$(command -v ldconfig 2>/dev/null || echo /sbin/ldconfig)
+    {
+        "$wg_ldc" -p 2>/dev/null | sed -n 's/^[[:space:]]*\([^ ]*\) .* => \(\/.*\)$/\1 \2/p'
+        for wg_d in /lib /usr/lib /lib64 /usr/lib64 /lib/*-linux-gnu /usr/lib/*-linux-gnu /usr/local/lib; do
+            [ -d "$wg_d" ] || continue
+            for wg_f in "$wg_d"/lib*.so*; do
+                [ -e "$wg_f" ] && printf '%s %s\n' "${wg_f##*/}" "$wg_f"
+            done
+        done
+    } | awk -v re="$wg_cudalib_re" '$1 ~ re { print $2 }' | LC_ALL=C sort -u >"$wg_v/files.all"
+    # (those inside a hidden directory go with it; a mask on a link masks what it names, which
+    # must still be there: the masks come first)
+    awk 'NR == FNR { d[++n] = $0; next } { for (i = 1; i <= n; i++) if (index($0, d[i] "/") == 1) next; print }' \
+        "$wg_v/dirs" "$wg_v/files.all" >"$wg_v/files"
+    # how: as root a mount namespace; else (or where root may not: a container without
+    # CAP_SYS_ADMIN) a user namespace of one's own; else sudo (without a password), dropping back
+    # to this user inside. Each is tried with the view itself: the first that sets it up is taken.
+    wg_view_how=''
+    : >"$wg_v/tries"
+    if [ "$(id -u)" = 0 ]; then
+        wg_view_try 'unshare --mount --propagation private sh'
+    fi
+    [ -n "$wg_view_how" ] || wg_view_try 'unshare --user --map-root-user --mount --propagation private sh'
+    if [ -z "$wg_view_how" ] && [ "$(id -u)" != 0 ] && command -v setpriv >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        export -p >"$wg_v/env"
+        wg_view_try "sudo -n WG_VIEW_UID=$(id -u) WG_VIEW_GID=$(id -g) unshare --mount --propagation private sh"
+    fi
+    if [ -z "$wg_view_how" ]; then
+        sed 's/^/  | /' "$wg_v/tries"
+        wg_die "the test runs the wheel where a user stands, without this host's CUDA toolkit, in a mount namespace; $(id -un) may make none (see above: not root, no user namespace of its own: sysctl kernel.unprivileged_userns_clone=1 or kernel.apparmor_restrict_unprivileged_userns=0, no sudo without a password). Allow one of them, or test on this host as it is: WHEELGEN_TEST_VIEW=host (docs/manual.md, \"The test's view\")"
+    fi
+    wg_say 'the view: a mount namespace (%s) hides %s director%s and masks %s librar%s of the CUDA toolkit; LD_LIBRARY_PATH unset' \
+        "${wg_view_how%% --*}" "$(wc -l <"$wg_v/dirs" | tr -d ' ')" "$([ "$(wc -l <"$wg_v/dirs")" -eq 1 ] && echo y || echo ies)" \
+        "$(wc -l <"$wg_v/files" | tr -d ' ')" "$([ "$(wc -l <"$wg_v/files")" -eq 1 ] && echo y || echo ies)"
+    sed 's/^/  | hidden: /' "$wg_v/dirs"
+    sed 's/^/  | masked: /' "$wg_v/files"
+}
+
+# wg_view_try HOW: set wg_view_how to HOW (a command that makes a mount namespace and runs its
+# arguments there) if the view sets up with it; what it said goes to $wg_v/tries
+wg_view_try() {
+    # shellcheck disable=SC2086 # (HOW: words)
+    if $1 "$wg_templates/test-view.sh" "$wg_v" true >>"$wg_v/tries" 2>&1 3>&-; then
+        wg_view_how=$1
+    else
+        printf '(%s: the view could not be set up)\n' "${1%% --*}" >>"$wg_v/tries"
+    fi
+}
+
+# wg_view_run CMD...: run CMD where the wheel's code runs (wg_view_setup)
+wg_view_run() {
+    if [ "$wg_view" = clean ]; then
+        # shellcheck disable=SC2086 # (wg_view_how: words)
+        $wg_view_how "$wg_templates/test-view.sh" "$scratch/view" "$@" 3>&-
+    else
+        "$@" 3>&-
+    fi
+}
+wg_cuda_home=${CUDA_HOME:-${CUDA_PATH:-}}
+wg_view_setup
 
 # --- tests -------------------------------------------------------------------
 
@@ -233,7 +383,7 @@ wg_srcdir=''
 set -f # split WG_TEST_IMPORT on blanks, no globbing
 for wg_mod in $WG_TEST_IMPORT; do
     printf '+ (cd %s && python -c "import %s")\n' "$PWD" "$wg_mod"
-    "$py" -c "$wg_import_check" "$wg_mod" "$wg_srcdir" "$wg_tsite" "$scratch/imported" 3>&-
+    wg_view_run "$py" -c "$wg_import_check" "$wg_mod" "$wg_srcdir" "$wg_tsite" "$scratch/imported"
 done
 set +f
 
@@ -310,7 +460,7 @@ sys.exit("compiled modules that do not load: " + ", ".join(failed) if failed els
 '
 printf '+ python -c <import every compiled module of %s>\n' "$m_filename"
 : >>"$scratch/imported"
-"$py" -c "$wg_modules_check" "$wheel" "$scratch/modules" "$WG_TORCH" "$wg_skips" "$scratch/imported" 3>&-
+wg_view_run "$py" -c "$wg_modules_check" "$wheel" "$scratch/modules" "$WG_TORCH" "$wg_skips" "$scratch/imported"
 # (a Windows Python writes its lines with CRLF)
 tr -d '\r' <"$scratch/modules" >"$scratch/modules.lf" && mv -f "$scratch/modules.lf" "$scratch/modules"
 wg_needs_gpu=$(sed -n 's/^needs_gpu=//p' "$scratch/modules")
@@ -327,7 +477,8 @@ if [ -n "$WG_TEST_COMMAND" ]; then
     else
         WG_WHEEL=$wheel
         export WG_WHEEL WG_CELL WG_PACKAGE WG_VERSION WG_PYTHON WG_CUDA WG_TORCH
-        wg_run sh -c "$WG_TEST_COMMAND"
+        printf '+ sh -c %s\n' "$WG_TEST_COMMAND"
+        wg_view_run sh -c "$WG_TEST_COMMAND"
         if [ -n "$WG_CUDA" ]; then gpu=passed; else gpu=cpu; fi
     fi
 fi
@@ -340,6 +491,7 @@ mkdir -p "$B/tests"
     printf '%s\ngpu=%s\n' "$m_sha256" "$gpu"
     cat "$scratch/modules"
     [ -z "$WG_SYSROOT" ] || printf 'emulated=%s\n' "${WG_QEMU##*/}"
+    printf 'view=%s\n' "$wg_view"
 } >"$stamp.tmp"
 # the same record beside the wheel: a CI artifact of the wheel's directory carries it, and the
 # index takes only tested wheels

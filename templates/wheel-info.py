@@ -1,10 +1,14 @@
 """What the manifest and the index need of a built wheel, relabelled first if asked.
 
-    python wheel-info.py WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]
+    python wheel-info.py [--forbid PATH]... [--requires FILE] WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]
 
 With LABEL, the wheel is first given that local version label (relabel.py; the
 copy goes into OUTDIR); with REQUIREMENT, its Requires-Dist on torch is that (LABEL
-may then be empty). Then the wheel's METADATA is written to METADATA_OUT
+may then be empty); with --requires, the requirements FILE lists (one a line: the CUDA
+libraries linux-repair.py found) are added, each unless METADATA requires that distribution
+already. No ELF or PE file of the wheel may name a --forbid PATH (the build directory: a
+RUNPATH, a string, a debug path): one that does fails here, naming the file and what it says
+there. Then the wheel's METADATA is written to METADATA_OUT
 (the index serves it beside the wheel: PEP 658/714) and one line is printed,
 of the final wheel (the relabelled copy, or WHEEL):
 
@@ -184,6 +188,36 @@ def dependencies(meta):
     return sorted(names)
 
 
+def binaries(z):
+    """The members of a wheel that are ELF or PE files, with their bytes."""
+    for info in z.infolist():
+        if info.filename.endswith("/") or info.file_size < 64:
+            continue
+        with z.open(info) as f:
+            head = f.read(4)
+        if head == b"\x7fELF" or head[:2] == b"MZ":
+            yield info.filename, z.read(info.filename)
+
+
+def forbidden(wheel, paths):
+    """Where the ELF and PE files of wheel name one of paths: "member: the string there"."""
+    found = []
+    needles = [p.encode("utf-8") for p in paths if p and p != "/"]
+    with zipfile.ZipFile(wheel) as z:
+        for name, data in binaries(z):
+            for needle in needles:
+                at = data.find(needle)
+                if at < 0:
+                    continue
+                # the string it is in: from the NUL before to the NUL after (at most 200 bytes)
+                lo = max(data.rfind(b"\0", max(0, at - 200), at) + 1, at - 200)
+                hi = data.find(b"\0", at, at + 200)
+                text = data[lo:hi if hi >= 0 else at + 200].decode("utf-8", "replace")
+                found.append("%s: %s" % (name, text))
+                break
+    return found
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "--gpu-archs":
         print(" ".join(gpu_archs(argv[2])))
@@ -196,8 +230,17 @@ def main(argv):
         for m in sorted(modules(argv[3]) - modules(argv[2])):
             print(m)
         return
+    argv = list(argv)
+    forbid, requires = [], []
+    while len(argv) > 2 and argv[1] in ("--forbid", "--requires"):
+        if argv[1] == "--forbid":
+            forbid.append(argv[2])
+        else:
+            with open(argv[2]) as f:
+                requires += [line.strip() for line in f if line.strip()]
+        del argv[1:3]
     if len(argv) not in (3, 5, 6):
-        sys.exit("usage: wheel-info.py WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]\n"
+        sys.exit("usage: wheel-info.py [--forbid PATH]... [--requires FILE] WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]\n"
                  "       wheel-info.py --missing-modules WHEEL OTHER\n"
                  "       wheel-info.py --gpu-archs WHEEL\n"
                  "       wheel-info.py --dependencies METADATA")
@@ -205,7 +248,14 @@ def main(argv):
     if len(argv) >= 5:
         from relabel import relabel  # beside this file: sys.path[0]
 
-        wheel = relabel(wheel, argv[3], argv[4], argv[5] if len(argv) == 6 else None)
+        wheel = relabel(wheel, argv[3], argv[4], argv[5] if len(argv) == 6 else None, requires)
+    bad = forbidden(wheel, forbid)
+    if bad:
+        sys.exit("wheel-info: %s names a path of the build machine (%s) in %d file%s; a user's machine has "
+                 "none of it, and two builds in two places would differ (docs/troubleshooting.md, \"a path of "
+                 "the build machine in a wheel\"):\n  %s"
+                 % (os.path.basename(wheel), " or ".join(forbid), len(bad), "" if len(bad) == 1 else "s",
+                    "\n  ".join(bad)))
     h = hashlib.sha256()
     with open(wheel, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):

@@ -19,6 +19,12 @@
 # takes 25 s), and runs the checks with that venv's python.exe. Wine gives Python no standard
 # streams when they are files, so every run goes through a pipe.
 
+# The build requirements of pyproject.toml and what the build backend asks for, and a PyPI
+# source's sdist, come as for aarch64: cross.sh's wg_cross_buildreqs and wg_cross_sdist, its
+# markers those of Windows (the functions below replace cross.sh's others)
+# shellcheck source=templates/cross.sh
+. "$wg_templates/cross.sh"
+
 # wg_cross_begin: check the tools and the Windows CPython; sets wg_xprefix, wg_xmachine, wg_xnd
 # (the Python's version without its dot), wg_xtag (uv's platform), and wine's environment
 wg_cross_begin() {
@@ -26,6 +32,7 @@ wg_cross_begin() {
     wg_xprefix=x86_64-w64-mingw32-
     wg_xnd=$(printf '%s' "$WG_PYTHON" | tr -d .)
     wg_xtag=x86_64-pc-windows-msvc
+    wg_xmarkers="AMD64 Windows win32 nt"
     [ -f "$WG_SYSROOT/python.exe" ] ||
         wg_die "the Windows CPython $WG_PYTHON ($WG_SYSROOT/python.exe) is missing (./configure fetches it: templates/winpython.sh)"
     [ -f "$WG_SYSROOT/libs/python$wg_xnd.lib" ] || wg_die "$WG_SYSROOT has no libs/python$wg_xnd.lib: not CPython $WG_PYTHON"
@@ -66,6 +73,8 @@ wg_cross_target() {
 # target in the venv, the link command; sets wg_xenv, the exports the build step evals
 wg_cross_prepare() {
     [ -z "$WG_CUDA$WG_TORCH" ] || wg_die "$CELL: CUDA and torch extensions for Windows need MSVC (a Windows runner)"
+    wg_cross_sdist
+    wg_cross_buildreqs
     # the UCRT instead of msvcrt.dll: the C runtime python.org's CPython uses
     "${wg_xprefix}gcc" -dumpspecs | sed 's/-lmsvcrt/-lucrt/g' >"$scratch/ucrt.specs"
     mkdir -p "$scratch/wbin"
@@ -119,7 +128,11 @@ wg_win_repair() {
         shift
         wg_n=$((wg_n - 1))
     done
-    wg_run "$wg_dw" repair "$@" --add-path "$WG_SYSROOT" -w "$scratch/repaired" "$wheel"
+    # where the DLLs it needs are: the Windows CPython's directory, and every directory of the
+    # build tree that holds a DLL the package built (libfoo.dll beside its import library)
+    wg_xdlls=$(find "$scratch/src" "$scratch/tmp" -name '*.dll' -type f 2>/dev/null | sed 's|/[^/]*$||' | LC_ALL=C sort -u | tr '\n' ':')
+    [ -z "$wg_xdlls" ] || wg_say 'delvewheel: the DLLs the build made are in %s' "$(printf '%s' "$wg_xdlls" | tr ':' ' ')"
+    wg_run "$wg_dw" repair "$@" --add-path "$wg_xdlls$WG_SYSROOT" -w "$scratch/repaired" "$wheel"
     wg_one "$scratch/repaired" "delvewheel repair"
     wg_say 'repaired: %s' "$wheel_name"
     # every module and DLL of the wheel is a PE32+ x86-64 file (machine 0x8664)

@@ -240,6 +240,17 @@ SH
 	chmod +x "$1/nvidia-smi"
 }
 
+# t_auditwheel_agrees WHEEL...: auditwheel (the version templates/build-host.sh repairs with, in
+# a venv of its own under $WORK) agrees with each wheel's one manylinux tag, given the CUDA and
+# torch exclusions of the repair (tests/auditwheel-agrees.py); prints a line per wheel
+t_auditwheel_agrees() {
+	if [ ! -x "$WORK/auditwheel/bin/python" ]; then
+		t_toolvenv "$WORK/auditwheel" "auditwheel==$(sed -n 's/^wg_auditwheel=//p' "$top/templates/build-host.sh")" ||
+			{ cat "$WORK/auditwheel.log"; return 1; }
+	fi
+	"$WORK/auditwheel/bin/python" "$top/tests/auditwheel-agrees.py" "$@"
+}
+
 # t_freeport: a free TCP port on 127.0.0.1
 t_freeport() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -66,8 +66,14 @@ UV_CACHE_DIR=${UV_CACHE_DIR:-$WG_TEST_CACHE/uv}
 PIP_CACHE_DIR=${PIP_CACHE_DIR:-$WG_TEST_CACHE/pip}
 # (and the arm64 root file systems of the aarch64 cells' cross builds, made once)
 WHEELGEN_SYSROOT_CACHE=${WHEELGEN_SYSROOT_CACHE:-$WG_TEST_CACHE/sysroots}
-mkdir -p "$UV_CACHE_DIR" "$PIP_CACHE_DIR"
-export UV_CACHE_DIR PIP_CACHE_DIR WG_TEST_CACHE WHEELGEN_SYSROOT_CACHE
+# (and the repairs of wheels: many scripts build the same fixture to the same bytes; an entry
+# unused for two weeks goes)
+WHEELGEN_REPAIR_CACHE=${WHEELGEN_REPAIR_CACHE:-$WG_TEST_CACHE/repair}
+mkdir -p "$UV_CACHE_DIR" "$PIP_CACHE_DIR" "$WHEELGEN_REPAIR_CACHE"
+find "$WHEELGEN_REPAIR_CACHE" -mindepth 2 -maxdepth 2 -name 'done' -mtime +14 2>/dev/null | while IFS= read -r d; do
+	rm -rf "${d%/done}"
+done
+export UV_CACHE_DIR PIP_CACHE_DIR WG_TEST_CACHE WHEELGEN_SYSROOT_CACHE WHEELGEN_REPAIR_CACHE
 
 WG_CONFARGS=$confargs
 export WG_CONFARGS

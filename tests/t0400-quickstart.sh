@@ -37,6 +37,14 @@ for m in out/wheels/*/manifest; do
 done
 if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
 
+# shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
+t_expect "every wheel is tagged manylinux_2_X_x86_64 (auditwheel repaired it), and auditwheel agrees (what auditwheel show finds, with the repair's CUDA and torch exclusions)" '
+	ls out/wheels/*/*.whl >"$WORK/whls"
+	[ "$(wc -l <"$WORK/whls")" -ge 2 ]
+	t_auditwheel_agrees $(cat "$WORK/whls") >"$WORK/aw.log" || { cat "$WORK/aw.log"; exit 1; }
+	[ "$(grep -c "^wgquickstart-0.1.0-cp[0-9]*-cp[0-9]*m\{0,1\}-manylinux_2_[0-9]*_x86_64.whl: tagged " "$WORK/aw.log")" = "$(wc -l <"$WORK/whls")" ]
+'
+
 t_case "each build used uv build where uv made its venv (Python >= 3.8), pip wheel elsewhere"
 uvhere=$(sed -n 's/^uv //p' out/host.txt)
 bad='' uvcell=''

@@ -8,7 +8,24 @@
 src=$WORK/src
 t_copytree "$src"
 cd "$src"
-mkdir -p fixture/oomy fixture/abi/abi fixture/cxx/cxx fixture/wrongver fixture/xlink/obj
+mkdir -p fixture/oomy fixture/abi/abi fixture/cxx/cxx fixture/wrongver fixture/xlink/obj fixture/cmakebad
+# a CMake build (scikit-build-core) that links an imported target nothing defined, as a cross
+# build of bitsandbytes did before its target's cuBLAS was there
+cat >fixture/cmakebad/pyproject.toml <<'TOML'
+[build-system]
+requires = ["scikit-build-core"]
+build-backend = "scikit_build_core.build"
+[project]
+name = "cmakebad"
+version = "1.0"
+TOML
+cat >fixture/cmakebad/CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.15)
+project(cmakebad LANGUAGES C)
+add_library(cmakebad MODULE m.c)
+target_link_libraries(cmakebad PRIVATE CUDA::cublas)
+CMAKE
+: >fixture/cmakebad/m.c
 # a link that fails the way a cross link does when an object was compiled for another machine
 # (an aarch64 object here, on any host: the ELF header is all the hint reads), after a download
 # that pip retried
@@ -81,6 +98,10 @@ packages:
     versions: ["1.0"]
     cuda: []
     test_import: abi
+  cmakebad:
+    source: {path: cmakebad}
+    versions: ["1.0"]
+    cuda: []
 YML
 t_case "configure the fixture"
 # shellcheck disable=SC2086
@@ -117,6 +138,15 @@ elif grep -A1 '^wheelgen: the first errors in the log (line: text):$' "$WORK/cxx
 else
 	t_fail "$(head -n 30 "$WORK/cxx.log")"
 fi
+
+# shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
+t_expect "a failed CMake configure: its CMake Error, with the missing imported target, is the first error; the hint names the target" '
+	cb=$(out/wheelgen matrix --config fixture/packages.yml --host out/host.txt --tsv | awk -F"\t" "\$2 == \"cmakebad\" {print \$1}")
+	! ninja "wheel/$cb" >"$WORK/cb.log" 2>&1
+	grep -A1 "^wheelgen: the first errors in the log (line: text):\$" "$WORK/cb.log" |
+		grep -q "^  [0-9]*: CMake Error at CMakeLists.txt:4 (target_link_libraries): Target \"cmakebad\" links to: CUDA::cublas but the target was not found.\$"
+	grep -q "^wheelgen: hint: CMake found no CUDA::cublas" "$WORK/cb.log"
+'
 
 t_case "a wheel of another version than the config's fails its build, and the terminal names both versions"
 wv=$(out/wheelgen matrix --config fixture/packages.yml --host out/host.txt --tsv | awk -F'\t' '$2 == "wrongver" {print $1}')

@@ -74,7 +74,7 @@ else
 	nshare=$(grep -c "^ABI3 " "$WORK/ran" || true)
 	links=$(grep -c '\.whl#sha256=' out/index/simple/stable/index.html 2>/dev/null || echo 0)
 	if [ "$nwheel" = 1 ] && grep -q "^WHEEL $s1$" "$WORK/ran" && [ "$ntest" = 3 ] && [ "$nshare" = 2 ] && [ "$links" = 1 ] &&
-		grep -q 'stable-1.0-cp38-abi3-linux_x86_64.whl#sha256=' out/index/simple/stable/index.html; then
+		grep -q 'stable-1.0-cp38-abi3-manylinux_2_[0-9]*_x86_64.whl#sha256=' out/index/simple/stable/index.html; then
 		t_pass
 	else
 		t_fail "WHEEL $nwheel, TEST $ntest, ABI3 $nshare, index links $links" "$(cat "$WORK/ran")" "$(cat out/index/simple/stable/index.html 2>/dev/null)"
@@ -87,7 +87,7 @@ for cc in "$s2:$py2" "$s3:$py3"; do
 	cell=${cc%%:*} py=${cc#*:}
 	m=out/wheels/$cell/manifest
 	grep -q "^cell=$cell$" "$m" && grep -q "^python=$py$" "$m" && grep -q "^abi_from=$s1$" "$m" &&
-		grep -q "^filename=stable-1.0-cp38-abi3-linux_x86_64.whl$" "$m" && [ -f "out/tests/$cell.ok" ] &&
+		grep -q "^filename=stable-1.0-cp38-abi3-manylinux_2_[0-9]*_x86_64.whl$" "$m" && [ -f "out/tests/$cell.ok" ] &&
 		grep -q "Python $py" "out/logs/$cell.test.log" 2>/dev/null || ok=0
 done
 if [ "$ok" = 1 ]; then t_pass; else t_fail "$(cat out/wheels/"$s2"/manifest; tail -n 20 "out/logs/$s2.test.log")"; fi

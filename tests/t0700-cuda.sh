@@ -37,6 +37,17 @@ for cell in $cells; do
 done
 if [ -z "$bad" ] && [ "$n" -ge 2 ]; then t_pass; else t_fail "missing:$bad (ok: $n)"; fi
 
+# shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
+t_expect "every wheel is tagged manylinux_2_X_x86_64, auditwheel agrees, and it requires nothing (the CUDA runtime linked statically)" '
+	for cell in $cells; do ls out/wheels/$cell/*.whl; done >"$WORK/whls"
+	[ "$(wc -l <"$WORK/whls")" -ge 2 ]
+	t_auditwheel_agrees $(cat "$WORK/whls") >"$WORK/aw.log" || { cat "$WORK/aw.log"; exit 1; }
+	[ "$(grep -c "manylinux_2_[0-9]*_x86_64.whl: tagged " "$WORK/aw.log")" = "$(wc -l <"$WORK/whls")" ]
+	for w in $(cat "$WORK/whls"); do
+		unzip -p "$w" "*.dist-info/METADATA" | grep -c "^Requires-Dist:" | grep -qx 0
+	done
+'
+
 t_case "without a GPU the GPU test is reported as skipped, never as passed"
 if nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
 	want=passed
@@ -266,3 +277,83 @@ case "$1$2" in
 *failed*) t_fail "$sizes" "$(tail -n 20 "$WORK"/cmp-*.log)" ;;
 *) if [ "$1" -gt "$2" ]; then t_pass; else t_fail "extension sizes, none then size:$sizes"; fi ;;
 esac
+
+# a C extension that links the shared CUDA runtime and cuBLAS (-lcudart -lcublas) and calls both
+# when imported: its wheel declares PyPI's (cuda-toolkit[cublas,cudart]) and finds them there, and
+# its test, where no CUDA toolkit is seen, passes; the same wheel with repair.cuda: none (declared
+# by nobody) fails its test, naming libcudart.so.13 (t0950 does the same for aarch64 with CMake)
+mkdir -p fixture/rt/wgrt
+cat >fixture/rt/setup.py <<'PY'
+import os
+from setuptools import Extension, setup
+home = os.environ["CUDA_HOME"]
+setup(name="wgrt", version="0.1.0", packages=["wgrt"],
+      ext_modules=[Extension("wgrt._rt", ["wgrt/_rt.c"], include_dirs=[os.path.join(home, "include")],
+                             library_dirs=[os.path.join(home, "lib64")], libraries=["cudart", "cublas"])])
+PY
+printf 'from ._rt import CUBLAS, RUNTIME\n' >fixture/rt/wgrt/__init__.py
+cat >fixture/rt/wgrt/_rt.c <<'C'
+#include <Python.h>
+#include <cublas_api.h>
+#include <cuda_runtime_api.h>
+static struct PyModuleDef m = { PyModuleDef_HEAD_INIT, "_rt", NULL, -1, NULL, NULL, NULL, NULL, NULL };
+PyMODINIT_FUNC PyInit__rt(void)
+{
+	int v = 0, b = 0;
+	PyObject *mod;
+	if (cudaRuntimeGetVersion(&v) != cudaSuccess || v <= 0 ||
+	    cublasGetProperty(MAJOR_VERSION, &b) != CUBLAS_STATUS_SUCCESS || b <= 0) {
+		PyErr_SetString(PyExc_RuntimeError, "the CUDA runtime or cuBLAS gives no version");
+		return NULL;
+	}
+	mod = PyModule_Create(&m);
+	if (mod && (PyModule_AddIntConstant(mod, "RUNTIME", v) < 0 || PyModule_AddIntConstant(mod, "CUBLAS", b) < 0)) {
+		Py_DECREF(mod);
+		return NULL;
+	}
+	return mod;
+}
+C
+rtcfg() { # rtcfg REPAIR-LINE
+	cat >fixture/rt.yml <<YML
+defaults: {python: ["$py"], cuda: ["$cu"], cuda_archs: ["9.0"]}
+packages:
+  wgrt:
+    source: {path: rt}
+    versions: ["0.1.0"]
+    build_args: "--no-build-isolation"
+    test_import: wgrt
+$1
+YML
+}
+rtcfg ''
+# shellcheck disable=SC2034 # (read by the cases)
+rt=wgrt-0.1.0-py$(echo "$py" | tr -d .)-cu$(echo "$cu" | tr -d .)
+# shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
+t_expect "a C extension linking the shared CUDA runtime and cuBLAS: its wheel requires cuda-toolkit[cublas,cudart] and finds them through RUNPATH; its test, where no toolkit is seen, imports it (a call into each)" '
+	./configure ${WG_CONFARGS:-} --config fixture/rt.yml >"$WORK/rt.conf" 2>&1
+	ninja "test/$rt" >"$WORK/rt.log" 2>&1
+	w=$PWD/$(ls out/wheels/$rt/*.whl)
+	case ${w##*/} in wgrt-0.1.0-cp*-manylinux_2_*_x86_64.whl) ;; *) echo "$w"; exit 1 ;; esac
+	unzip -p "$w" "*.dist-info/METADATA" | grep -qx "Requires-Dist: cuda-toolkit\[cublas,cudart\]==$cu\.\*"
+	[ -z "$(unzip -Z1 "$w" | grep libcu)" ]
+	rm -rf "$WORK/rtx" && mkdir "$WORK/rtx" && (cd "$WORK/rtx" && unzip -q "$w")
+	readelf -d "$WORK"/rtx/wgrt/_rt*.so | grep -q "Library runpath: \[\$ORIGIN/../nvidia/cu${cu%%.*}/lib\]"
+	grep -q "^wheelgen: the view: a mount namespace (unshare) hides" "out/logs/$rt.test.log"
+	grep -q "^  | hidden: /usr/local/cuda-$cu$" "out/logs/$rt.test.log"
+	grep -q "^view=clean$" "out/tests/$rt.ok"
+	t_auditwheel_agrees "$w"
+'
+
+rtcfg '    repair: {cuda: none}'
+# shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
+t_expect "the same wheel with repair.cuda: none (it neither carries nor declares the runtime): its test fails, naming libcudart.so.13, which this host has outside the view" '
+	ninja build.ninja >/dev/null 2>&1
+	! ninja "test/$rt" >"$WORK/rtnone.log" 2>&1
+	[ ! -f "out/tests/$rt.ok" ]
+	unzip -p out/wheels/$rt/*.whl "*.dist-info/METADATA" | grep -c "^Requires-Dist:" | grep -qx 0
+	grep -q "links libcublas.so.13, libcudart.so.13, which it does not carry nor declares (repair.cuda: none)" "out/logs/$rt.build.log"
+	grep -A1 "^wheelgen: the first errors in the log" "$WORK/rtnone.log" | grep -q "ImportError: libcudart.so.13: cannot open shared object file"
+	grep -q "^wheelgen: hint: the wheel needs libcudart.so.13" "$WORK/rtnone.log"
+	ls "$(sed -n "s/^cuda $cu //p" out/host.txt)"/lib*/libcudart.so.13
+'

@@ -71,6 +71,16 @@ else
 	t_fail "$(grep -n 'torch' "out/logs/$a.test.log" | head)" "$(cat "out/tests/$a.ok" 2>/dev/null)"
 fi
 
+# shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
+t_expect "the torch wheel is tagged manylinux_2_X_x86_64 and auditwheel agrees (the libraries of torch and CUDA excluded); it declares no CUDA library (torch brings them), and its test ran where no CUDA toolkit is seen" '
+	w=$(ls out/wheels/$a/*.whl)
+	case ${w##*/} in wgtorch-0.1.0+cu130torch2.13-cp*-manylinux_2_*_x86_64.whl) ;; *) echo "$w"; exit 1 ;; esac
+	t_auditwheel_agrees "$w"
+	unzip -p "$w" "*.dist-info/METADATA" | grep "^Requires-Dist:" | grep -c -v "^Requires-Dist: torch" | grep -qx 0
+	grep -q "^wheelgen: repairing .*; CUDA libraries: torch)$" "out/logs/$a.build.log"
+	grep -q "^view=clean$" "out/tests/$a.ok"
+'
+
 t_case "pip installs wgtorch==0.1.0+cu130torch2.13 from the generated index; scale() works on the CPU"
 # an index of this one wheel (the index target would build every cell first)
 echo "$m" >"$WORK/manifests"

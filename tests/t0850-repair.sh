@@ -69,3 +69,37 @@ if ninja "test/$cell" >"$WORK/ninja2.log" 2>&1; then
 else
 	t_fail "$(tail -n 30 "$WORK/ninja2.log")"
 fi
+
+# a C extension that calls dlopen, which glibc 2.34 moved into libc with a new symbol version:
+# built here (glibc 2.36) it needs GLIBC_2.34, newer than the manylinux_2_28 its config asks for
+mkdir -p rpkg2/wgnew
+cat >rpkg2/setup.py <<'SETUP'
+from setuptools import setup, Extension
+setup(name="wgnew", version="0.1.0", packages=["wgnew"], ext_modules=[Extension("wgnew._c", ["wgnew/_c.c"])])
+SETUP
+: >rpkg2/wgnew/__init__.py
+cat >rpkg2/wgnew/_c.c <<'CSRC'
+#include <Python.h>
+#include <dlfcn.h>
+static PyObject *probe(PyObject *self, PyObject *args) { (void)self; (void)args; return PyBool_FromLong(dlopen("libc.so.6", RTLD_NOW) != NULL); }
+static PyMethodDef methods[] = { {"probe", probe, METH_NOARGS, "dlopen libc"}, {NULL, NULL, 0, NULL} };
+static struct PyModuleDef mod = { PyModuleDef_HEAD_INIT, "_c", NULL, -1, methods, NULL, NULL, NULL, NULL };
+PyMODINIT_FUNC PyInit__c(void) { return PyModule_Create(&mod); }
+CSRC
+cat >rpkg2.yml <<CFG
+packages:
+  wgnew:
+    source: {path: rpkg2}
+    versions: ["0.1.0"]
+    python: ["$py"]
+    repair: {plat: manylinux_2_28_x86_64}
+CFG
+sed -i 's|^config = .*|config = rpkg2.yml|' out/config.ninja
+# shellcheck disable=SC2034 # (read by the case)
+new=wgnew-0.1.0-py$(echo "$py" | tr -d .)
+# shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
+t_expect "a wheel that needs a newer glibc than its platform's floor (repair.plat manylinux_2_28: dlopen@GLIBC_2.34) fails its build, naming the symbol and its file" '
+	! ninja "wheel/$new" >"$WORK/new.log" 2>&1
+	[ ! -f "out/wheels/$new/manifest" ]
+	grep -q "needs glibc 2.34, newer than the floor of its platform, glibc 2.28 (manylinux_2_28_x86_64): dlopen@GLIBC_2.34 in wgnew/_c.cpython-[0-9]*-x86_64-linux-gnu.so" "$WORK/new.log"
+'

@@ -165,7 +165,7 @@ if [ -n "$pimage" ]; then
 		./configure ${WG_CONFARGS:-} --backend podman --config examples/quickstart/podman.yml >"$WORK/p.configure.log" 2>&1
 		ninja >"$WORK/p.ninja.log" 2>&1
 		grep "TEST wgquickstart-0.1.0-py311" "$WORK/p.ninja.log"
-		ls out/wheels/wgquickstart-0.1.0-py311/wgquickstart-0.1.0-cp311-cp311-linux_x86_64.whl
+		ls out/wheels/wgquickstart-0.1.0-py311/wgquickstart-0.1.0-cp311-cp311-manylinux_2_*_x86_64.whl
 		grep -q "podman run --rm --init" out/logs/wgquickstart-0.1.0-py311.build-engine.log
 		[ -z "$(find out -not -user "$(id -u)" | head -n 3)" ]
 		mem=$(sed -n "s/^WG_MEMORY_GB=//p" out/cells/wgquickstart-0.1.0-py311/spec)
@@ -205,7 +205,7 @@ if [ -n "$pimage" ]; then
 		cd "$hsrc"
 		./configure ${WG_CONFARGS:-} --config examples/quickstart/podman.yml >"$WORK/h.configure.log" 2>&1
 		ninja >"$WORK/h.ninja.log" 2>&1
-		w=out/wheels/wgquickstart-0.1.0-py311/wgquickstart-0.1.0-cp311-cp311-linux_x86_64.whl
+		w=$(ls out/wheels/wgquickstart-0.1.0-py311/wgquickstart-0.1.0-cp311-cp311-manylinux_2_*_x86_64.whl)
 		if grep -q "^python 3.11 /usr/bin/python3.11$" out/host.txt; then
 			cmp "$w" "$psrc/$w"
 		else
@@ -265,7 +265,7 @@ if [ -n "$pimage" ]; then
 			./configure ${WG_CONFARGS:-} --backend docker --config examples/quickstart/podman.yml >"$WORK/d.configure.log" 2>&1
 			ninja >"$WORK/d.ninja.log" 2>&1
 			grep "TESTED wgquickstart-0.1.0-py311" "$WORK/d.ninja.log"
-			w=out/wheels/wgquickstart-0.1.0-py311/wgquickstart-0.1.0-cp311-cp311-linux_x86_64.whl
+			w=$(ls out/wheels/wgquickstart-0.1.0-py311/wgquickstart-0.1.0-cp311-cp311-manylinux_2_*_x86_64.whl)
 			cmp "$w" "$psrc/$w"
 		'
 		kill "$svc" 2>/dev/null || true

@@ -26,8 +26,10 @@ src=$WORK/src
 t_copytree "$src"
 cd "$src"
 # the quickstart for Windows with two of its Pythons, a package whose module needs a DLL that the
-# wheel lacks (repair.exclude keeps delvewheel from looking for it), and a CUDA package
-mkdir -p examples/quickstart/nodll
+# wheel lacks (repair.exclude keeps delvewheel from looking for it), a package that builds a DLL
+# of its own that its module links (delvewheel finds it in the build tree: no config for it),
+# and a CUDA package
+mkdir -p examples/quickstart/nodll examples/quickstart/owndll
 cat >examples/quickstart/w.yml <<'YML'
 defaults:
   python: ["3.10", "3.11", "3.13"]
@@ -55,7 +57,35 @@ packages:
     python: ["3.13"]
     platforms: [win_amd64]
     test_import: wgquickstart
+  wgowndll:
+    source: {path: owndll}
+    versions: ["0.1.0"]
+    cuda: []
+    python: ["3.13"]
+    platforms: [win_amd64]
+    test_import: wgowndll
+    test_command: python -c "import wgowndll; assert wgowndll.answer() == 42"
 YML
+cat >examples/quickstart/owndll/setup.py <<'PY'
+# libwgmath.dll, a DLL of the package's own that its module links, built with the compiler the
+# build hands over (CC): in the build tree, where delvewheel must find it
+import os, shlex, subprocess
+from setuptools import Extension, setup
+os.makedirs("build/dll", exist_ok=True)
+subprocess.check_call(shlex.split(os.environ["CC"]) + ["-shared", "-o", "build/dll/libwgmath.dll", "wgmath.c",
+                      "-Wl,--out-implib,build/dll/libwgmath.dll.a"])
+setup(name="wgowndll", version="0.1.0",
+      ext_modules=[Extension("wgowndll", ["m.c"], library_dirs=["build/dll"], libraries=["wgmath"])])
+PY
+printf '__declspec(dllexport) int wgmath_answer(void) { return 42; }\n' >examples/quickstart/owndll/wgmath.c
+cat >examples/quickstart/owndll/m.c <<'C'
+#include <Python.h>
+extern int wgmath_answer(void);
+static PyObject *answer(PyObject *s, PyObject *a) { (void)s; (void)a; return PyLong_FromLong(wgmath_answer()); }
+static PyMethodDef m[] = { { "answer", answer, METH_NOARGS, NULL }, { NULL, NULL, 0, NULL } };
+static struct PyModuleDef d = { PyModuleDef_HEAD_INIT, "wgowndll", NULL, -1, m, NULL, NULL, NULL, NULL };
+PyMODINIT_FUNC PyInit_wgowndll(void) { return PyModule_Create(&d); }
+C
 cat >examples/quickstart/nodll/setup.py <<'PY'
 # a module that links wgmissing.dll, which no wheel carries: its import must fail
 import os, subprocess
@@ -77,7 +107,7 @@ PyMODINIT_FUNC PyInit_wgnodll(void) { return PyModule_Create(&d); }
 C
 cfg=examples/quickstart/w.yml
 q=wgquickstart-0.1.0-py311 w10=wgquickstart-0.1.0-py310-win_amd64 w13=wgquickstart-0.1.0-py313-win_amd64
-nodll=wgnodll-0.1.0-py313-win_amd64 cu=wgcuda-0.1.0-py313-cu130-win_amd64
+nodll=wgnodll-0.1.0-py313-win_amd64 cu=wgcuda-0.1.0-py313-cu130-win_amd64 own=wgowndll-0.1.0-py313-win_amd64
 
 t_case "configure finds mingw-w64 and wine, and sets up the pinned Windows CPythons (cached)"
 start=$(date +%s)
@@ -109,6 +139,16 @@ t_expect "the CUDA cell for win_amd64 is not buildable here, and says why; it is
 	grep -q "cannot build $cu on this host: a Windows runner with MSVC is needed" "$WORK/cu.log"
 '
 
+t_expect "--table: the columns line up for win_amd64 rows too; --count counts the cells matrix lists (not the CUDA cell no lane builds)" '
+	out/wheelgen matrix --config "$cfg" --host out/host.txt --table >"$WORK/table"
+	[ "$(awk "{ print index(\$0, \"  yes\") + index(\$0, \"  no: \") + index(\$0, \"  BUILDS HERE\") }" "$WORK/table" | sort -u | wc -l)" = 1 ]
+	grep -q "^$w13  *win_amd64  yes$" "$WORK/table" && grep -q "^$q  *x86_64     yes$" "$WORK/table"
+	[ "$(out/wheelgen matrix --config "$cfg" --count)" = "$(printf "(all)\t%s" "$(out/wheelgen matrix --config "$cfg" | wc -l)")" ]
+	sed -n "/^  wgcuda:/,/^    test_import:/p" "$cfg" | sed "1i packages:" >examples/quickstart/cuonly.yml
+	[ -z "$(out/wheelgen matrix --config examples/quickstart/cuonly.yml)" ]
+	[ "$(out/wheelgen matrix --config examples/quickstart/cuonly.yml --count)" = "$(printf "(all)\t0")" ]
+'
+
 t_expect "ninja builds and tests the win_amd64 cells under wine; the one whose DLL is missing fails with DLL load failed" '
 	start=$(date +%s)
 	! ninja -k 0 >"$WORK/q.log" 2>&1
@@ -117,6 +157,14 @@ t_expect "ninja builds and tests the win_amd64 cells under wine; the one whose D
 	[ ! -f "out/tests/$nodll.ok" ] && [ -f "out/wheels/$nodll/manifest" ]
 	grep -q "DLL load failed while importing wgnodll" "out/logs/$nodll.test.log"
 	grep -q "FAILED: .*$nodll" "$WORK/q.log"
+'
+
+# shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
+t_expect "a package that builds a DLL of its own (libwgmath.dll, in its build tree) and a module linking it, with no repair config: delvewheel finds the DLL there and puts it into the wheel, and its test under wine calls into it" '
+	[ -f "out/tests/$own.ok" ]
+	grep -q "^wheelgen: delvewheel: the DLLs the build made are in .*/build/dll" "out/logs/$own.build.log"
+	unzip -Z1 out/wheels/$own/*.whl | grep -q "^wgowndll-0.1.0.data/platlib/libwgmath-[0-9a-f]*\.dll$"
+	grep -q "^+ sh -c python -c \"import wgowndll; assert wgowndll.answer() == 42\"$" "out/logs/$own.test.log"
 '
 
 t_expect "each win_amd64 wheel: tagged cpXY-win_amd64, its module a PE32+ x86-64 DLL linking the UCRT and pythonXY.dll; the manifest says win_amd64" '
@@ -142,7 +190,7 @@ t_expect "each win_amd64 wheel: tagged cpXY-win_amd64, its module a PE32+ x86-64
 t_expect "the index lists the win_amd64 wheels beside the linux one; pip download --platform win_amd64 gets the right one" '
 	ninja index >/dev/null 2>&1
 	p=out/index/simple/wgquickstart/index.html
-	grep -q "wgquickstart-0.1.0-cp311-cp311-linux_x86_64.whl" $p && grep -q "wgquickstart-0.1.0-cp313-cp313-win_amd64.whl" $p &&
+	grep -q "wgquickstart-0.1.0-cp311-cp311-manylinux_2_[0-9]*_x86_64.whl" $p && grep -q "wgquickstart-0.1.0-cp313-cp313-win_amd64.whl" $p &&
 		grep -q "wgquickstart-0.1.0-cp310-cp310-win_amd64.whl" $p
 	grep -q ">win_amd64<" out/index/index.html
 	python3 -m pip download -q --no-deps --only-binary=:all: --platform win_amd64 --python-version 3.13 \
@@ -153,4 +201,12 @@ t_expect "the index lists the win_amd64 wheels beside the linux one; pip downloa
 
 t_expect "nothing to do the second time" '
 	ninja -n $(out/wheelgen matrix --config "$cfg" --host out/host.txt --table | awk "\$3 == \"yes\" && !/wgnodll/ { print \"test/\" \$1 }") | grep -q "no work to do"
+'
+
+t_expect "a config whose win_amd64 cells all need a Windows runner (CUDA): configure fetches neither wine nor a Windows CPython" '
+	sed -n "/^  wgcuda:/,/^    test_import:/p" "$cfg" | sed -e "1i packages:" -e "s|source: {path: pkg}|source: {path: quickstart/pkg}|" >examples/cuonly.yml
+	WHEELGEN_SYSROOT_CACHE=$WORK/nocache ./configure ${WG_CONFARGS:-} --config examples/cuonly.yml >"$WORK/cuonly.log" 2>&1
+	grep -q "machine    x86_64; cross: none$" "$WORK/cuonly.log"
+	grep -c "win_amd64" out/host.txt | grep -qx 0
+	[ ! -e "$WORK/nocache" ]
 '

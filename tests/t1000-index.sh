@@ -489,7 +489,9 @@ assert sorted(p.h3) == ["CUDA 13.0", "CUDA 13.2"], p.h3
 cmds = [l for pre, i in zip(p.pre, p.preid) if i is None and "find.py" not in pre for l in pre.splitlines() if l.strip()]
 assert len(cmds) == 4 and all("INDEX" not in c for c in cmds), cmds
 want = base.rstrip("/")
-assert any(c == "pip install --index-url %s/cu130/simple/ wgcuda" % want for c in cmds), cmds
+# (PyPI beside the setup's index, for what the wheels require; pip pinned to the setup's newest version)
+assert any(c == "pip install --index-url %s/cu130/simple/ --extra-index-url https://pypi.org/simple wgcuda==0.1.0" % want for c in cmds), cmds
+assert any(c == "uv pip install --index %s/cu130/simple/ --default-index https://pypi.org/simple wgcuda" % want for c in cmds), cmds
 open(cmdfile, "w").write("\n".join(cmds) + "\n")
 seen, todo, fetched = set(), [(urllib.parse.urljoin(base, l), 1) for l in p.links], 0
 while todo:
@@ -740,7 +742,8 @@ for m in glob.glob(out + "/variants/*/manifest"):
     assert doc["variants"] == {label: {"nvidia": {"cuda_version_lower_bound": [src["cuda"]]}}}, doc
     rec = {r[0]: r for r in csv.reader(io.StringIO(b.read("wgcuda-0.1.0.dist-info/RECORD").decode()))}
     for n in b.namelist():
-        if not n.endswith("RECORD"):
+        # (auditwheel's repair writes directory entries too, which RECORD does not list)
+        if not n.endswith("RECORD") and not n.endswith("/"):
             h = "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(b.read(n)).digest()).rstrip(b"=").decode()
             assert rec[n][1] == h, (n, rec[n])
     assert b"Version: 0.1.0\n" in b.read("wgcuda-0.1.0.dist-info/METADATA")
@@ -790,7 +793,7 @@ t_expect "no GPU (no nvidia-smi) or a 12.8 driver: uv refuses, installing nothin
 t_expect "the landing page shows the uv variants command; run as printed (a 13.2 driver), it installs the cu132 wheel" '
 	cmd=$(sed -n "s|^<pre><code>\(uv pip install --preview-features wheel-variants .*\)|\1|p" out/index/index.html |
 		sed -e "s|<span class=\"index\">INDEX</span>|$url|")
-	[ "$cmd" = "uv pip install --preview-features wheel-variants --index-url $url/variants/simple/ wgcuda" ]
+	[ "$cmd" = "uv pip install --preview-features wheel-variants --index $url/variants/simple/ --default-index https://pypi.org/simple wgcuda" ]
 	rm -rf "$WORK/uvv" && "$UV" venv -q -p "$exe" "$WORK/uvv" >/dev/null 2>&1
 	(VIRTUAL_ENV=$WORK/uvv PATH=$(dirname "$UV"):$PATH NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION=13.2 && export VIRTUAL_ENV PATH NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION && eval "$cmd")
 	"$WORK/uvv/bin/python" -c "import importlib.metadata as m; assert \"cu132\" in m.distribution(\"wgcuda\").read_text(\"variant.json\")"

@@ -1,7 +1,9 @@
-"""wgcmake: wheelgen's CMake CUDA fixture. runtime_version() works anywhere; gpu_selftest() needs a GPU."""
-from ._kernels import axpy, runtime_version
+"""wgcmake: wheelgen's CMake CUDA fixture. runtime_version() and cublas_version() work anywhere
+(they call into the shared CUDA runtime and cuBLAS, which PyPI's wheels provide); gpu_selftest()
+needs a GPU."""
+from ._kernels import axpy, cublas_version, runtime_version
 
-__all__ = ["axpy", "runtime_version", "gpu_selftest"]
+__all__ = ["axpy", "cublas_version", "runtime_version", "gpu_selftest"]
 
 
 def gpu_selftest(n=1000):

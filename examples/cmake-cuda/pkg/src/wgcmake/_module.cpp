@@ -1,14 +1,20 @@
-// wgcmake._kernels: runtime_version() and axpy(a, x, y) over Python's C API
+// wgcmake._kernels: runtime_version(), cublas_version() and axpy(a, x, y) over Python's C API
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <vector>
 
 extern "C" int wg_runtime_version(void);
+extern "C" int wg_cublas_version(void);
 extern "C" int wg_axpy_host(int n, float a, const float *x, float *y);
 
 static PyObject *runtime_version(PyObject *, PyObject *)
 {
 	return PyLong_FromLong(wg_runtime_version());
+}
+
+static PyObject *cublas_version(PyObject *, PyObject *)
+{
+	return PyLong_FromLong(wg_cublas_version());
 }
 
 static PyObject *axpy(PyObject *, PyObject *args)
@@ -43,6 +49,7 @@ static PyObject *axpy(PyObject *, PyObject *args)
 
 static PyMethodDef methods[] = {
 	{"runtime_version", runtime_version, METH_NOARGS, "the CUDA runtime's version (no GPU needed)"},
+	{"cublas_version", cublas_version, METH_NOARGS, "cuBLAS's version, 1000 * major + 10 * minor (no GPU needed)"},
 	{"axpy", axpy, METH_VARARGS, "a * x + y on the GPU"},
 	{nullptr, nullptr, 0, nullptr},
 };

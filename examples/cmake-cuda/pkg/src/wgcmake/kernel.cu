@@ -1,4 +1,6 @@
-// wgcmake's kernel: c = a * x + y in fp32, and the runtime's version (no GPU needed)
+// wgcmake's kernel: c = a * x + y in fp32, and the versions of the runtime and of cuBLAS (no GPU
+// needed: a call into each shared library)
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 __global__ void wg_axpy(int n, float a, const float *x, float *y)
@@ -12,6 +14,15 @@ extern "C" int wg_runtime_version(void)
 {
 	int v = 0;
 	return cudaRuntimeGetVersion(&v) == cudaSuccess ? v : -1;
+}
+
+extern "C" int wg_cublas_version(void)
+{
+	int major = 0, minor = 0;
+	if (cublasGetProperty(MAJOR_VERSION, &major) != CUBLAS_STATUS_SUCCESS ||
+	    cublasGetProperty(MINOR_VERSION, &minor) != CUBLAS_STATUS_SUCCESS)
+		return -1;
+	return major * 1000 + minor * 10;
 }
 
 // y = a * x + y on the GPU for n floats; 0, or a CUDA error code
