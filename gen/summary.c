@@ -466,10 +466,15 @@ cellrow(struct sb *out, const char *cell, const struct cellfacts *f)
 		stepduration(t, sizeof(t), f->test.secs);
 		sbaddf(out, "%stest %s", f->hasbuild && f->build.end ? ", " : "", t);
 	}
-	/* (shards and deadlines: objects taken from parts or an earlier attempt) */
-	if (f->have && f->w.objcompiled >= 0 && f->w.objreused >= 0)
-		sbaddf(out, "%sobjects: %lld compiled, %lld reused", (f->hasbuild && f->build.end) ||
-		       (f->hastest && f->test.end) ? "; " : "", f->w.objcompiled, f->w.objreused);
+	/* (families, shards and deadlines: objects compiled here, from the family's compile cache,
+	   and taken from parts or an earlier attempt) */
+	if (f->have && f->w.objcompiled >= 0 && f->w.objreused >= 0) {
+		sbaddf(out, "%sobjects: %lld compiled here, ", (f->hasbuild && f->build.end) || (f->hastest && f->test.end) ? "; " : "",
+		       f->w.objcompiled);
+		if (f->w.objfamily >= 0)
+			sbaddf(out, "%lld from the family, ", f->w.objfamily);
+		sbaddf(out, "%lld from parts or an earlier attempt", f->w.objreused);
+	}
 	sbadd(out, " |\n");
 }
 
@@ -526,8 +531,9 @@ cellshards(struct sb *out, const char *builddir, const char *cell)
 			sbaddf(out, "part %ld of %ld", o[i].part, o[i].parts);
 		else
 			sbadd(out, o[i].stopped ? "a build stopped at its deadline" : "an earlier build");
-		sbaddf(out, ": %lld of %lld objects (%lld compiled, %lld reused)", o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused,
-		       o[i].objects, o[i].compiled, o[i].reused);
+		sbaddf(out, ": %lld of %lld objects (%lld compiled, %lld reused, %lld from the family)",
+		       o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused, o[i].objects, o[i].compiled, o[i].reused,
+		       o[i].family > 0 ? o[i].family : 0);
 		if (o[i].stopped)
 			sbadd(out, ", **stopped at the deadline**: kept for the next job of this cell (the workflow saves it to the Actions cache)");
 		sbaddc(out, '\n');
@@ -576,9 +582,9 @@ summarypart(struct sb *out, const char *builddir, const char *cell, long part, c
 	for (i = 0; i < n && strcmp(o[i].dir, name.buf); i++)
 		;
 	if (i < n) {
-		sbaddf(out, "Part %ld of %ld: %lld of the cell's %lld objects, **%lld compiled, %lld reused**", o[i].part,
-		       o[i].parts, o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused, o[i].objects, o[i].compiled,
-		       o[i].reused);
+		sbaddf(out, "Part %ld of %ld: %lld of the cell's %lld objects, **%lld compiled, %lld reused, %lld from the family**",
+		       o[i].part, o[i].parts, o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused, o[i].objects,
+		       o[i].compiled, o[i].reused, o[i].family > 0 ? o[i].family : 0);
 		if (o[i].stopped)
 			sbadd(out, "; **stopped at the deadline**: kept for the next job of this part, which goes on from them (the workflow saves them to the Actions cache)");
 	} else {

