@@ -50,7 +50,7 @@ const struct command cmd_check = {
 static const char matrixusage[] =
 	"usage: wheelgen matrix [--config FILE] [--json | --github [--by-build] [--split N] | --tsv | --table\n"
 	"                       | --count] [--profile NAME] [--canary] [--missing] [--shard I/N] [--host FILE]\n"
-	"                       [--builddir DIR] [--templates DIR] [--verbose]\n"
+	"                       [--no-families] [--builddir DIR] [--templates DIR] [--verbose]\n"
 	"\n"
 	"Print the cells of FILE (default: the config ./configure named for --builddir, else\n"
 	"config/packages.yml), one id per line.\n"
@@ -65,14 +65,23 @@ static const char matrixusage[] =
 	"                N more matrices each for its part rows, partsK={...} partcountK=ROWS, and\n"
 	"                its final row, finalsK={...} finalcountK=ROWS (at most 256 rows each, filled\n"
 	"                in order, a wheel's parts in one where they fit; an error past N x 256):\n"
-	"                its parts wait for nothing, its final row for every part matrix\n"
+	"                its parts wait for nothing, its final row for every part matrix; each\n"
+	"                matrix's rows longest first (as the plan's estimate has them)\n"
 	"  --by-build    with --json or --github: one row per wheel to build, not per cell; a wheel\n"
 	"                that several cells test (abi3, torch_abi: stable) gets the first one's row\n"
 	"                with cells (the selected cells that test it), tests and publishes (their\n"
 	"                ninja targets, space-separated): one CI job builds it once and tests it in each.\n"
 	"                A wheel whose package has shards: \"N\" gets N part rows first, its row with\n"
 	"                part (\"K\"), parts (\"N\") and targets (\"shard/<cell>/K\") and no tests, then\n"
-	"                its own row with parts (\"N\"): the final job, which links what the parts made\n"
+	"                its own row with parts (\"N\"): the final job, which links what the parts made.\n"
+	"                Every row has family (its family: the cell less -py<XY>). Two or more wheels\n"
+	"                of one family whose package has shards, or for which it costs fewer runner-\n"
+	"                seconds (CUDA kernels that never include Python.h), share one set of part\n"
+	"                rows, its first wheel's (N: its shards, else 1), and each has a final row\n"
+	"                with parts and partsof (the cell whose parts it waits for): it compiles only\n"
+	"                what its Python changes, the rest from the family's compile cache\n"
+	"  --no-families every wheel on its own (its own parts where its package has shards): the\n"
+	"                plan before families\n"
 	"  --tsv         tab-separated: cell package version python cuda torch key build platform\n"
 	"                runner (header first)\n"
 	"  --table       a table for people: each cell's platform, whether this host can build it\n"
@@ -84,8 +93,8 @@ static const char matrixusage[] =
 	"                its newest torch, PyPI's CUDA of that torch (else its newest CUDA), the\n"
 	"                middle of its Pythons; what an upstream update's pull request builds\n"
 	"  --count       instead of the cells, how many there are: a line \"(all)<TAB>N\", then\n"
-	"                one \"PROFILE<TAB>N\" per profile of the config; where a package has shards,\n"
-	"                a third column: the part rows of the wheels to build\n"
+	"                one \"PROFILE<TAB>N\" per profile of the config; where the plan has part\n"
+	"                rows (shards, families), a third column: the part rows of the wheels to build\n"
 	"  --missing     only the cells whose key the store lacks (the store: see 'wheelgen store\n"
 	"                --help'); a store that cannot be read is a warning, and every cell is listed\n"
 	"  --shard I/N   only the I-th of N near-equal contiguous shards (1 <= I <= N)\n"
@@ -99,28 +108,61 @@ static const char matrixusage[] =
 	"A key is empty when it cannot be known yet: a git source with no lock entry and no\n"
 	"checkout ('wheelgen lock' pins them).\n";
 
-/* matrix --count: "(all)<TAB>N", then "PROFILE<TAB>N" per profile; where a package has shards,
-   a third column: the part rows of the wheels to build */
-static void
-printcount(const struct config *c, const struct matrix *m)
+/* the part rows of the plan of m's cells that profile p selects (NULL: all) */
+static size_t
+partrows(const struct matrix *m, const struct profile *p, const struct jobopts *jo)
 {
-	int sharded = 0;
-	size_t i, j, parts = 0;
+	struct matrix sub = { 0 };
+	struct jobplan plan;
+	size_t j, parts = 0;
 
-	for (j = 0; j < c->npkgs; j++)
-		sharded |= c->pkgs[j].shards > 1;
-	for (j = 0; j < m->n; j++)
-		parts += cellpartrows(&m->cells[j]);
+	sub.cells = xcalloc(m->n + 1, sizeof(*sub.cells));
+	for (j = 0; j < m->n; j++) {
+		if (!p || profilehas(p, &m->cells[j]))
+			sub.cells[sub.n++] = m->cells[j];
+	}
+	jobsplan(&sub, 0, sub.n, jo, &plan);
+	for (j = 0; j < plan.n; j++)
+		parts += plan.v[j].kind == JOB_PART;
+	jobsfree(&plan);
+	free(sub.cells);
+	return parts;
+}
+
+/* matrix --count: "(all)<TAB>N", then "PROFILE<TAB>N" per profile; where the plan has part rows
+   (a package with shards, a family built in parts), a third column: the part rows of the wheels
+   to build */
+static void
+printcount(const struct config *c, const struct matrix *m, const struct jobopts *jo)
+{
+	size_t i, j, parts = partrows(m, NULL, jo);
+	int sharded = parts > 0;
+
 	printf(sharded ? "(all)\t%zu\t%zu\n" : "(all)\t%zu\n", m->n, parts);
 	for (i = 0; i < c->nprofiles; i++) {
 		size_t hits = 0;
 
-		for (j = parts = 0; j < m->n; j++) {
+		for (j = 0; j < m->n; j++)
 			hits += profilehas(&c->profiles[i], &m->cells[j]);
-			parts += profilehas(&c->profiles[i], &m->cells[j]) ? cellpartrows(&m->cells[j]) : 0;
-		}
+		parts = sharded ? partrows(m, &c->profiles[i], jo) : 0;
 		printf(sharded ? "%s\t%zu\t%zu\n" : "%s\t%zu\n", c->profiles[i].name, hits, parts);
 	}
+}
+
+/* the figures the plan's jobs are estimated with, per package of c (the model: jobs.h) */
+static struct pkgtimes *
+plantimes(const struct config *c, const struct matrix *m)
+{
+	struct pkgtimes *t = xcalloc(c->npkgs + 1, sizeof(*t));
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		size_t k = (size_t)(m->cells[i].pkg - c->pkgs);
+
+		if (!t[k].from)
+			jobsmodel(&m->cells[i], &t[k]);
+	}
+	return t;
 }
 
 static int
@@ -141,6 +183,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	struct matrixout mo;
 	struct planopts po;
 	struct sb tmp = SB_INIT;
+	struct pkgtimes *times = NULL;
 
 	memset(&k, 0, sizeof(k));
 	memset(&st, 0, sizeof(st));
@@ -158,8 +201,13 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 		goto out;
 	if (o.profile && !(prof = cmdprofile(c, o.profile, o.config)))
 		goto out;
+	times = plantimes(c, &m);
+	mo.jobs.times = times;
+	mo.jobs.pkgs = c->pkgs;
+	mo.jobs.overhead = 0;
+	mo.jobs.nofamilies = o.nofamilies;
 	if (o.count) {
-		printcount(c, &m);
+		printcount(c, &m, &mo.jobs);
 		rc = 0;
 		goto out;
 	}
@@ -196,6 +244,7 @@ out:
 		unlink(tmp.buf);
 	sbfree(&tmp);
 	sbfree(&s);
+	free(times);
 	free(keys);
 	keyctxfree(&k);
 	storefree(&st);
@@ -204,7 +253,9 @@ out:
 	return rc;
 }
 
-static const char *const matrixopts[] = { "config", "json", "github", "by-build", "split", "tsv", "table", "count", "profile", "canary", "missing", "shard", "host", "builddir", "templates", "verbose", NULL };
+static const char *const matrixopts[] = { "config", "json", "github", "by-build", "split", "tsv", "table", "count", "profile",
+					   "canary", "missing", "shard", "host", "builddir", "templates", "verbose",
+					   "no-families", NULL };
 const struct command cmd_matrix = {
 	"matrix", cmdmatrix, matrixusage,
 	"print the cells of a config (plain, --json, --github, --tsv, --table)",

@@ -34,9 +34,11 @@ struct planrow {
 	char job;             /* 'b': a build job, 'p': a part job, 'f': a final job (sharded wheels) */
 	char *shard;          /* a part row's part ("K"), or NULL */
 	char *parts;          /* a sharded wheel's parts ("N"), or NULL */
+	char *partsof;        /* a final row's part cell (its own, or its family's first), or NULL */
 	char *build;          /* the cell whose build makes the wheel */
 	char *cells;          /* the cells that test it, space-separated */
 	char *runner;         /* the runner label, or NULL (ubuntu-latest) */
+	int seen;             /* (counting families: a part cell's final row counted) */
 };
 
 static void
@@ -47,6 +49,7 @@ planrowfree(struct planrow *r)
 	free(r->runner);
 	free(r->shard);
 	free(r->parts);
+	free(r->partsof);
 }
 
 /* a row's value as text (a string, or a number as written), copied; NULL for none or another kind */
@@ -83,6 +86,7 @@ planparse(const char *text, int part, char job, struct planrow **rows, size_t *n
 			break;
 		GROW(*rows, *cap, *n + 1);
 		r = &(*rows)[(*n)++];
+		memset(r, 0, sizeof(*r));
 		r->part = part;
 		r->job = job;
 		r->build = xstrdup(build);
@@ -90,6 +94,7 @@ planparse(const char *text, int part, char job, struct planrow **rows, size_t *n
 		r->runner = runner && *runner ? xstrdup(runner) : NULL;
 		r->shard = plantext(jsonget(inc->v[i], "part"));
 		r->parts = plantext(jsonget(inc->v[i], "parts"));
+		r->partsof = plantext(jsonget(inc->v[i], "partsof"));
 	}
 	if (inc && inc->kind == JSON_ARRAY && i == inc->n)
 		rc = 0;
@@ -223,15 +228,32 @@ summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, con
 		plancounts(out, m, p, &missing);
 	}
 	if (n) {
-		size_t nparts = 0, nsharded = 0;
+		size_t nparts = 0, nsharded = 0, nfam = 0, infam = 0, k;
 
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			nparts += rows[i].shard != NULL, nsharded += rows[i].parts && !rows[i].shard;
+			/* (a family: the final rows of other wheels than their part cell's) */
+			if (rows[i].parts && !rows[i].shard && rows[i].partsof && strcmp(rows[i].partsof, rows[i].build)) {
+				infam++;
+				for (k = 0; k < n && !(rows[k].parts && !rows[k].shard && rows[k].partsof &&
+						       !strcmp(rows[k].build, rows[i].partsof)); k++)
+					;
+				infam += k < n && !rows[k].seen;
+				nfam += k < n && !rows[k].seen;
+				if (k < n)
+					rows[k].seen = 1;
+			}
+		}
 		sbaddf(out, "\n%zu wheel%s to build", n - nparts, n - nparts == 1 ? "" : "s");
-		/* (a sharded wheel: its part rows compile, its final row links what they made) */
+		/* (a sharded wheel: its part rows compile, its final row links what they made; a family's
+		   wheels share the parts of its first) */
 		if (nsharded)
-			sbaddf(out, " (%zu sharded: %zu part row%s, then a final row each)", nsharded, nparts,
+			sbaddf(out, " (%zu sharded: %zu part row%s, then a final row each", nsharded, nparts,
 			       nparts == 1 ? "" : "s");
+		if (nsharded && nfam)
+			sbaddf(out, "; %zu of them in %zu famil%s sharing their parts", infam, nfam, nfam == 1 ? "y" : "ies");
+		if (nsharded)
+			sbaddc(out, ')');
 		sbadd(out, ":\n\n| job | runner | wheel | cells |\n|---|---|---|---|\n");
 	}
 	for (i = 0; i < n; i++) {
@@ -256,10 +278,18 @@ summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, con
 			escmd(out, rows[i].parts ? rows[i].parts : "?");
 		} else {
 			mdcells(out, rows[i].cells);
-			if (rows[i].parts) {
+			if (rows[i].parts && rows[i].partsof && strcmp(rows[i].partsof, rows[i].build)) {
+				sbadd(out, " (its family's ");
+				escmd(out, rows[i].parts);
+				sbadd(out, " part");
+				sbadd(out, strcmp(rows[i].parts, "1") ? "s" : "");
+				sbadd(out, ", of ");
+				mdcells(out, rows[i].partsof);
+				sbadd(out, ")");
+			} else if (rows[i].parts) {
 				sbadd(out, " (links its ");
 				escmd(out, rows[i].parts);
-				sbadd(out, " parts)");
+				sbadd(out, strcmp(rows[i].parts, "1") ? " parts)" : " part)");
 			}
 		}
 		sbadd(out, " |\n");

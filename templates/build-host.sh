@@ -276,10 +276,12 @@ fi
 # of the cell's spec less its name and Python): an object is reused only within its family, and
 # there only where ccache finds the compiler, its flags and its preprocessed input the same (an
 # object whose source includes Python.h never is, for another Python). With
-# WHEELGEN_FAMILY_CACHE=1 (the workflow's jobs), for a part, and where BUILDDIR/families/<family>/
-# exists (an artifact or the Actions cache put it there), that directory is also ccache's file:
-# remote storage, before CCACHE_REMOTE_STORAGE's: what this job compiles lands there, and the
-# workflow hands it to the family's other jobs.
+# WHEELGEN_FAMILY_CACHE=1 (the workflow's jobs), that directory is the compile cache: ccache's
+# file: remote storage, before CCACHE_REMOTE_STORAGE's, and the only one (remote_only: a runner's
+# local cache is empty anyway); every object this job compiles lands there, and every hit comes
+# from there, which the workflow hands to the family's other jobs. For a part, and where the
+# directory exists (an artifact or the Actions cache put it there), it is used beside the local
+# cache (reshare: an object the local cache had is written there too).
 wg_family_dir=
 if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ] && [ -n "$WG_FAMILY_KEY" ]; then
     CCACHE_NAMESPACE=wheelgen-family-$WG_FAMILY_KEY
@@ -292,7 +294,8 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ] && [ -n "$WG_FAMILY_KEY" ]; then
                 wg_family_dir=$B/families/$WG_FAMILY
                 mkdir -p "$wg_family_dir"
                 CCACHE_REMOTE_STORAGE="file:$wg_family_dir${CCACHE_REMOTE_STORAGE:+ $CCACHE_REMOTE_STORAGE}"
-                export CCACHE_REMOTE_STORAGE
+                if [ "${WHEELGEN_FAMILY_CACHE:-}" = 1 ]; then CCACHE_REMOTE_ONLY=1; else CCACHE_RESHARE=1; fi
+                export CCACHE_REMOTE_STORAGE CCACHE_REMOTE_ONLY CCACHE_RESHARE
                 wg_say 'family %s: its compile cache is %s (%s files there)' "$WG_FAMILY" "$wg_family_dir" \
                     "$(find "$wg_family_dir" -type f ! -name CACHEDIR.TAG | wc -l | tr -d ' ')"
                 ;;

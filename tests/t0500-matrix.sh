@@ -247,31 +247,41 @@ YML
 cat >"$WORK/sharded.py" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))["include"]
-got = [(r["cell"], r.get("part"), r.get("parts"), r.get("targets"), r.get("tests")) for r in rows]
+got = [(r["cell"], r.get("part"), r.get("parts"), r.get("targets"), r.get("tests"), r.get("partsof"), r["family"]) for r in rows]
 want = []
+# (--no-families: each sharded wheel its own parts; else big's two Pythons share big-1.0-py311's)
 for c in ("big-1.0-py311", "big-1.0-py312"):
-    want += [(c, str(k), "3", "shard/%s/%d" % (c, k), None) for k in (1, 2, 3)] + [(c, None, "3", None, "test/" + c)]
-want += [("small-1.0-py311", None, None, None, "test/small-1.0-py311"), ("small-1.0-py312", None, None, None, "test/small-1.0-py312")]
-want += [("one-1.0-py311", str(k), "2", "shard/one-1.0-py311/%d" % k, None) for k in (1, 2)]
-want += [("one-1.0-py311", None, "2", None, "test/one-1.0-py311 test/one-1.0-py312")]
+    if sys.argv[2] == "each" or c == "big-1.0-py311":
+        want += [(c, str(k), "3", "shard/%s/%d" % (c, k), None, None, "big-1.0") for k in (1, 2, 3)]
+    want += [(c, None, "3", None, "test/" + c, c if sys.argv[2] == "each" else "big-1.0-py311", "big-1.0")]
+want += [("small-1.0-py311", None, None, None, "test/small-1.0-py311", None, "small-1.0"),
+         ("small-1.0-py312", None, None, None, "test/small-1.0-py312", None, "small-1.0")]
+want += [("one-1.0-py311", str(k), "2", "shard/one-1.0-py311/%d" % k, None, None, "one-1.0") for k in (1, 2)]
+want += [("one-1.0-py311", None, "2", None, "test/one-1.0-py311 test/one-1.0-py312", "one-1.0-py311", "one-1.0")]
 assert got == want, got
 PY
-t_expect "shards: --by-build gives a sharded wheel N part rows (part, parts, targets shard/CELL/K) before its final row (parts); --split puts them in partsK= and finalsK=; --count and --table show the parts" '
-	$wg matrix --config "$WORK/sharded.yml" --github --by-build >"$WORK/sh.json"
-	"$py" "$WORK/sharded.py" "$WORK/sh.json"
-	$wg matrix --config "$WORK/sharded.yml" --github --by-build --split 2 >"$WORK/sh.split"
+t_expect "shards: --by-build gives a sharded wheel N part rows (part, parts, targets shard/CELL/K) before its final row (parts, partsof); the wheels of a family share its first wheel's parts (--no-families: each its own); --split puts them in partsK= and finalsK=; --count and --table show the parts" '
+	$wg matrix --config "$WORK/sharded.yml" --github --by-build --no-families >"$WORK/sh.json"
+	"$py" "$WORK/sharded.py" "$WORK/sh.json" each
+	$wg matrix --config "$WORK/sharded.yml" --github --by-build >"$WORK/shf.json"
+	"$py" "$WORK/sharded.py" "$WORK/shf.json" family
+	$wg matrix --config "$WORK/sharded.yml" --github --by-build --split 2 --no-families >"$WORK/sh.split"
 	[ "$(sed -n "s/^\([a-z]*[0-9]*\)=.*/\1/p" "$WORK/sh.split" | tr "\n" " ")" = "matrix1 count1 matrix2 count2 parts1 partcount1 parts2 partcount2 finals1 finalcount1 finals2 finalcount2 " ]
 	grep -qx "count1=2" "$WORK/sh.split" && grep -qx "count2=0" "$WORK/sh.split"
 	grep -qx "partcount1=8" "$WORK/sh.split" && grep -qx "finalcount1=3" "$WORK/sh.split"
 	grep -qx "parts2={\"include\": \[\]}" "$WORK/sh.split" && grep -qx "partcount2=0" "$WORK/sh.split" && grep -qx "finalcount2=0" "$WORK/sh.split"
 	grep "^matrix1=" "$WORK/sh.split" | grep -q "small-1.0-py312" && ! grep "^matrix1=" "$WORK/sh.split" | grep -q "big-"
-	$wg matrix --config "$WORK/sharded.yml" --count >"$WORK/sh.count"
+	$wg matrix --config "$WORK/sharded.yml" --github --by-build --split 2 >"$WORK/shf.split"
+	grep -qx "count1=2" "$WORK/shf.split" && grep -qx "partcount1=5" "$WORK/shf.split" && grep -qx "finalcount1=3" "$WORK/shf.split"
+	$wg matrix --config "$WORK/sharded.yml" --count --no-families >"$WORK/sh.count"
 	[ "$(cat "$WORK/sh.count")" = "$(printf "(all)\t6\t8\nbigonly\t1\t3")" ]
+	$wg matrix --config "$WORK/sharded.yml" --count >"$WORK/shf.count"
+	[ "$(cat "$WORK/shf.count")" = "$(printf "(all)\t6\t5\nbigonly\t1\t3")" ]
 	$wg matrix --config "$WORK/sharded.yml" --table >"$WORK/sh.table"
 	grep -q "^big-1.0-py312 .*  \[3 parts\]$" "$WORK/sh.table" && ! grep -q "^small-1.0-py312 .*parts\]$" "$WORK/sh.table"
 '
-# (each partsK and finalsK: at most 256 rows, their counts right, every row once; a wheel's part
-# rows in one matrix unless $2 is "any")
+# (each partsK and finalsK: at most 256 rows, their counts right, every row once, every set of
+# parts a final row waits for (partsof); a wheel's part rows in one matrix unless $2 is "any")
 cat >"$WORK/splitcheck.py" <<'PY'
 import json, sys
 lines = dict(l.split("=", 1) for l in open(sys.argv[1]).read().splitlines())
@@ -286,7 +296,7 @@ for k in range(1, n + 1):
         where.setdefault(r["cell"], set()).add(k)
 assert "parts%d" % (n + 1) not in lines and "parts" not in lines and "finals" not in lines, sorted(lines)
 assert len({(r["cell"], r["part"]) for r in parts}) == len(parts) and len({r["cell"] for r in finals}) == len(finals)
-assert {r["cell"] for r in finals} == set(where) and all(len(parts) >= 1 for _ in finals)
+assert {r["partsof"] for r in finals} == set(where) and all(len(parts) >= 1 for _ in finals)
 if sys.argv[2] != "any":
     assert all(len(ks) == 1 for ks in where.values()), where
 print(" ".join(lines["partcount%d" % k] for k in range(1, n + 1)), "/", " ".join(lines["finalcount%d" % k] for k in range(1, n + 1)))
@@ -305,22 +315,28 @@ packages:
 PY
 t_expect "shards: part and final rows count against GitHub's limit of 256 rows a matrix: --split N gives N of each, filled in order, a wheel's parts in one where they fit, to the brim where not; more than N x 256 is an error" '
 	sed "s/^    cuda: \[\]$/    cuda: []\n    shards: \"4\"/" "$WORK/big.yml" >"$WORK/bigsharded.yml"
-	! $wg matrix --config "$WORK/bigsharded.yml" --github --by-build --split 4 >/dev/null 2>"$WORK/bigsharded.err"
-	grep -q "the plan has 2400 part rows and 600 final rows of sharded cells: --split 4 matrices of each hold at most 1024 rows (256 each" "$WORK/bigsharded.err"
-	$wg matrix --config "$WORK/bigsharded.yml" --count | grep -qx "(all)	600	2400"
+	! $wg matrix --config "$WORK/bigsharded.yml" --github --by-build --split 4 --no-families >/dev/null 2>"$WORK/bigsharded.err"
+	grep -q "the plan has 2400 part rows and 600 final rows: --split 4 matrices of each hold at most 1024 rows (256 each" "$WORK/bigsharded.err"
+	$wg matrix --config "$WORK/bigsharded.yml" --count --no-families | grep -qx "(all)	600	2400"
+	# (families: the 3 Pythons of each version share one set of parts)
+	$wg matrix --config "$WORK/bigsharded.yml" --count | grep -qx "(all)	600	800"
 	# (600 wheels of 3 parts: 85 wheels a matrix, 255 rows)
 	sed "s/^    cuda: \[\]$/    cuda: []\n    shards: \"3\"/" "$WORK/big.yml" >"$WORK/three.yml"
-	$wg matrix --config "$WORK/three.yml" --github --by-build --split 8 >"$WORK/three.split"
+	$wg matrix --config "$WORK/three.yml" --github --by-build --split 8 --no-families >"$WORK/three.split"
 	[ "$("$py" "$WORK/splitcheck.py" "$WORK/three.split" whole 8)" = "255 255 255 255 255 255 255 15 / 256 256 88 0 0 0 0 0" ]
-	! $wg matrix --config "$WORK/three.yml" --github --by-build --split 7 >/dev/null 2>"$WORK/three.err"
-	grep -q "the plan has 1800 part rows and 600 final rows of sharded cells: --split 7" "$WORK/three.err"
+	! $wg matrix --config "$WORK/three.yml" --github --by-build --split 7 --no-families >/dev/null 2>"$WORK/three.err"
+	grep -q "the plan has 1800 part rows and 600 final rows: --split 7" "$WORK/three.err"
 	# (341 wheels of 3 parts, 1023 rows: whole wheels would need 5 matrices, 4 hold them filled to the brim)
 	$wg matrix --config "$WORK/brim.yml" --github --by-build --split 4 >"$WORK/brim.split"
 	[ "$("$py" "$WORK/splitcheck.py" "$WORK/brim.split" any 4)" = "256 256 256 255 / 256 85 0 0" ]
-	# (the production config: flash-attn shards "4", profile all, as the workflow plans it)
-	$wg matrix --config "$top/config/packages.yml" --github --by-build --split 4 --profile all >"$WORK/prod.split"
+	# (the production config: flash-attn shards "4", profile all: each wheel its own parts, over
+	# two matrices; as the workflow plans it, its families share them, fewer than a matrix holds)
+	$wg matrix --config "$top/config/packages.yml" --github --by-build --split 4 --profile all --no-families >"$WORK/prod.split"
 	"$py" "$WORK/splitcheck.py" "$WORK/prod.split" whole 4 >"$WORK/prod.counts"
 	[ "$(sed -n "s/^partcount\([0-9]\)=//p" "$WORK/prod.split" | awk "{n += \$1} END {print n}")" -gt 256 ]
+	$wg matrix --config "$top/config/packages.yml" --github --by-build --split 4 --profile all >"$WORK/prodf.split"
+	"$py" "$WORK/splitcheck.py" "$WORK/prodf.split" whole 4 >"$WORK/prodf.counts"
+	[ "$(sed -n "s/^partcount\([0-9]\)=//p" "$WORK/prodf.split" | awk "{n += \$1} END {print n}")" -lt 256 ]
 '
 
 # shards suggest: flash-attn's production cell as the issue measured it (73 objects, 9.5 hours)

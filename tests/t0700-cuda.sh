@@ -146,13 +146,13 @@ t_expect "configure --cuda-from-pypi 13.2 assembles a second toolkit from PyPI's
 	cell=wgcuda-0.1.0-py$(echo "$py" | tr -d .)-cu132
 	exe=$(sed -n "s/^python $py //p" out/host.txt)
 	[ -f "out/wheels/wgcuda-0.1.0-py$(echo "$py" | tr -d .)-cu130/manifest" ]
-	WHEELGEN_FAMILY_CACHE=1 ninja "test/$cell" >"$WORK/cu132.log" 2>&1
+	ninja "test/$cell" >"$WORK/cu132.log" 2>&1
 	t_venv "$WORK/venv132" "$exe"
 	"$WORK/venv132/bin/pip" install -q --no-deps "out/wheels/$cell/"*.whl >/dev/null 2>&1
 	[ "$(cd / && "$WORK/venv132/bin/python" -c "import wgcuda; print(wgcuda.runtime_version())")" = 13020 ]
 	grep -q "out/toolkits/cuda-13.2/nvidia/cu13/bin/nvcc\|CUDA_HOME=.*cuda-13.2" "out/logs/$cell.build.log"
-	grep -x "wheelgen: objects: 2 compiled, 0 reused, 0 from the family" "out/logs/$cell.build.log"
-	grep -qx objects_family=0 "out/wheels/$cell/manifest"
+	# (ccache'"'"'s own count: neither of its 2 compiles a hit)
+	sed -n "/ccache statistics of this build/,\$p" "out/logs/$cell.build.log" | grep -m 1 "^  |   Hits:" | grep -q "^  |   Hits: *0 / 2 "
 '
 
 t_case "a pypi: source: pip unpacks the sdist under the cell's build directory, so the next Python's CUDA object comes from the cache"

@@ -1,0 +1,156 @@
+/* jobs: the jobs a CI plan runs for its wheels, and what each takes (see jobs.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs.h"
+
+void
+jobsmodel(const struct cell *cl, struct pkgtimes *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->from = "the model";
+	if (cl->cuda) {
+		t->setup = 300;
+		t->perobject = 240;
+		t->archs = 4;
+		t->objects = 10;
+		t->pyobjects = 1;
+	} else {
+		t->setup = 120;
+		t->perobject = 10;
+		t->objects = 10;
+		t->pyobjects = 10;
+	}
+}
+
+double
+jobsperobject(const struct pkgtimes *t, const struct cell *cl)
+{
+	if (t->archs > 0 && cl->cuda && cl->archs && cl->archs->n > 0)
+		return t->perobject * (double)cl->archs->n / (double)t->archs;
+	return t->perobject;
+}
+
+/* the figures of cl's package */
+static const struct pkgtimes *
+timesof(const struct jobopts *o, const struct cell *cl)
+{
+	return &o->times[cl->pkg - o->pkgs];
+}
+
+int
+jobsfamily(const struct cell *cl, size_t n, const struct jobopts *o)
+{
+	const struct pkgtimes *t = timesof(o, cl);
+
+	/* one more job (the part) against what the other wheels no longer compile */
+	return n >= 2 && o->overhead + t->setup < (double)(n - 1) * (t->objects - t->pyobjects) * jobsperobject(t, cl);
+}
+
+/* --by-build: is cells[i] the first of [lo, i] to test its wheel? */
+static int
+firstofbuild(const struct matrix *m, size_t lo, size_t i)
+{
+	size_t k;
+
+	for (k = lo; k < i; k++) {
+		if (!strcmp(cellbuild(&m->cells[k]), cellbuild(&m->cells[i])))
+			return 0;
+	}
+	return 1;
+}
+
+static struct job *
+addjob(struct jobplan *p, enum jobkind kind, size_t cell)
+{
+	struct job *j;
+
+	GROW(p->v, p->cap, p->n + 1);
+	j = &p->v[p->n++];
+	memset(j, 0, sizeof(*j));
+	j->kind = kind;
+	j->cell = cell;
+	j->partcell = cell;
+	return j;
+}
+
+/* the part rows of cell c (N = its package's parts), then its final row */
+static void
+addparts(struct jobplan *p, const struct matrix *m, size_t c, const struct jobopts *o)
+{
+	const struct cell *cl = &m->cells[c];
+	const struct pkgtimes *t = timesof(o, cl);
+	long k, np = cellparts(cl);
+	struct job *j;
+
+	for (k = 1; k <= np; k++) {
+		j = addjob(p, JOB_PART, c);
+		j->part = k;
+		j->parts = np;
+		j->group = p->ngroups;
+		j->compiled = t->objects / (double)np;
+		j->secs = o->overhead + t->setup + j->compiled * jobsperobject(t, cl);
+	}
+	p->ngroups++;
+}
+
+void
+jobsplan(const struct matrix *m, size_t lo, size_t hi, const struct jobopts *o, struct jobplan *p)
+{
+	size_t *rows = xcalloc(hi - lo + 1, sizeof(*rows)), *first = xcalloc(hi - lo + 1, sizeof(*first));
+	size_t *count = xcalloc(hi - lo + 1, sizeof(*count));
+	char *family = xcalloc(hi - lo + 1, 1);
+	size_t i, r, k, n = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (i = lo; i < hi; i++) {
+		if (firstofbuild(m, lo, i))
+			rows[n++] = i;
+	}
+	/* each row's family: the first row of its family name */
+	for (r = 0; r < n; r++) {
+		for (k = 0; k < r && strcmp(m->cells[rows[k]].family, m->cells[rows[r]].family); k++)
+			;
+		first[r] = k;
+		count[k]++;
+	}
+	for (r = 0; r < n; r++) {
+		const struct cell *cl = &m->cells[rows[r]];
+
+		if (first[r] == r && !o->nofamilies && count[r] >= 2)
+			family[r] = cellparts(cl) > 1 || jobsfamily(cl, count[r], o);
+	}
+	for (r = 0; r < n; r++) {
+		const struct cell *cl = &m->cells[rows[r]];
+		const struct pkgtimes *t = timesof(o, cl);
+		double tobj = jobsperobject(t, cl);
+		struct job *j;
+
+		if (family[first[r]] || cellparts(cl) > 1) {
+			size_t pc = family[first[r]] ? rows[first[r]] : rows[r];
+
+			if (pc == rows[r])
+				addparts(p, m, rows[r], o);
+			j = addjob(p, JOB_FINAL, rows[r]);
+			j->parts = cellparts(&m->cells[pc]);
+			j->partcell = pc;
+			/* the part cell's final compiles nothing; another Python's what includes Python.h */
+			j->compiled = pc == rows[r] ? 0 : t->pyobjects;
+		} else {
+			j = addjob(p, JOB_BUILD, rows[r]);
+			j->compiled = t->objects;
+		}
+		j->secs = o->overhead + t->setup + j->compiled * tobj;
+	}
+	free(rows);
+	free(first);
+	free(count);
+	free(family);
+}
+
+void
+jobsfree(struct jobplan *p)
+{
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
