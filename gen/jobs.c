@@ -47,6 +47,13 @@ jobsfamily(const struct cell *cl, size_t n, const struct jobopts *o)
 	return n >= 2 && o->overhead + t->setup < (double)(n - 1) * (t->objects - t->pyobjects) * jobsperobject(t, cl);
 }
 
+/* whether cl's family's compile cache is kept from an earlier run */
+static int
+cached(const struct jobopts *o, const struct cell *cl)
+{
+	return o->cached && o->cached(o->ctx, cl->family);
+}
+
 /* --by-build: is cells[i] the first of [lo, i] to test its wheel? */
 static int
 firstofbuild(const struct matrix *m, size_t lo, size_t i)
@@ -88,7 +95,7 @@ addparts(struct jobplan *p, const struct matrix *m, size_t c, const struct jobop
 		j->part = k;
 		j->parts = np;
 		j->group = p->ngroups;
-		j->compiled = t->objects / (double)np;
+		j->compiled = (cached(o, cl) ? t->pyobjects : t->objects) / (double)np;
 		j->secs = o->overhead + t->setup + j->compiled * jobsperobject(t, cl);
 	}
 	p->ngroups++;
@@ -138,7 +145,7 @@ jobsplan(const struct matrix *m, size_t lo, size_t hi, const struct jobopts *o, 
 			j->compiled = pc == rows[r] ? 0 : t->pyobjects;
 		} else {
 			j = addjob(p, JOB_BUILD, rows[r]);
-			j->compiled = t->objects;
+			j->compiled = cached(o, cl) ? t->pyobjects : t->objects;
 		}
 		j->secs = o->overhead + t->setup + j->compiled * tobj;
 	}
@@ -146,6 +153,82 @@ jobsplan(const struct matrix *m, size_t lo, size_t hi, const struct jobopts *o, 
 	free(first);
 	free(count);
 	free(family);
+}
+
+void
+jobsrun(const struct jobplan *p, long runners, struct jobsrun *r)
+{
+	double *end = xcalloc(p->n + 1, sizeof(*end)), *prio = xcalloc(p->n + 1, sizeof(*prio));
+	double *busy, now = 0, maxfinal = 0, maxpart = 0, maxbuild = 0;
+	char *state = xcalloc(p->n + 1, 1);  /* 0 waiting, 1 running, 2 ended */
+	size_t i, k, left = p->n, partsleft = 0, nrun, lastfinal = 0, longpart = 0, longbuild = 0;
+
+	memset(r, 0, sizeof(*r));
+	nrun = runners > 0 ? (size_t)runners : p->n;
+	busy = xcalloc(nrun + 1, sizeof(*busy));
+	for (i = 0; i < p->n; i++) {
+		const struct job *j = &p->v[i];
+
+		r->runnersecs += j->secs;
+		partsleft += j->kind == JOB_PART;
+		if (j->kind == JOB_FINAL && j->secs >= maxfinal)
+			maxfinal = j->secs, lastfinal = i;
+		if (j->kind == JOB_PART && j->secs > maxpart)
+			maxpart = j->secs, longpart = i;
+		if (j->kind == JOB_BUILD && j->secs > maxbuild)
+			maxbuild = j->secs, longbuild = i;
+	}
+	for (i = 0; i < p->n; i++)
+		prio[i] = p->v[i].secs + (p->v[i].kind == JOB_PART ? maxfinal : 0);
+	/* the longest chain: a build or final row alone, or the longest part and then the longest final */
+	if (partsleft && maxpart + maxfinal > maxbuild) {
+		r->chain = maxpart + maxfinal;
+		r->chainfirst = longpart, r->chainlast = lastfinal;
+	} else {
+		r->chain = maxbuild > maxfinal ? maxbuild : maxfinal;
+		r->chainfirst = r->chainlast = maxbuild > maxfinal ? longbuild : lastfinal;
+	}
+	while (left) {
+		double next = -1;
+
+		/* fill the free runners with the ready jobs, the longest chain first */
+		for (k = 0; k < nrun; k++) {
+			size_t best = p->n;
+
+			if (busy[k] > now)
+				continue;
+			for (i = 0; i < p->n; i++) {
+				if (state[i] || (p->v[i].kind == JOB_FINAL && partsleft))
+					continue;
+				if (best == p->n || prio[i] > prio[best])
+					best = i;
+			}
+			if (best == p->n)
+				break;
+			state[best] = 1;
+			busy[k] = end[best] = now + p->v[best].secs;
+		}
+		/* on to the next job's end, and what ended then */
+		for (i = 0; i < p->n; i++) {
+			if (state[i] == 1 && (next < 0 || end[i] < next))
+				next = end[i];
+		}
+		if (next < 0)
+			BUG("jobsrun: jobs left, none running");
+		now = next;
+		for (i = 0; i < p->n; i++) {
+			if (state[i] == 1 && end[i] <= now) {
+				state[i] = 2;
+				left--;
+				partsleft -= p->v[i].kind == JOB_PART;
+			}
+		}
+	}
+	r->wall = now;
+	free(end);
+	free(prio);
+	free(busy);
+	free(state);
 }
 
 void

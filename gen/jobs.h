@@ -66,6 +66,10 @@ struct jobopts {
 	double overhead;               /* seconds every job takes besides its build step (the
 					  runner, checkout, configure, the disk); 0: none */
 	int nofamilies;                /* 1: every wheel on its own (the plan before families) */
+	/* whether family's compile cache holds its objects from an earlier run (the Actions cache):
+	   its cells then compile only what includes Python.h; NULL: none does */
+	int (*cached)(const void *ctx, const char *family);
+	const void *ctx;
 };
 
 /* the seconds per object of cl's package's figures t, scaled to cl's architectures */
@@ -80,6 +84,24 @@ void jobsplan(const struct matrix *m, size_t lo, size_t hi, const struct jobopts
 /* whether n wheels of cells like cl, built as a family without shards, cost fewer runner-seconds
    than each built whole */
 int jobsfamily(const struct cell *cl, size_t n, const struct jobopts *o);
+
+/* what running a plan takes */
+struct jobsrun {
+	double runnersecs;    /* every job's seconds, summed */
+	double wall;          /* from the first job's start to the last one's end on the runners */
+	double chain;         /* the longest chain of jobs one after another (the wall time with
+				 runners enough) */
+	size_t chainfirst;    /* its longest job (the index in the plan) */
+	size_t chainlast;     /* its last job: a final row after part rows, or the first again */
+};
+
+/*
+ * Run p on runners concurrent jobs, on paper: a final row starts once every part row has ended
+ * (the workflow's final jobs need every part job), the rest at once; a free runner takes the
+ * ready job with the longest chain after it first (a part row's chain: it, then the longest
+ * final row). runners 0: as many as there are jobs.
+ */
+void jobsrun(const struct jobplan *p, long runners, struct jobsrun *r);
 
 void jobsfree(struct jobplan *p);
 

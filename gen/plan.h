@@ -21,6 +21,10 @@ struct planopts {
 	int needkeys;                 /* compute every selected cell's key (it is printed) */
 	int alllanes;                 /* keep the cells no lane builds yet (matrix --table shows why) */
 	const char *tmp;              /* a scratch file for the store's manifests */
+	/* called with each cell the store holds and its manifest there (the estimate reads what its
+	   build recorded); NULL: none */
+	void (*held)(void *ctx, const struct cell *cl, const char *manifest);
+	void *heldctx;
 };
 
 /*

@@ -339,6 +339,52 @@ t_expect "shards: part and final rows count against GitHub's limit of 256 rows a
 	[ "$(sed -n "s/^partcount\([0-9]\)=//p" "$WORK/prodf.split" | awk "{n += \$1} END {print n}")" -lt 256 ]
 '
 
+# matrix --estimate: a family of two Pythons in 3 parts, its figures from a times file, then from
+# the manifests of its builds (a part cell that took its 12 objects from 3 parts of 4, a second
+# Python that compiled 2 and took 10 from the family): a job is 60 s of setup and 10 s an object
+mkdir -p "$WORK/est/big" "$WORK/est/b/wheels/big-1.0-py311" "$WORK/est/b/wheels/big-1.0-py312"
+printf 'defaults: {python: ["3.11", "3.12"]}\npackages:\n  big: {source: {path: big}, versions: ["1.0"], shards: "3"}\n' >"$WORK/est/est.yml"
+printf '# from a record\nbig objects=12 python_objects=12 object_seconds=10 setup_seconds=60\n' >"$WORK/est/times.txt"
+h=$(printf "%064d" 1)
+for v in 11 12; do
+	printf 'cell=big-1.0-py3%s\npackage=big\nversion=1.0\npython=3.%s\nfilename=big-1.0-cp3%s-cp3%s-linux_x86_64.whl\nsha256=%s\nsize=10\ntags=cp3%s-cp3%s-linux_x86_64\n' \
+		"$v" "$v" "$v" "$v" "$h" "$v" "$v" >"$WORK/est/b/wheels/big-1.0-py3$v/manifest"
+done
+printf 'objects_compiled=0\nobjects_reused=12\nobjects_family=0\njob_times=build:0:60 part1:4:100 part2:4:100 part3:4:100\n' >>"$WORK/est/b/wheels/big-1.0-py311/manifest"
+printf 'objects_compiled=2\nobjects_reused=0\nobjects_family=10\njob_times=build:2:80 bad part9:x:1\n' >>"$WORK/est/b/wheels/big-1.0-py312/manifest"
+wga=$src/out/wheelgen
+t_expect "matrix --estimate: runner-hours, the wall time on 1 and 2 concurrent jobs (a final row after every part row) and the longest chain, from a times file; --no-families: each wheel its own parts" '
+	cd "$WORK/est"
+	wg=$wga
+	$wg matrix --config est.yml --estimate --times times.txt --job-overhead 0 --runners 1 >one.txt
+	cat one.txt
+	grep -qx "plan: 2 wheels: 0 build rows, 3 part rows, 2 final rows" one.txt
+	grep -qx "runner-hours: 0.15 (540 s)" one.txt
+	grep -qx "wall: 0.15 h (540 s) on 1 concurrent job" one.txt
+	grep -qx "longest chain: 0.08 h (280 s): big-1.0-py311, part 1 of 3 (1m40s), then big-1.0-py312.s final row (3m00s)" one.txt
+	grep -qx "  big: 12 objects, 12 with Python.h; 10 s an object, 1m00s of setup (times.txt:2)" one.txt
+	$wg matrix --config est.yml --estimate --times times.txt --job-overhead 0 --runners 2 | grep -qx "wall: 0.11 h (380 s) on 2 concurrent jobs"
+	$wg matrix --config est.yml --estimate --times times.txt --job-overhead 0 --runners 1 --no-families >each.txt
+	grep -qx "plan: 2 wheels: 0 build rows, 6 part rows, 2 final rows" each.txt && grep -qx "runner-hours: 0.20 (720 s)" each.txt
+	# (each job 3 minutes more by default)
+	$wg matrix --config est.yml --estimate --times times.txt --runners 1 | grep -qx "runner-hours: 0.40 (1440 s)"
+'
+t_expect "matrix --estimate from the manifests of earlier builds: job_times fitted to 60 s of setup and 10 s an object, the objects a second Python compiled (what includes Python.h); a malformed job record is skipped; its option errors" '
+	cd "$WORK/est"
+	wg=$wga
+	$wg matrix --config est.yml --builddir b --estimate --job-overhead 0 --runners 2 >rec.txt
+	cat rec.txt
+	grep -qx "runner-hours: 0.12 (440 s)" rec.txt
+	grep -qx "wall: 0.08 h (280 s) on 2 concurrent jobs" rec.txt
+	grep -qx "  big: 12 objects, 2 with Python.h; 10 s an object, 1m00s of setup (5 jobs of 2 builds recorded)" rec.txt
+	! $wg matrix --config est.yml --runners 2 2>err.txt && grep -q "go with --estimate" err.txt
+	! $wg matrix --config est.yml --estimate --github 2>err.txt && grep -q "estimate prints the estimate" err.txt
+	printf "big objects=12 speed=3\n" >bad.txt
+	! $wg matrix --config est.yml --estimate --times bad.txt 2>err.txt && grep -q "^wheelgen: error: bad.txt:1: .speed=3. is not one of objects=" err.txt
+	printf "nosuch objects=1\n" >bad.txt
+	! $wg matrix --config est.yml --estimate --times bad.txt 2>err.txt && grep -q "bad.txt:1: no package .nosuch. in the config" err.txt
+'
+
 # shards suggest: flash-attn's production cell as the issue measured it (73 objects, 9.5 hours)
 # and one part of it: 10 minutes of setup, 460 s an object
 mkdir -p "$WORK/sug/logs"
