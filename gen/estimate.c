@@ -59,7 +59,8 @@ pkgindex(const struct config *c, const char *name)
 static int
 timesfield(struct pkgtimes *t, const char *kv, struct sb *why)
 {
-	static const char *const keys[] = { "objects", "python_objects", "object_seconds", "setup_seconds", "archs" };
+	static const char *const keys[] = { "objects", "python_objects", "object_seconds", "setup_seconds", "archs",
+					    "python_object_seconds" };
 	const char *eq = strchr(kv, '=');
 	char *end;
 	double v;
@@ -70,7 +71,8 @@ timesfield(struct pkgtimes *t, const char *kv, struct sb *why)
 			break;
 	}
 	if (!eq || k == sizeof(keys) / sizeof(keys[0])) {
-		sbaddf(why, "'%s' is not one of objects=, python_objects=, object_seconds=, setup_seconds=, archs=", kv);
+		sbaddf(why, "'%s' is not one of objects=, python_objects=, object_seconds=, python_object_seconds=, "
+		       "setup_seconds=, archs=", kv);
 		return -1;
 	}
 	errno = 0;
@@ -84,7 +86,8 @@ timesfield(struct pkgtimes *t, const char *kv, struct sb *why)
 	case 1: t->pyobjects = v; break;
 	case 2: t->perobject = v; break;
 	case 3: t->setup = v; break;
-	default: t->archs = (long)v; break;
+	case 4: t->archs = (long)v; break;
+	default: t->pyperobject = v; break;
 	}
 	return 0;
 }
@@ -113,6 +116,7 @@ estimatetimes(struct estimate *e, const char *path)
 		}
 		t = e->times[k];
 		t.archs = 0;
+		t.pyperobject = 0;
 		while (rc == 0 && (w = strtok_r(NULL, " \t", &save))) {
 			if (timesfield(&t, w, &why) < 0)
 				rc = error("%s:%d: %s", path, n, why.buf);
@@ -335,17 +339,31 @@ estimateprint(struct sb *s, const struct estimate *e, const struct matrix *m, co
 	for (i = 0; i < p->n; i++) {
 		const struct cell *cl = &m->cells[p->v[i].cell];
 		const struct pkgtimes *t;
+		double secs = 0;
+		size_t j, wheels = 0;
 
 		k = (size_t)(cl->pkg - e->c->pkgs);
 		if (shown[k])
 			continue;
 		shown[k] = 1;
 		t = &e->times[k];
-		sbaddf(s, "  %s: %.0f objects, %.0f with Python.h; ", cl->pkg->name, t->objects, t->pyobjects);
+		for (j = 0; j < p->n; j++) {
+			if (m->cells[p->v[j].cell].pkg == cl->pkg) {
+				secs += p->v[j].secs;
+				wheels += p->v[j].kind != JOB_PART;
+			}
+		}
+		sbaddf(s, "  %s: %zu wheel%s, %.2f runner-hours; %.0f objects, %.0f with Python.h; ", cl->pkg->name, wheels,
+		       wheels == 1 ? "" : "s", secs / 3600, t->objects, t->pyobjects);
 		duration(s, t->perobject);
 		sbadd(s, " an object");
 		if (t->archs > 0)
 			sbaddf(s, " at %ld architecture%s", t->archs, t->archs == 1 ? "" : "s");
+		if (t->pyperobject > 0) {
+			sbadd(s, " (with Python.h: ");
+			duration(s, t->pyperobject);
+			sbadd(s, ")");
+		}
 		sbadd(s, ", ");
 		duration(s, t->setup);
 		sbaddf(s, " of setup (%s)\n", t->from);

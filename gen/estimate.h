@@ -46,8 +46,9 @@ void estimatefree(struct estimate *e);
 
 /*
  * Read a times file: one line per package, "PACKAGE KEY=VALUE...", the keys objects,
- * python_objects, object_seconds, setup_seconds and archs (numbers of at least 0), '#' comments
- * and blank lines. Its figures override what was recorded. -1 with "file:line: message".
+ * python_objects, object_seconds, python_object_seconds, setup_seconds and archs (numbers of at
+ * least 0), '#' comments and blank lines. Its figures override what was recorded. -1 with
+ * "file:line: message".
  */
 int estimatetimes(struct estimate *e, const char *path);
 

@@ -31,6 +31,16 @@ jobsperobject(const struct pkgtimes *t, const struct cell *cl)
 	return t->perobject;
 }
 
+double
+jobscompile(const struct pkgtimes *t, const struct cell *cl, double n, double py)
+{
+	double k = jobsperobject(t, cl), pk = t->pyperobject > 0 ? t->pyperobject : k;
+
+	if (py > n)
+		py = n;
+	return (n - py) * k + py * pk;
+}
+
 /* the figures of cl's package */
 static const struct pkgtimes *
 timesof(const struct jobopts *o, const struct cell *cl)
@@ -95,8 +105,14 @@ addparts(struct jobplan *p, const struct matrix *m, size_t c, const struct jobop
 		j->part = k;
 		j->parts = np;
 		j->group = p->ngroups;
-		j->compiled = (cached(o, cl) ? t->pyobjects : t->objects) / (double)np;
-		j->secs = o->overhead + t->setup + j->compiled * jobsperobject(t, cl);
+		/* (a part's share holds Python.h objects as the cell does) */
+		if (cached(o, cl)) {
+			j->compiled = t->pyobjects / (double)np;
+			j->secs = o->overhead + t->setup + jobscompile(t, cl, j->compiled, j->compiled);
+		} else {
+			j->compiled = t->objects / (double)np;
+			j->secs = o->overhead + t->setup + jobscompile(t, cl, t->objects, t->pyobjects) / (double)np;
+		}
 	}
 	p->ngroups++;
 }
@@ -130,7 +146,6 @@ jobsplan(const struct matrix *m, size_t lo, size_t hi, const struct jobopts *o, 
 	for (r = 0; r < n; r++) {
 		const struct cell *cl = &m->cells[rows[r]];
 		const struct pkgtimes *t = timesof(o, cl);
-		double tobj = jobsperobject(t, cl);
 		struct job *j;
 
 		if (family[first[r]] || cellparts(cl) > 1) {
@@ -147,7 +162,8 @@ jobsplan(const struct matrix *m, size_t lo, size_t hi, const struct jobopts *o, 
 			j = addjob(p, JOB_BUILD, rows[r]);
 			j->compiled = cached(o, cl) ? t->pyobjects : t->objects;
 		}
-		j->secs = o->overhead + t->setup + j->compiled * tobj;
+		/* (what it compiles beyond the Python.h objects are kernels) */
+		j->secs = o->overhead + t->setup + jobscompile(t, cl, j->compiled, t->pyobjects);
 	}
 	free(rows);
 	free(first);

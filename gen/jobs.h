@@ -26,6 +26,8 @@ struct pkgtimes {
 	long archs;         /* the CUDA architectures those objects held (0: the time is not scaled) */
 	double objects;     /* the objects of a cell */
 	double pyobjects;   /* of them, the ones every Python compiles (that include Python.h) */
+	double pyperobject; /* seconds per such object (host code: not scaled by architectures); 0:
+			       perobject's */
 	const char *from;   /* where the figures come from, for people */
 };
 
@@ -74,6 +76,9 @@ struct jobopts {
 
 /* the seconds per object of cl's package's figures t, scaled to cl's architectures */
 double jobsperobject(const struct pkgtimes *t, const struct cell *cl);
+
+/* the seconds of compiling n of a cell's objects: of them, py (at most) those with Python.h */
+double jobscompile(const struct pkgtimes *t, const struct cell *cl, double n, double py);
 
 /*
  * The jobs of the wheels of m's cells [lo, hi) (the first selected cell of each wheel: --by-build's

@@ -595,7 +595,7 @@ fi
 # wg_objects: what wheelgen-cc did, into wg_compiled, wg_reused (from parts or an earlier
 # attempt), wg_family (from the family's compile cache), wg_other (other parts'), wg_late (past
 # the deadline) and wg_total (each object counted once); wg_csecs: the seconds of compiler work of
-# the objects compiled here (each compile's wall time, summed)
+# the objects compiled here (the processor seconds of their compiles, summed)
 wg_objects() {
     wg_count() { awk -v w="$1" '$1 == w { print $2 }' "$WG_CC_LOG" | sort -u | wc -l | tr -d ' '; }
     wg_compiled=$(wg_count compiled)
@@ -1036,7 +1036,7 @@ if [ "$wg_cc_on" = 1 ]; then
     # manifest then stays as it is, and nothing after it runs again
     wg_jobs="build:$wg_compiled:$(($(date +%s) - wg_t0))"
     for wg_d in "$wg_shards"/*/; do
-        if [ ! -f "$wg_d/objects" ] || [ "$(cat "$wg_d/key" 2>/dev/null || true)" != "$wg_key" ]; then continue; fi
+        if [ ! -f "$wg_d/objects" ] || [ "$(cat "$wg_d/key" 2>/dev/null || true)" != "$WG_CC_KEY" ]; then continue; fi
         wg_n=${wg_d%/}
         wg_n=${wg_n##*/}
         case $wg_n in [0-9]*) wg_n=part$wg_n ;; esac

@@ -362,7 +362,7 @@ t_expect "matrix --estimate: runner-hours, the wall time on 1 and 2 concurrent j
 	grep -qx "runner-hours: 0.15 (540 s)" one.txt
 	grep -qx "wall: 0.15 h (540 s) on 1 concurrent job" one.txt
 	grep -qx "longest chain: 0.08 h (280 s): big-1.0-py311, part 1 of 3 (1m40s), then big-1.0-py312.s final row (3m00s)" one.txt
-	grep -qx "  big: 12 objects, 12 with Python.h; 10 s an object, 1m00s of setup (times.txt:2)" one.txt
+	grep -qx "  big: 2 wheels, 0.15 runner-hours; 12 objects, 12 with Python.h; 10 s an object, 1m00s of setup (times.txt:2)" one.txt
 	$wg matrix --config est.yml --estimate --times times.txt --job-overhead 0 --runners 2 | grep -qx "wall: 0.11 h (380 s) on 2 concurrent jobs"
 	$wg matrix --config est.yml --estimate --times times.txt --job-overhead 0 --runners 1 --no-families >each.txt
 	grep -qx "plan: 2 wheels: 0 build rows, 6 part rows, 2 final rows" each.txt && grep -qx "runner-hours: 0.20 (720 s)" each.txt
@@ -376,7 +376,7 @@ t_expect "matrix --estimate from the manifests of earlier builds: job_times fitt
 	cat rec.txt
 	grep -qx "runner-hours: 0.12 (440 s)" rec.txt
 	grep -qx "wall: 0.08 h (280 s) on 2 concurrent jobs" rec.txt
-	grep -qx "  big: 12 objects, 2 with Python.h; 10 s an object, 1m00s of setup (5 jobs of 2 builds recorded)" rec.txt
+	grep -qx "  big: 2 wheels, 0.12 runner-hours; 12 objects, 2 with Python.h; 10 s an object, 1m00s of setup (5 jobs of 2 builds recorded)" rec.txt
 	! $wg matrix --config est.yml --runners 2 2>err.txt && grep -q "go with --estimate" err.txt
 	! $wg matrix --config est.yml --estimate --github 2>err.txt && grep -q "estimate prints the estimate" err.txt
 	printf "big objects=12 speed=3\n" >bad.txt

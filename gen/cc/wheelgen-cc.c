@@ -30,7 +30,8 @@
  *                   WHAT one of compiled, family (the compile cache had it: an object of the
  *                   cell's family, docs/manual.md "Families"), reused (from a part or an earlier
  *                   attempt), other (another part's), late (past the deadline); SECONDS the
- *                   compile's wall time ("-" where nothing ran)
+ *                   processor seconds of the compile and what it ran ("-" where nothing ran):
+ *                   the work, which other load on the machine changes little
  *   CCACHE_STATSLOG where ccache is the next program (build-host.sh sets it): each owned compile
  *                   gets a statistics log of its own, read to tell a cache hit from a compile
  *                   and then appended to this one
@@ -55,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -660,14 +662,17 @@ appendlog(const char *from, const char *to)
 	unlink(from);
 }
 
-/* seconds since some fixed moment (for a compile's wall time) */
+/* the processor seconds (user and system) of this process's children that ended: the compile
+   it ran, with every process that compile waited for (ccache, nvcc's cicc and ptxas, cc1plus) */
 static double
-now(void)
+childcpu(void)
 {
-	struct timespec ts;
+	struct rusage ru;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 /* a link, archive or device link given a placeholder: make its output, and nothing else */
@@ -773,9 +778,9 @@ main(int argc, char **argv)
 		unlink(ownlog);
 		setenv("CCACHE_STATSLOG", ownlog, 1);
 	}
-	t0 = now();
+	t0 = childcpu();
 	rc = run(next, argv, deadline);
-	secs = now() - t0;
+	secs = childcpu() - t0;
 	if (ownlog[0]) {
 		hit = cachehit(ownlog, cl.src);
 		appendlog(ownlog, statslog);
