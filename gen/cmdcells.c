@@ -151,6 +151,37 @@ cachedfamily(const void *ctx, const char *family)
 	return estimatecached(ctx, family);
 }
 
+/* the option combinations matrix refuses; -1 with a message */
+static int
+matrixoptscheck(const struct opts *o)
+{
+	if (o->bybuild && o->format != FMT_JSON && o->format != FMT_GITHUB)
+		return error("--by-build goes with --json or --github");
+	if (o->split && o->format != FMT_GITHUB)
+		return error("--split goes with --github");
+	if (o->estimate && (o->format || o->count || o->bybuild))
+		return error("--estimate prints the estimate, not the rows: it goes with no --json, --github, --tsv, --table, "
+			     "--count or --by-build");
+	if ((o->runners || o->times || o->overheadset) && !o->estimate)
+		return error("--runners, --times and --job-overhead go with --estimate");
+	return 0;
+}
+
+/* matrix --estimate: the plan of m's first n cells, what it costs, on standard output */
+static void
+printestimate(const struct opts *o, const struct estimate *est, const struct matrix *m, size_t n, struct jobopts *jo)
+{
+	struct sb s = SB_INIT;
+	struct jobplan p;
+
+	jo->overhead = (o->overheadset ? o->overheadmin : 3) * 60;
+	jobsplan(m, 0, n, jo, &p);
+	estimateprint(&s, est, m, &p, o->runners ? o->runners : 20, jo->overhead);
+	fwrite(s.buf, 1, s.len, stdout);
+	jobsfree(&p);
+	sbfree(&s);
+}
+
 static int
 cmdmatrix(const struct command *cmd, int argc, char **argv)
 {
@@ -175,22 +206,8 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	memset(&k, 0, sizeof(k));
 	memset(&st, 0, sizeof(st));
 	parseopts(argc, argv, &o, cmd);
-	if (o.bybuild && o.format != FMT_JSON && o.format != FMT_GITHUB) {
-		error("--by-build goes with --json or --github");
+	if (matrixoptscheck(&o) < 0)
 		return 2;
-	}
-	if (o.split && o.format != FMT_GITHUB) {
-		error("--split goes with --github");
-		return 2;
-	}
-	if (o.estimate && (o.format || o.count || o.bybuild)) {
-		error("--estimate prints the estimate, not the rows: it goes with no --json, --github, --tsv, --table, --count or --by-build");
-		return 2;
-	}
-	if ((o.runners || o.times || o.overheadset) && !o.estimate) {
-		error("--runners, --times and --job-overhead go with --estimate");
-		return 2;
-	}
 	c = cmdload(&a, &o, &h, &m);
 	if (!c)
 		goto out;
@@ -235,13 +252,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 		goto out;
 	estimatefinish(&est);
 	if (o.estimate) {
-		struct jobplan p;
-
-		mo.jobs.overhead = (o.overheadset ? o.overheadmin : 3) * 60;
-		jobsplan(&m, 0, n, &mo.jobs, &p);
-		estimateprint(&s, &est, &m, &p, o.runners ? o.runners : 20, mo.jobs.overhead);
-		jobsfree(&p);
-		fwrite(s.buf, 1, s.len, stdout);
+		printestimate(&o, &est, &m, n, &mo.jobs);
 		rc = 0;
 		goto out;
 	}

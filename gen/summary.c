@@ -103,6 +103,39 @@ planparse(const char *text, int part, char job, struct planrow **rows, size_t *n
 	return rc;
 }
 
+/* "N wheels to build (S sharded: P part rows, then a final row each; W of them in F families
+   sharing their parts):" and the table's head */
+static void
+planheadline(struct sb *out, struct planrow *rows, size_t n)
+{
+	size_t i, k, nparts = 0, nsharded = 0, nfam = 0, infam = 0;
+
+	for (i = 0; i < n; i++) {
+		nparts += rows[i].shard != NULL, nsharded += rows[i].parts && !rows[i].shard;
+		/* (a family: the final rows of other wheels than their part cell's, and that cell's) */
+		if (rows[i].parts && !rows[i].shard && rows[i].partsof && strcmp(rows[i].partsof, rows[i].build)) {
+			infam++;
+			for (k = 0; k < n && !(rows[k].parts && !rows[k].shard && rows[k].partsof &&
+					       !strcmp(rows[k].build, rows[i].partsof)); k++)
+				;
+			infam += k < n && !rows[k].seen;
+			nfam += k < n && !rows[k].seen;
+			if (k < n)
+				rows[k].seen = 1;
+		}
+	}
+	sbaddf(out, "\n%zu wheel%s to build", n - nparts, n - nparts == 1 ? "" : "s");
+	/* (a sharded wheel: its part rows compile, its final row links what they made; a family's
+	   wheels share the parts of its first) */
+	if (nsharded)
+		sbaddf(out, " (%zu sharded: %zu part row%s, then a final row each", nsharded, nparts, nparts == 1 ? "" : "s");
+	if (nsharded && nfam)
+		sbaddf(out, "; %zu of them in %zu famil%s sharing their parts", infam, nfam, nfam == 1 ? "y" : "ies");
+	if (nsharded)
+		sbaddc(out, ')');
+	sbadd(out, ":\n\n| job | runner | wheel | cells |\n|---|---|---|---|\n");
+}
+
 /* the rows of the plan's output file (see summaryplan); -1 with why */
 static int
 planread(const char *path, struct planrow **rows, size_t *n, struct sb *why)
@@ -227,35 +260,8 @@ summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, con
 		}
 		plancounts(out, m, p, &missing);
 	}
-	if (n) {
-		size_t nparts = 0, nsharded = 0, nfam = 0, infam = 0, k;
-
-		for (i = 0; i < n; i++) {
-			nparts += rows[i].shard != NULL, nsharded += rows[i].parts && !rows[i].shard;
-			/* (a family: the final rows of other wheels than their part cell's) */
-			if (rows[i].parts && !rows[i].shard && rows[i].partsof && strcmp(rows[i].partsof, rows[i].build)) {
-				infam++;
-				for (k = 0; k < n && !(rows[k].parts && !rows[k].shard && rows[k].partsof &&
-						       !strcmp(rows[k].build, rows[i].partsof)); k++)
-					;
-				infam += k < n && !rows[k].seen;
-				nfam += k < n && !rows[k].seen;
-				if (k < n)
-					rows[k].seen = 1;
-			}
-		}
-		sbaddf(out, "\n%zu wheel%s to build", n - nparts, n - nparts == 1 ? "" : "s");
-		/* (a sharded wheel: its part rows compile, its final row links what they made; a family's
-		   wheels share the parts of its first) */
-		if (nsharded)
-			sbaddf(out, " (%zu sharded: %zu part row%s, then a final row each", nsharded, nparts,
-			       nparts == 1 ? "" : "s");
-		if (nsharded && nfam)
-			sbaddf(out, "; %zu of them in %zu famil%s sharing their parts", infam, nfam, nfam == 1 ? "y" : "ies");
-		if (nsharded)
-			sbaddc(out, ')');
-		sbadd(out, ":\n\n| job | runner | wheel | cells |\n|---|---|---|---|\n");
-	}
+	if (n)
+		planheadline(out, rows, n);
 	for (i = 0; i < n; i++) {
 		if (i == MAXROWS) {
 			sbaddf(out, "| ... | | | and %zu more rows |\n", n - MAXROWS);
