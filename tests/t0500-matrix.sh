@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2016 # (cases are single-quoted scripts: t_expect)
+# shellcheck disable=SC2016,SC2034 # (cases are single-quoted scripts: t_expect; they read wga)
 # wheelgen matrix for CI (--json, --github, --tsv, --table, --profile, --shard), check, help texts
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
