@@ -119,7 +119,7 @@ done
 step "$work/parts" final "wheel/$cell"
 
 sha() { sed -n 's/^sha256=//p' "$1/out/wheels/$cell/manifest"; }
-final=$(sed -n 's/^wheelgen: objects: \([0-9]*\) compiled, \([0-9]*\) reused$/\1 \2/p' "$work/parts/out/logs/$cell.build.log" | tail -n 1)
+final=$(sed -n 's/^wheelgen: objects: \([0-9]*\) compiled, \([0-9]*\) reused, [0-9]* from the family$/\1 \2/p' "$work/parts/out/logs/$cell.build.log" | tail -n 1)
 read -r wwall wcomp <"$work/whole/whole.time"
 read -r fwall _ <"$work/parts/final.time"
 printf 'final step: objects: %s compiled, %s reused\n' "${final% *}" "${final#* }"

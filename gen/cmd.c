@@ -33,6 +33,7 @@ enum {
 	OPT_BYBUILD, OPT_SPLIT, OPT_WRITE, OPT_INDEX, OPT_CUDAINDEX, OPT_SINCE, OPT_DROP, OPT_FOLLOW, OPT_NOPLATFORMS, OPT_RANGE,
 	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT, OPT_REPAIR,
 	OPT_MATRIX, OPT_ARTIFACT, OPT_PART, OPT_TARGETMIN, OPT_SETUPMIN, OPT_GRACE,
+	OPT_NOFAMILIES, OPT_ESTIMATE, OPT_RUNNERS, OPT_TIMES, OPT_OVERHEAD,
 };
 
 /*
@@ -109,6 +110,11 @@ static const struct option longopts[] = {
 	{ "target-minutes", required_argument, NULL, OPT_TARGETMIN },
 	{ "setup-minutes", required_argument, NULL, OPT_SETUPMIN },
 	{ "grace", required_argument, NULL, OPT_GRACE },
+	{ "no-families", no_argument, NULL, OPT_NOFAMILIES },
+	{ "estimate", no_argument, NULL, OPT_ESTIMATE },
+	{ "runners", required_argument, NULL, OPT_RUNNERS },
+	{ "times", required_argument, NULL, OPT_TIMES },
+	{ "job-overhead", required_argument, NULL, OPT_OVERHEAD },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -149,6 +155,37 @@ shardopts(struct opts *o, int c)
 	}
 	*(c == OPT_TARGETMIN ? &o->targetmin : &o->setupmin) = v;
 	o->setupset |= c == OPT_SETUPMIN;
+}
+
+/* the options of matrix's families and its estimate (--no-families, --estimate, --runners R,
+   --times FILE, --job-overhead MINUTES) */
+static void
+estimateopts(struct opts *o, int c)
+{
+	char *end;
+	double v;
+
+	switch (c) {
+	case OPT_NOFAMILIES: o->nofamilies = 1; break;
+	case OPT_ESTIMATE: o->estimate = 1; break;
+	case OPT_TIMES: o->times = optarg; break;
+	case OPT_RUNNERS:
+		o->runners = strtol(optarg, &end, 10);
+		if (*end || o->runners < 1 || o->runners > 100000) {
+			error("--runners wants a number of concurrent jobs from 1 to 100000, not '%s'", optarg);
+			exit(2);
+		}
+		break;
+	case OPT_OVERHEAD:
+		v = strtod(optarg, &end);
+		if (end == optarg || *end || !(v >= 0 && v <= 1440)) {
+			error("--job-overhead wants minutes (a number from 0 to 1440), not '%s'", optarg);
+			exit(2);
+		}
+		o->overheadmin = v;
+		o->overheadset = 1;
+		break;
+	}
 }
 
 /* the options of matrix's plan, of the commands that update a config (torch-table, outdated), claim's --fd,
@@ -240,6 +277,9 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 		case OPT_DROP: case OPT_FOLLOW: case OPT_NOPLATFORMS: case OPT_RANGE: case OPT_TIMEOUT: case OPT_REPAIR:
 		case OPT_FD: case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN: case OPT_GRACE:
 			updateopts(o, c);
+			break;
+		case OPT_NOFAMILIES: case OPT_ESTIMATE: case OPT_RUNNERS: case OPT_TIMES: case OPT_OVERHEAD:
+			estimateopts(o, c);
 			break;
 		case 'b': o->builddir = optarg; break;
 		case 'H': o->host = optarg; break;

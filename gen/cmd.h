@@ -61,6 +61,11 @@ struct opts {
 	long part;                          /* summary build --part K */
 	double targetmin, setupmin;         /* shards suggest --target-minutes, --setup-minutes */
 	int setupset;                       /* shards suggest: --setup-minutes was given */
+	int nofamilies, estimate;           /* matrix --no-families, --estimate */
+	long runners;                       /* matrix --runners R (0: not given) */
+	const char *times;                  /* matrix --times FILE */
+	double overheadmin;                 /* matrix --job-overhead MINUTES */
+	int overheadset;                    /* matrix: --job-overhead was given */
 };
 
 /* the options of argv (argv[0] is the command's name) into o: --help prints cmd's usage and

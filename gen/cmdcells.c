@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "estimate.h"
 #include "files.h"
 #include "graph.h"
 #include "layout.h"
@@ -49,83 +50,139 @@ const struct command cmd_check = {
 
 static const char matrixusage[] =
 	"usage: wheelgen matrix [--config FILE] [--json | --github [--by-build] [--split N] | --tsv | --table\n"
-	"                       | --count] [--profile NAME] [--canary] [--missing] [--shard I/N] [--host FILE]\n"
-	"                       [--builddir DIR] [--templates DIR] [--verbose]\n"
+	"                       | --count | --estimate [--runners R] [--times FILE] [--job-overhead M]]\n"
+	"                       [--profile NAME] [--canary] [--missing] [--shard I/N] [--host FILE]\n"
+	"                       [--no-families] [--builddir DIR] [--templates DIR] [--verbose]\n"
 	"\n"
 	"Print the cells of FILE (default: the config ./configure named for --builddir, else\n"
 	"config/packages.yml), one id per line.\n"
 	"  --json        a JSON list of objects: cell, package, version, python, cuda, torch, key,\n"
 	"                build, platform, runner (the GitHub Actions runner that builds it natively)\n"
-	"  --github      a GitHub Actions matrix on one line (for $GITHUB_OUTPUT):\n"
-	"                {\"include\": [ ...the same objects... ]}\n"
-	"  --split N     with --github: N matrices, as lines matrixK={...} and countK=ROWS\n"
-	"                (K = 1..N) for $GITHUB_OUTPUT: each platform's rows in matrices of\n"
-	"                their own, at most 256 rows each (GitHub's limit); an error when N\n"
-	"                matrices cannot hold them. With --by-build, a sharded wheel's rows go to\n"
-	"                N more matrices each for its part rows, partsK={...} partcountK=ROWS, and\n"
-	"                its final row, finalsK={...} finalcountK=ROWS (at most 256 rows each, filled\n"
-	"                in order, a wheel's parts in one where they fit; an error past N x 256):\n"
-	"                its parts wait for nothing, its final row for every part matrix\n"
-	"  --by-build    with --json or --github: one row per wheel to build, not per cell; a wheel\n"
-	"                that several cells test (abi3, torch_abi: stable) gets the first one's row\n"
-	"                with cells (the selected cells that test it), tests and publishes (their\n"
-	"                ninja targets, space-separated): one CI job builds it once and tests it in each.\n"
-	"                A wheel whose package has shards: \"N\" gets N part rows first, its row with\n"
-	"                part (\"K\"), parts (\"N\") and targets (\"shard/<cell>/K\") and no tests, then\n"
-	"                its own row with parts (\"N\"): the final job, which links what the parts made\n"
+	"  --github      a GitHub Actions matrix on one line: {\"include\": [ ...the same... ]}\n"
+	"  --split N     with --github: N matrices, lines matrixK={...} and countK=ROWS (K = 1..N)\n"
+	"                for $GITHUB_OUTPUT, each platform's rows apart, at most 256 rows each;\n"
+	"                with --by-build, part rows in partsK= partcountK= and final rows in\n"
+	"                finalsK= finalcountK=; each matrix's rows longest first\n"
+	"  --by-build    with --json or --github: one row per wheel to build (a wheel several cells\n"
+	"                test is one row: cells, tests, publishes) with family. A wheel of a package\n"
+	"                with shards: \"N\" gets N part rows (part, parts, targets shard/<cell>/K),\n"
+	"                then a final row (parts, partsof). The wheels of one family share the part\n"
+	"                rows of the first where their package has shards or where that costs\n"
+	"                fewer runner-hours (N: its shards, else 1), and each has a final row\n"
+	"  --no-families every wheel on its own: the plan before families\n"
 	"  --tsv         tab-separated: cell package version python cuda torch key build platform\n"
 	"                runner (header first)\n"
-	"  --table       a table for people: each cell's platform, whether this host can build it\n"
-	"                and why not, and \"[N parts]\" where its package has shards; only the table\n"
-	"                lists the cells no lane builds yet (CUDA and torch for win_amd64: a Windows\n"
-	"                runner with MSVC is needed)\n"
+	"  --table       each cell's platform, whether this host can build it and why not, and\n"
+	"                \"[N parts]\" where its package has shards; also the cells no lane builds\n"
+	"  --count       how many cells: \"(all)<TAB>N\", then \"PROFILE<TAB>N\" per profile; where\n"
+	"                the plan has part rows, a third column: their number\n"
+	"  --estimate    what the plan (its --by-build rows) costs: its runner-hours, its wall time\n"
+	"                on R concurrent jobs (--runners, default 20) and its longest chain, from\n"
+	"                the job times builds recorded (their manifests here and, with --missing,\n"
+	"                the store's), a --times FILE (lines \"PACKAGE objects=N python_objects=N\n"
+	"                object_seconds=S python_object_seconds=S setup_seconds=S archs=N\"), else\n"
+	"                a model; each job also\n"
+	"                takes --job-overhead minutes (default 3: runner, checkout, configure)\n"
 	"  --profile P   only the cells of profile P\n"
-	"  --canary      only one cell per package and platform (of the profile's): its newest version against\n"
-	"                its newest torch, PyPI's CUDA of that torch (else its newest CUDA), the\n"
-	"                middle of its Pythons; what an upstream update's pull request builds\n"
-	"  --count       instead of the cells, how many there are: a line \"(all)<TAB>N\", then\n"
-	"                one \"PROFILE<TAB>N\" per profile of the config; where a package has shards,\n"
-	"                a third column: the part rows of the wheels to build\n"
-	"  --missing     only the cells whose key the store lacks (the store: see 'wheelgen store\n"
-	"                --help'); a store that cannot be read is a warning, and every cell is listed\n"
+	"  --canary      one cell per package and platform: its newest version against its newest\n"
+	"                torch and CUDA, the middle of its Pythons (an upstream update's check)\n"
+	"  --missing     only the cells whose key the store lacks ('wheelgen store --help'); a\n"
+	"                store that cannot be read is a warning, and every cell is listed\n"
 	"  --shard I/N   only the I-th of N near-equal contiguous shards (1 <= I <= N)\n"
-	"  --host FILE   the host description that ./configure wrote (default: BUILDDIR/host.txt,\n"
-	"                when there is one); under\n"
-	"                --backend docker/podman it names the images, which are part of the keys\n"
-	"  --builddir D  where checkouts are (their commits key git cells the lock file does not\n"
-	"                pin); default out\n"
+	"  --host FILE   what ./configure wrote (default: BUILDDIR/host.txt, when there is one)\n"
+	"  --builddir D  where checkouts and builds are (default out)\n"
 	"  --templates D the steps' scripts, part of every key (default templates)\n"
 	"  --verbose     list dropped cells and why on stderr\n"
 	"A key is empty when it cannot be known yet: a git source with no lock entry and no\n"
-	"checkout ('wheelgen lock' pins them).\n";
+	"checkout ('wheelgen lock' pins them). docs/manual.md tells the rest.\n";
 
-/* matrix --count: "(all)<TAB>N", then "PROFILE<TAB>N" per profile; where a package has shards,
-   a third column: the part rows of the wheels to build. The cells counted are those the plain
-   matrix lists: not those no lane can build (a Windows CUDA cell: plancells leaves them out) */
-static void
-printcount(const struct config *c, const struct matrix *m)
+/* the part rows of the plan of m's cells that profile p selects (NULL: all) */
+static size_t
+partrows(const struct matrix *m, const struct profile *p, const struct jobopts *jo)
 {
-	int sharded = 0;
-	size_t i, j, n = 0, parts = 0;
+	struct matrix sub = { 0 };
+	struct jobplan plan;
+	size_t j, parts = 0;
 
-	for (j = 0; j < c->npkgs; j++)
-		sharded |= c->pkgs[j].shards > 1;
+	sub.cells = xcalloc(m->n + 1, sizeof(*sub.cells));
 	for (j = 0; j < m->n; j++) {
-		n += !m->cells[j].nolane;
-		parts += m->cells[j].nolane ? 0 : cellpartrows(&m->cells[j]);
+		if (!m->cells[j].nolane && (!p || profilehas(p, &m->cells[j])))
+			sub.cells[sub.n++] = m->cells[j];
 	}
+	jobsplan(&sub, 0, sub.n, jo, &plan);
+	for (j = 0; j < plan.n; j++)
+		parts += plan.v[j].kind == JOB_PART;
+	jobsfree(&plan);
+	free(sub.cells);
+	return parts;
+}
+
+/* matrix --count: "(all)<TAB>N", then "PROFILE<TAB>N" per profile; where the plan has part rows
+   (a package with shards, a family built in parts), a third column: the part rows of the wheels
+   to build. The cells counted are those the plain matrix lists: not those no lane can build (a
+   Windows CUDA cell: plancells leaves them out) */
+static void
+printcount(const struct config *c, const struct matrix *m, const struct jobopts *jo)
+{
+	size_t i, j, n = 0, parts = partrows(m, NULL, jo);
+	int sharded = parts > 0;
+
+	for (j = 0; j < m->n; j++)
+		n += !m->cells[j].nolane;
 	printf(sharded ? "(all)\t%zu\t%zu\n" : "(all)\t%zu\n", n, parts);
 	for (i = 0; i < c->nprofiles; i++) {
 		size_t hits = 0;
 
-		for (j = parts = 0; j < m->n; j++) {
-			int has = !m->cells[j].nolane && profilehas(&c->profiles[i], &m->cells[j]);
-
-			hits += has;
-			parts += has ? cellpartrows(&m->cells[j]) : 0;
-		}
+		for (j = 0; j < m->n; j++)
+			hits += !m->cells[j].nolane && profilehas(&c->profiles[i], &m->cells[j]);
+		parts = sharded ? partrows(m, &c->profiles[i], jo) : 0;
 		printf(sharded ? "%s\t%zu\t%zu\n" : "%s\t%zu\n", c->profiles[i].name, hits, parts);
 	}
+}
+
+/* plan hook: a cell the store holds, and its manifest there */
+static void
+heldcell(void *ctx, const struct cell *cl, const char *manifest)
+{
+	estimatemanifest(ctx, cl, manifest, 1);
+}
+
+/* jobs.h's hook: whether a family's compile cache is kept from an earlier run */
+static int
+cachedfamily(const void *ctx, const char *family)
+{
+	return estimatecached(ctx, family);
+}
+
+/* the option combinations matrix refuses; -1 with a message */
+static int
+matrixoptscheck(const struct opts *o)
+{
+	if (o->bybuild && o->format != FMT_JSON && o->format != FMT_GITHUB)
+		return error("--by-build goes with --json or --github");
+	if (o->split && o->format != FMT_GITHUB)
+		return error("--split goes with --github");
+	if (o->estimate && (o->format || o->count || o->bybuild))
+		return error("--estimate prints the estimate, not the rows: it goes with no --json, --github, --tsv, --table, "
+			     "--count or --by-build");
+	if ((o->runners || o->times || o->overheadset) && !o->estimate)
+		return error("--runners, --times and --job-overhead go with --estimate");
+	return 0;
+}
+
+/* matrix --estimate: the plan of m's first n cells, what it costs, on standard output */
+static void
+printestimate(const struct opts *o, const struct estimate *est, const struct matrix *m, size_t n, struct jobopts *jo)
+{
+	struct sb s = SB_INIT;
+	struct jobplan p;
+
+	jo->overhead = (o->overheadset ? o->overheadmin : 3) * 60;
+	jobsplan(m, 0, n, jo, &p);
+	estimateprint(&s, est, m, &p, o->runners ? o->runners : 20, jo->overhead);
+	fwrite(s.buf, 1, s.len, stdout);
+	jobsfree(&p);
+	sbfree(&s);
 }
 
 static int
@@ -146,25 +203,35 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	struct matrixout mo;
 	struct planopts po;
 	struct sb tmp = SB_INIT;
+	struct estimate est;
+	int estimating = 0;
 
 	memset(&k, 0, sizeof(k));
 	memset(&st, 0, sizeof(st));
 	parseopts(argc, argv, &o, cmd);
-	if (o.bybuild && o.format != FMT_JSON && o.format != FMT_GITHUB) {
-		error("--by-build goes with --json or --github");
+	if (matrixoptscheck(&o) < 0)
 		return 2;
-	}
-	if (o.split && o.format != FMT_GITHUB) {
-		error("--split goes with --github");
-		return 2;
-	}
 	c = cmdload(&a, &o, &h, &m);
 	if (!c)
 		goto out;
 	if (o.profile && !(prof = cmdprofile(c, o.profile, o.config)))
 		goto out;
+	/* what the jobs take: a times file's figures, else what the builds here and (with
+	   --missing) the store's entries recorded, else the model */
+	estimateinit(&est, c, &m);
+	estimating = 1;
+	if (o.times && estimatetimes(&est, o.times) < 0)
+		goto out;
+	estimatebuilddir(&est, o.builddir, &m);
+	memset(&mo, 0, sizeof(mo));
+	mo.jobs.times = est.times;
+	mo.jobs.pkgs = c->pkgs;
+	mo.jobs.nofamilies = o.nofamilies;
+	mo.jobs.cached = cachedfamily;
+	mo.jobs.ctx = &est;
 	if (o.count) {
-		printcount(c, &m);
+		estimatefinish(&est);
+		printcount(c, &m, &mo.jobs);
 		rc = 0;
 		goto out;
 	}
@@ -183,8 +250,16 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	po.alllanes = o.format == FMT_TABLE;
 	po.tmp = tmp.buf;
 	po.builddir = o.builddir;
+	po.held = heldcell;
+	po.heldctx = &est;
 	if ((o.missing && st.kind != STORE_NONE && mkdirs(o.builddir) < 0) || plancells(&k, &st, &m, &po, keys, &n) < 0)
 		goto out;
+	estimatefinish(&est);
+	if (o.estimate) {
+		printestimate(&o, &est, &m, n, &mo.jobs);
+		rc = 0;
+		goto out;
+	}
 	mo.format = o.format;
 	mo.bybuild = o.bybuild;
 	mo.shard = o.shard;
@@ -202,6 +277,8 @@ out:
 		unlink(tmp.buf);
 	sbfree(&tmp);
 	sbfree(&s);
+	if (estimating)
+		estimatefree(&est);
 	free(keys);
 	keyctxfree(&k);
 	storefree(&st);
@@ -210,7 +287,9 @@ out:
 	return rc;
 }
 
-static const char *const matrixopts[] = { "config", "json", "github", "by-build", "split", "tsv", "table", "count", "profile", "canary", "missing", "shard", "host", "builddir", "templates", "verbose", NULL };
+static const char *const matrixopts[] = { "config", "json", "github", "by-build", "split", "tsv", "table", "count", "profile",
+					   "canary", "missing", "shard", "host", "builddir", "templates", "verbose",
+					   "no-families", "estimate", "runners", "times", "job-overhead", NULL };
 const struct command cmd_matrix = {
 	"matrix", cmdmatrix, matrixusage,
 	"print the cells of a config (plain, --json, --github, --tsv, --table)",

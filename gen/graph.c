@@ -204,8 +204,9 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 		sbadd(g, "\n  cell = ");
 		escninjavalue(g, cl->id);
 		sbaddc(g, '\n');
-		/* shards: N parts of its compile, each on a runner of its own (wheelgen-cc) */
-		for (k = 1; cl->pkg->shards > 1 && k <= (size_t)cl->pkg->shards; k++) {
+		/* shards: N parts of its compile, each on a runner of its own (wheelgen-cc); a cell in
+		   one piece has one (part 1 of 1: what a family's part job compiles, "Families") */
+		for (k = 1; k <= (size_t)cellparts(cl); k++) {
 			sbadd(g, "build");
 			sbreset(&why);
 			bdrel(&why, BD_SHARDDIR, cl->id);
@@ -216,7 +217,7 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 			buildinputs(g, cl, container);
 			sbadd(g, "\n  cell = ");
 			escninjavalue(g, cl->id);
-			sbaddf(g, "\n  part = %zu\n  shards = %ld\n", k, cl->pkg->shards);
+			sbaddf(g, "\n  part = %zu\n  shards = %ld\n", k, cellparts(cl));
 			sbadd(g, "build shard/");
 			escninjapath(g, cl->id);
 			sbaddf(g, "/%zu: phony $builddir/", k);
@@ -401,7 +402,7 @@ static const char rules[] =
 	"  description = CHECK $config\n\n";
 
 /* part K of N of a cell's compile (shards: ninja shard/<cell>/K; the build step with WG_SHARD and
-   the cell's key): only in graphs with a package of shards */
+   the cell's key; N is 1 for a cell in one piece) */
 static const char shardrule[] =
 	"rule shard\n"
 	"  command = " CLAIM "mkdir -p $builddir/shards/$cell && wg_key=$$($builddir/wheelgen key --builddir $builddir --config $config"
@@ -671,12 +672,7 @@ gengraph(const struct config *c, const struct matrix *m, const struct graphopts 
 	sbadd(&g, rules);
 	if (c->variants)
 		sbadd(&g, variantrule);
-	for (i = 0; i < c->npkgs; i++) {
-		if (c->pkgs[i].shards > 1) {
-			sbadd(&g, shardrule);
-			break;
-		}
-	}
+	sbadd(&g, shardrule);
 	if (sources(&g, &srcspecs, c, m, o) < 0)
 		goto fail;
 	sysrootedges(&g, m, o->host);

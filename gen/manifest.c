@@ -239,6 +239,11 @@ static const struct {
 	{ "size", FNUM, offsetof(struct wheelinfo, size) },
 	{ "objects_compiled", FNUM, offsetof(struct wheelinfo, objcompiled) },
 	{ "objects_reused", FNUM, offsetof(struct wheelinfo, objreused) },
+	/* families (build-host.sh): objects from the family's compile cache, the seconds of compiler
+	   work of those compiled here, and the jobs that made the wheel (the estimate reads them) */
+	{ "objects_family", FNUM, offsetof(struct wheelinfo, objfamily) },
+	{ "compile_seconds", FNUM, offsetof(struct wheelinfo, compilesecs) },
+	{ "job_times", FKEEP, 0 },
 	/* its upload-time in the index (restoring from the store keeps it: the pages come out the same) */
 	{ "upload_time", FNUM, offsetof(struct wheelinfo, mtime) },
 	/* the exact torch it was built against (the test installs the same), and its C++ ABI */
@@ -512,7 +517,7 @@ manifestcheck(const struct manifestlines *m, const char *path, struct wheelinfo 
 	size_t i;
 
 	memset(w, 0, sizeof(*w));
-	w->objcompiled = w->objreused = -1;
+	w->objcompiled = w->objreused = w->objfamily = w->compilesecs = -1;
 	for (i = 0; i < m->n; i++) {
 		int f = m->vals[i] ? fieldindex(m->keys[i]) : -1;
 

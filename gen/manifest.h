@@ -50,6 +50,8 @@ struct wheelinfo {
 	long long size;
 	long long mtime;   /* its upload-time in the index: the manifest's upload_time, else the wheel's mtime */
 	long long objcompiled, objreused; /* objects_compiled=, objects_reused= (shards, deadlines); -1: not counted */
+	long long objfamily;   /* objects_family=: objects from the family's compile cache; -1: not counted */
+	long long compilesecs; /* compile_seconds=: compiler work of the objects compiled; -1: not said */
 };
 
 /* the most a manifest may hold (about 1 KB in practice): anything larger is not one */

@@ -149,13 +149,16 @@ expand(struct arena *a, const char *pattern, const char *py, const char *cuda, c
 	return r;
 }
 
+/* the cell's id; with python 0, its family's: the id less its -py<XY> */
 static const char *
-cellid(struct arena *a, const struct package *p, const struct coords *k)
+cellid(struct arena *a, const struct package *p, const struct coords *k, int python)
 {
 	struct sb s = SB_INIT;
 	const char *r;
 
-	sbaddf(&s, "%s-%s-py%s", p->norm, k->version, nodots(a, k->python));
+	sbaddf(&s, "%s-%s", p->norm, k->version);
+	if (python)
+		sbaddf(&s, "-py%s", nodots(a, k->python));
 	if (k->cuda)
 		sbaddf(&s, "-cu%s", nodots(a, k->cuda));
 	if (k->torch)
@@ -323,7 +326,8 @@ addcell(struct builder *b, const struct package *p, const struct coords *k)
 	cl->torch = k->torch;
 	cl->platform = k->platform;
 	cl->archs = archsof(p, k->platform->name, k->cuda);
-	cl->id = cellid(b->a, p, k);
+	cl->id = cellid(b->a, p, k, 1);
+	cl->family = cellid(b->a, p, k, 0);
 	cl->local = expand(b->a, p->local_version, k->python, k->cuda, k->torch);
 	if (k->torch) {
 		/* torch from PyPI when PyPI's wheel is built for the cell's CUDA (or the cell has none) */
@@ -404,7 +408,7 @@ includes(struct builder *b, const struct package *p, size_t first, struct diags 
 			nodeerr(d, e->at, "include names a cell that cannot exist: %s", why);
 			continue;
 		}
-		id = cellid(b->a, p, &k);
+		id = cellid(b->a, p, &k, 1);
 		if (havecell(b, first, id)) {
 			nodeerr(d, e->at, "include adds nothing: %s is already in the matrix", id);
 			continue;
@@ -585,12 +589,12 @@ expandplatform(struct builder *b, const struct package *p, const struct platform
 			}
 		}
 		if (excl) {
-			drop(b, cellid(b->a, p, &k), aprintf(b->a, "excluded (exclude at line %d)", excl->at->line));
+			drop(b, cellid(b->a, p, &k, 1), aprintf(b->a, "excluded (exclude at line %d)", excl->at->line));
 			continue;
 		}
 		/* (a cell no lane builds says so, whatever the torch table holds) */
 		if (!(plat->nolane && (k.cuda || k.torch)) && (why = impossible(b->a, b->c, &k))) {
-			drop(b, cellid(b->a, p, &k), why);
+			drop(b, cellid(b->a, p, &k, 1), why);
 			continue;
 		}
 		addcell(b, p, &k);

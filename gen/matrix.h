@@ -12,6 +12,8 @@ struct cell {
 	const struct platform *platform;  /* what it is built for (x86_64 unless the config says) */
 	const struct strlist *archs;      /* its CUDA architectures (cuda_archs for its platform and CUDA) */
 	const char *id;          /* <name>-<version>-py<XY>[-cu<XYZ>][-torch<X.Y>][-<platform>] */
+	const char *family;      /* its family, the cells that differ from it only in their Python: the id
+				    less -py<XY> (docs/manual.md, "Families") */
 	const char *local;       /* expanded local_version, NULL if none */
 	const char *torchindex;  /* index URL torch comes from; NULL: PyPI (or no torch axis) */
 	const char *pyexe;       /* host interpreter for python, NULL if none (cross: this machine's, which runs the build) */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "esc.h"
+#include "jobs.h"
 #include "matrixout.h"
 
 void
@@ -101,28 +102,17 @@ printpart(struct sb *s, const struct matrixout *o, const struct cell *cl, const 
 	sbaddf(&v, "shard/%s/%ld", cellbuild(cl), k);
 	sbadd(s, ", \"targets\": ");
 	escjson(s, v.buf);
+	sbadd(s, ", \"family\": ");
+	escjson(s, cl->family);
 	sbaddc(s, '}');
 	sbfree(&v);
 }
 
-/* --by-build: is cells[i] the first selected cell of [lo, i] to test its wheel? */
-static int
-firstofbuild(const struct matrix *m, size_t lo, size_t i)
-{
-	size_t k;
-
-	for (k = lo; k < i; k++) {
-		if (!strcmp(cellbuild(&m->cells[k]), cellbuild(&m->cells[i])))
-			return 0;
-	}
-	return 1;
-}
-
 /* row i (of [lo, hi)) in o's format; j rows came before it in its list; --table: w and pw, the
-   widths of its cell and platform columns */
+   widths of its cell and platform columns; jb: its job (--by-build) */
 static void
 printrow(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t i, size_t hi, size_t j, int w,
-	 int pw, char (*keys)[65])
+	 int pw, char (*keys)[65], const struct job *jb)
 {
 	const struct cell *cl = &m->cells[i];
 
@@ -131,11 +121,16 @@ printrow(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t
 	case FMT_JSON:
 		sbadd(s, o->format == FMT_GITHUB ? (j ? ", " : "") : (j ? ",\n  " : "\n  "));
 		jsoncell(s, cl, keys[i]);
-		if (o->bybuild)
+		if (o->bybuild && jb) {
 			jsongroup(s, m, i, hi);
-		/* a sharded wheel's row (--by-build): the final one, which needs its parts' rows */
-		if (o->bybuild && cellparts(cl) > 1)
-			sbaddf(s, ", \"parts\": \"%ld\"", cellparts(cl));
+			sbadd(s, ", \"family\": ");
+			escjson(s, cl->family);
+			/* a final row: it waits for the parts of partsof (its own, or its family's first) */
+			if (jb->kind == JOB_FINAL) {
+				sbaddf(s, ", \"parts\": \"%ld\", \"partsof\": ", jb->parts);
+				escjson(s, cellbuild(&m->cells[jb->partcell]));
+			}
+		}
 		sbaddc(s, '}');
 		break;
 	case FMT_TSV:
@@ -159,52 +154,55 @@ printrow(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t
 }
 
 /*
- * --split with --by-build: the sharded wheels' rows as N part matrices "partsK={...}" and
- * "partcountK=ROWS", then N final matrices "finalsK={...}" and "finalcountK=ROWS" (K = 1..N), each
- * of at most MATRIX_MAX rows, filled in order. A wheel's part rows stay in one matrix where the
- * rest of the current one holds them; where whole wheels would need more than N matrices, the
- * part rows fill each matrix to the brim (a wheel's parts over two: the final jobs need every part
- * job). The caller saw that N matrices hold them
+ * --split with --by-build: the part rows as N part matrices "partsK={...}" and "partcountK=ROWS",
+ * then the final rows as N final matrices "finalsK={...}" and "finalcountK=ROWS" (K = 1..N), each
+ * of at most MATRIX_MAX rows, filled in the order of ord. The part rows of one part cell stay in
+ * one matrix where the rest of the current one holds them; where whole sets would need more than
+ * N matrices, the part rows fill each matrix to the brim (a set over two: the final jobs need
+ * every part job). The caller saw that N matrices hold them
  */
 static void
-printsharded(struct sb *s, const struct matrixout *o, const struct matrix *m, const size_t *allrows, size_t nall,
-	     size_t hi, char (*keys)[65])
+printsharded(struct sb *s, const struct matrixout *o, const struct matrix *m, const struct jobplan *p,
+	     const size_t *ord, size_t hi, char (*keys)[65])
 {
 	size_t r, used = 0, mats = 1, K = 1, j = 0;
-	long k, np;
+	long np;
 	int whole;
 
-	/* whole wheels per matrix: how many matrices they take */
-	for (r = 0; r < nall; r++) {
-		np = cellparts(&m->cells[allrows[r]]);
-		if (np <= 1)
+	/* whole sets of parts per matrix: how many matrices they take */
+	for (r = 0; r < p->n; r++) {
+		const struct job *jb = &p->v[ord[r]];
+
+		if (jb->kind != JOB_PART || jb->part != 1)
 			continue;
+		np = jb->parts;
 		if (used && used + (size_t)np > MATRIX_MAX)
 			mats++, used = 0;
 		for (used += (size_t)np; used > MATRIX_MAX; used -= MATRIX_MAX)
 			mats++;
 	}
 	whole = mats <= (size_t)o->split;
-	for (r = 0; r < nall; r++) {
-		np = cellparts(&m->cells[allrows[r]]);
-		if (np <= 1)
+	for (r = 0; r < p->n; r++) {
+		const struct job *jb = &p->v[ord[r]];
+
+		if (jb->kind != JOB_PART)
 			continue;
-		for (k = 1; k <= np; k++) {
-			if (j == MATRIX_MAX || (k == 1 && whole && j && j + (size_t)np > MATRIX_MAX)) {
-				sbaddf(s, "]}\npartcount%zu=%zu\n", K, j);
-				K++, j = 0;
-			}
-			if (j == 0)
-				sbaddf(s, "parts%zu={\"include\": [", K);
-			printpart(s, o, &m->cells[allrows[r]], keys[allrows[r]], k, j++);
+		if (j == MATRIX_MAX || (jb->part == 1 && whole && j && j + (size_t)jb->parts > MATRIX_MAX)) {
+			sbaddf(s, "]}\npartcount%zu=%zu\n", K, j);
+			K++, j = 0;
 		}
+		if (j == 0)
+			sbaddf(s, "parts%zu={\"include\": [", K);
+		printpart(s, o, &m->cells[jb->cell], keys[jb->cell], jb->part, j++);
 	}
 	if (j)
 		sbaddf(s, "]}\npartcount%zu=%zu\n", K, j), K++;
 	for (; K <= (size_t)o->split; K++)
 		sbaddf(s, "parts%zu={\"include\": []}\npartcount%zu=0\n", K, K);
-	for (r = j = 0, K = 1; r < nall; r++) {
-		if (cellparts(&m->cells[allrows[r]]) <= 1)
+	for (r = j = 0, K = 1; r < p->n; r++) {
+		const struct job *jb = &p->v[ord[r]];
+
+		if (jb->kind != JOB_FINAL)
 			continue;
 		if (j == MATRIX_MAX) {
 			sbaddf(s, "]}\nfinalcount%zu=%zu\n", K, j);
@@ -212,7 +210,7 @@ printsharded(struct sb *s, const struct matrixout *o, const struct matrix *m, co
 		}
 		if (j == 0)
 			sbaddf(s, "finals%zu={\"include\": [", K);
-		printrow(s, o, m, allrows[r], hi, j++, 0, 0, keys);
+		printrow(s, o, m, jb->cell, hi, j++, 0, 0, keys, jb);
 	}
 	if (j)
 		sbaddf(s, "]}\nfinalcount%zu=%zu\n", K, j), K++;
@@ -222,45 +220,41 @@ printsharded(struct sb *s, const struct matrixout *o, const struct matrix *m, co
 
 /*
  * --split: the rows as N GitHub matrices for $GITHUB_OUTPUT, "matrixK={...}" and "countK=N":
- * each platform's rows in parts of its own (its jobs run on its runners), in chunks of at most
- * MATRIX_MAX rows; -1 with a message when they need more than N parts
+ * each platform's rows in matrices of their own (its jobs run on its runners), in chunks of at
+ * most MATRIX_MAX rows; with --by-build the part and final rows go to partsK= and finalsK=
+ * (printsharded). Each matrix's rows longest first (ord: a set of parts by its longest part);
+ * -1 with a message when they need more than N matrices
  */
 static int
-printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, const size_t *allrows, size_t nall,
-	   size_t hi, char (*keys)[65])
+printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, const struct jobplan *p,
+	   const size_t *ord, size_t hi, char (*keys)[65])
 {
-	size_t p, r, part = 0, need = 0, in, nrows = 0, nfinal = 0, nparts = 0, *rows;
-	int rc = 0;
+	size_t pl, r, part = 0, need = 0, in, nrows = 0, nfinal = 0, nparts = 0;
 
-	/* a sharded wheel's rows (--by-build) go to partsK= and finalsK=, the rest to matrixK= */
-	rows = xcalloc(nall + 1, sizeof(*rows));
-	for (r = 0; r < nall; r++) {
-		if (o->bybuild && cellparts(&m->cells[allrows[r]]) > 1)
-			nfinal++, nparts += (size_t)cellparts(&m->cells[allrows[r]]);
-		else
-			rows[nrows++] = allrows[r];
+	for (r = 0; r < p->n; r++) {
+		nparts += p->v[r].kind == JOB_PART;
+		nfinal += p->v[r].kind == JOB_FINAL;
+		nrows += p->v[r].kind == JOB_BUILD;
 	}
-	if (nparts > (size_t)o->split * MATRIX_MAX || nfinal > (size_t)o->split * MATRIX_MAX) {
-		free(rows);
-		return error("the plan has %zu part rows and %zu final rows of sharded cells: --split %ld matrices of each "
+	if (nparts > (size_t)o->split * MATRIX_MAX || nfinal > (size_t)o->split * MATRIX_MAX)
+		return error("the plan has %zu part rows and %zu final rows: --split %ld matrices of each "
 			     "hold at most %ld rows (%d each, GitHub's limit): raise --split and add part and final jobs to "
 			     "the workflow", nparts, nfinal, o->split, o->split * MATRIX_MAX, MATRIX_MAX);
-	}
-	for (p = 0; p < nplatforms; p++) {
-		for (r = in = 0; r < nrows; r++)
-			in += m->cells[rows[r]].platform == &platforms[p];
+	for (pl = 0; pl < nplatforms; pl++) {
+		for (r = in = 0; r < p->n; r++)
+			in += p->v[r].kind == JOB_BUILD && m->cells[p->v[r].cell].platform == &platforms[pl];
 		need += (in + MATRIX_MAX - 1) / MATRIX_MAX;
 	}
-	if (need > (size_t)o->split) {
-		free(rows);
+	if (need > (size_t)o->split)
 		return error("the plan has %zu rows, which need %zu job matrices of at most %d rows (GitHub's limit), more than "
 			     "--split %ld: raise --split and add build jobs to the workflow", nrows, need, MATRIX_MAX, o->split);
-	}
-	for (p = 0; p < nplatforms; p++) {
+	for (pl = 0; pl < nplatforms; pl++) {
 		size_t j = 0;
 
-		for (r = 0; r < nrows; r++) {
-			if (m->cells[rows[r]].platform != &platforms[p])
+		for (r = 0; r < p->n; r++) {
+			const struct job *jb = &p->v[ord[r]];
+
+			if (jb->kind != JOB_BUILD || m->cells[jb->cell].platform != &platforms[pl])
 				continue;
 			if (j == MATRIX_MAX) {
 				sbaddf(s, "]}\ncount%zu=%zu\n", part, j);
@@ -268,7 +262,7 @@ printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, cons
 			}
 			if (j == 0)
 				sbaddf(s, "matrix%zu={\"include\": [", ++part);
-			printrow(s, o, m, rows[r], hi, j++, 0, 0, keys);
+			printrow(s, o, m, jb->cell, hi, j++, 0, 0, keys, o->bybuild ? jb : NULL);
 		}
 		if (j)
 			sbaddf(s, "]}\ncount%zu=%zu\n", part, j);
@@ -276,15 +270,48 @@ printsplit(struct sb *s, const struct matrixout *o, const struct matrix *m, cons
 	while (part < (size_t)o->split)
 		sbaddf(s, "matrix%zu={\"include\": []}\ncount%zu=0\n", part + 1, part + 1), part++;
 	if (o->bybuild)
-		printsharded(s, o, m, allrows, nall, hi, keys);
-	free(rows);
-	return rc;
+		printsharded(s, o, m, p, ord, hi, keys);
+	return 0;
+}
+
+/* the seconds ord sorts a job by: a part by the longest part of its set */
+static double
+sortsecs(const struct jobplan *p, size_t i)
+{
+	double t = p->v[i].secs;
+	size_t k;
+
+	if (p->v[i].kind != JOB_PART)
+		return t;
+	for (k = 0; k < p->n; k++) {
+		if (p->v[k].kind == JOB_PART && p->v[k].group == p->v[i].group && p->v[k].secs > t)
+			t = p->v[k].secs;
+	}
+	return t;
+}
+
+static const struct jobplan *sortplan;
+static const double *sortkey;
+
+/* longest first; the plan's order among equals (and a set's parts in order) */
+static int
+cmplongest(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (sortkey[x] != sortkey[y])
+		return sortkey[x] < sortkey[y] ? 1 : -1;
+	if (sortplan->v[x].kind == JOB_PART && sortplan->v[y].kind == JOB_PART && sortplan->v[x].group != sortplan->v[y].group)
+		return sortplan->v[x].group < sortplan->v[y].group ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 int
 printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, size_t n, char (*keys)[65])
 {
-	size_t i, j, lo, hi, w = 4, pw = 8, nrows = 0, *rows;
+	size_t i, j, lo, hi, w = 4, pw = 8, *ord;
+	struct jobplan p;
+	double *key;
 	int rc = 0;
 
 	lo = 0;
@@ -293,19 +320,36 @@ printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, size
 		lo = (size_t)(o->shard - 1) * n / (size_t)o->nshards;
 		hi = (size_t)o->shard * n / (size_t)o->nshards;
 	}
-	rows = xcalloc(hi - lo + 1, sizeof(*rows));
 	for (i = lo; i < hi; i++) {
-		/* (--by-build: a wheel's row comes with the first cell that tests it) */
-		if (!o->bybuild || firstofbuild(m, lo, i))
-			rows[nrows++] = i;
 		w = strlen(m->cells[i].id) > w ? strlen(m->cells[i].id) : w;
-		/* (the platform column as wide as its longest name: win_amd64 is 9) */
 		pw = strlen(m->cells[i].platform->name) > pw ? strlen(m->cells[i].platform->name) : pw;
 	}
+	/* the rows: --by-build, the jobs of the wheels; else one build row a cell */
+	if (o->bybuild) {
+		jobsplan(m, lo, hi, &o->jobs, &p);
+	} else {
+		memset(&p, 0, sizeof(p));
+		for (i = lo; i < hi; i++) {
+			GROW(p.v, p.cap, p.n + 1);
+			memset(&p.v[p.n], 0, sizeof(p.v[p.n]));
+			p.v[p.n].kind = JOB_BUILD;
+			p.v[p.n++].cell = i;
+		}
+	}
+	ord = xcalloc(p.n + 1, sizeof(*ord));
+	key = xcalloc(p.n + 1, sizeof(*key));
+	for (i = 0; i < p.n; i++)
+		ord[i] = i, key[i] = sortsecs(&p, i);
 	if (o->split) {
-		rc = printsplit(s, o, m, rows, nrows, hi, keys);
-		free(rows);
-		return rc;
+		/* (the workflow's form: each matrix's longest rows first, so that the run's wall time
+		   comes near its runner-hours over its concurrent jobs) */
+		if (o->bybuild) {
+			sortplan = &p;
+			sortkey = key;
+			qsort(ord, p.n, sizeof(*ord), cmplongest);
+		}
+		rc = printsplit(s, o, m, &p, ord, hi, keys);
+		goto out;
 	}
 	if (o->format == FMT_GITHUB)
 		sbadd(s, "{\"include\": [");
@@ -315,18 +359,22 @@ printcells(struct sb *s, const struct matrixout *o, const struct matrix *m, size
 		sbadd(s, "cell\tpackage\tversion\tpython\tcuda\ttorch\tkey\tbuild\tplatform\trunner\n");
 	else if (o->format == FMT_TABLE)
 		sbaddf(s, "%-*s  %-*s  %s\n", (int)w, "CELL", (int)pw, "PLATFORM", "BUILDS HERE");
-	for (j = i = 0; j < nrows; j++) {
-		long k;
+	/* (--by-build: a set of parts comes right before the final row of its part cell) */
+	for (j = 0; j < p.n; j++) {
+		const struct job *jb = &p.v[j];
 
-		/* (--by-build: a sharded wheel's part rows come right before its final row) */
-		for (k = 1; o->bybuild && cellparts(&m->cells[rows[j]]) > 1 && k <= cellparts(&m->cells[rows[j]]); k++)
-			printpart(s, o, &m->cells[rows[j]], keys[rows[j]], k, i++);
-		printrow(s, o, m, rows[j], hi, i++, (int)w, (int)pw, keys);
+		if (jb->kind == JOB_PART)
+			printpart(s, o, &m->cells[jb->cell], keys[jb->cell], jb->part, j);
+		else
+			printrow(s, o, m, jb->cell, hi, j, (int)w, (int)pw, keys, o->bybuild ? jb : NULL);
 	}
 	if (o->format == FMT_GITHUB)
 		sbadd(s, "]}\n");
 	else if (o->format == FMT_JSON)
-		sbadd(s, i ? "\n]\n" : "]\n");
-	free(rows);
+		sbadd(s, p.n ? "\n]\n" : "]\n");
+out:
+	free(ord);
+	free(key);
+	jobsfree(&p);
 	return rc;
 }

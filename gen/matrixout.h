@@ -3,6 +3,7 @@
 #ifndef WG_MATRIXOUT_H
 #define WG_MATRIXOUT_H
 
+#include "jobs.h"
 #include "matrix.h"
 
 enum matrixformat { FMT_PLAIN, FMT_JSON, FMT_GITHUB, FMT_TSV, FMT_TABLE };
@@ -13,7 +14,9 @@ struct matrixout {
 	int bybuild;          /* JSON and GitHub: one row per wheel to build, with its cells, tests and publishes */
 	long shard, nshards;  /* the shard-th of nshards near-equal contiguous slices (nshards 0: all) */
 	int hostknown;        /* the table knows what this host can build (a host file was read) */
-	long split;           /* GitHub: as this many matrices for $GITHUB_OUTPUT (0: one, plain) */
+	long split;           /* GitHub: as this many matrices for $GITHUB_OUTPUT (0: one, plain); with
+				 --by-build, each matrix's rows longest first */
+	struct jobopts jobs;  /* --by-build: how the wheels' jobs are planned (jobs.h) */
 };
 
 /* the most rows GitHub Actions takes in one job matrix */

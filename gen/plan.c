@@ -179,6 +179,8 @@ plancells(struct keyctx *k, const struct store *st, struct matrix *m, const stru
 			}
 			if (ss == KEYERROR)
 				rc = -1;
+			if (ss == STORED && o->held)
+				o->held(o->heldctx, &m->cells[i], o->tmp);
 		} else if (o->missing || o->needkeys) {
 			int r = cellkey(k, &m->cells[i], NULL, keys[*n], NULL);
 

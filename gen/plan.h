@@ -22,6 +22,10 @@ struct planopts {
 	int alllanes;                 /* keep the cells no lane builds yet (matrix --table shows why) */
 	const char *tmp;              /* a scratch file for the store's manifests */
 	const char *builddir;         /* where the store's catalog is kept (catalog.h) */
+	/* called with each cell the store holds and its manifest there (the estimate reads what its
+	   build recorded); NULL: none */
+	void (*held)(void *ctx, const struct cell *cl, const char *manifest);
+	void *heldctx;
 };
 
 /*

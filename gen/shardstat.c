@@ -36,7 +36,7 @@ objsparse(const char *path, struct shardobjs *o)
 		return -1;
 	o->stopped = 0;
 	o->part = o->parts = 0;
-	o->objects = o->done = o->compiled = o->reused = -1;
+	o->objects = o->done = o->compiled = o->reused = o->family = o->seconds = -1;
 	next = buf;
 	while ((line = nextline(&next))) {
 		char *eq = strchr(line, '=');
@@ -56,6 +56,10 @@ objsparse(const char *path, struct shardobjs *o)
 			o->compiled = strtoll(eq, NULL, 10);
 		else if (!strcmp(line, "reused"))
 			o->reused = strtoll(eq, NULL, 10);
+		else if (!strcmp(line, "family"))
+			o->family = strtoll(eq, NULL, 10);
+		else if (!strcmp(line, "seconds"))
+			o->seconds = strtoll(eq, NULL, 10);
 	}
 	free(buf);
 	return 0;
@@ -131,8 +135,8 @@ shardmeasure(const char *builddir, const char *cell, struct shardmeasure *m)
 	bdpath(&path, builddir, BD_MANIFEST, cell);
 	if (manifestparse(path.buf, &w, &why) == 0) {
 		if (w.objcompiled >= 0 && w.objreused >= 0) {
-			m->objects = w.objcompiled + w.objreused;
-			m->objectsfrom = "its manifest's objects_compiled + objects_reused";
+			m->objects = w.objcompiled + w.objreused + (w.objfamily > 0 ? w.objfamily : 0);
+			m->objectsfrom = "its manifest's objects_compiled + objects_reused + objects_family";
 		}
 		manifestfree(&w);
 	}

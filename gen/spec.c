@@ -7,6 +7,7 @@
 #include "esc.h"
 #include "pep.h"
 #include "placeholder.h"
+#include "sha256.h"
 #include "spec.h"
 
 /* a spec being written: portable, it leaves out what says where things are on this host (the
@@ -85,10 +86,12 @@ shcell(const struct spec *sp, const struct cell *cl)
 {
 	struct sb *s = sp->s;
 
-	shvar(s, "WG_CELL", cl->id);
+	if (sp->portable != SPEC_FAMILY)
+		shvar(s, "WG_CELL", cl->id);
 	shvar(s, "WG_PACKAGE", cl->pkg->norm);
 	shvar(s, "WG_VERSION", cl->version);
-	shvar(s, "WG_PYTHON", cl->python);
+	if (sp->portable != SPEC_FAMILY)
+		shvar(s, "WG_PYTHON", cl->python);
 	hostvar(sp, "WG_PYTHON_EXE", cl->pyexe);
 	shvar(s, "WG_CUDA", cl->cuda);
 	shvar(s, "WG_TORCH", cl->torch);
@@ -175,6 +178,21 @@ cellspec(struct sb *s, const struct cell *cl, const char *srcdir, int portable)
 	/* (how the compile is split does not decide the wheel: not in the key) */
 	if (!portable && p->shards > 1)
 		sbaddf(s, "WG_SHARDS=%ld\n", p->shards);
+	if (!portable) {
+		/* the family (the cells that differ only in their Python) and its key, the hash of its
+		   spec: the compile cache's namespace (build-host.sh); derived from the lines keyed */
+		struct sb fam = SB_INIT;
+		struct sha256 h;
+		char hex[65];
+
+		cellspec(&fam, cl, "", SPEC_FAMILY);
+		sha256init(&h);
+		sha256add(&h, fam.buf, fam.len);
+		sha256hex(&h, hex);
+		shvar(s, "WG_FAMILY", cl->family);
+		shvar(s, "WG_FAMILY_KEY", hex);
+		sbfree(&fam);
+	}
 	for (i = 0; i < p->extra_deps.n; i++)
 		shcall(s, "wg_dep", p->extra_deps.v[i], NULL);
 	for (i = 0; i < p->build_args.n; i++)

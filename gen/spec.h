@@ -12,11 +12,20 @@
 #include "config.h"
 #include "matrix.h"
 
+/* the forms of a spec */
+enum {
+	SPEC_HOST = 0,      /* the file: with this host's lines */
+	SPEC_PORTABLE = 1,  /* what the key hashes: without them */
+	SPEC_FAMILY = 2,    /* what the cell's family shares: the portable form less the cell's
+			       name and Python (its hash is the family's key, WG_FAMILY_KEY) */
+};
+
 /*
  * The text of one cell's build spec (POSIX sh, sourced by templates/build-*.sh); srcdir: the
- * checkout of a git source. portable: without the lines that describe this host (interpreter
- * and toolkit paths, parallelism, memory, a path source's directory, patch paths) and the
- * comment: what the key hashes.
+ * checkout of a git source. portable (SPEC_PORTABLE): without the lines that describe this host
+ * (interpreter and toolkit paths, parallelism, memory, a path source's directory, patch paths),
+ * the lines derived from the rest (the family and its key) and the comment: what the key
+ * hashes. SPEC_FAMILY: that, less WG_CELL and WG_PYTHON.
  */
 void cellspec(struct sb *s, const struct cell *cl, const char *srcdir, int portable);
 /* the text of one cell's test spec (sourced by templates/test-*.sh); portable as for cellspec */

@@ -34,9 +34,11 @@ struct planrow {
 	char job;             /* 'b': a build job, 'p': a part job, 'f': a final job (sharded wheels) */
 	char *shard;          /* a part row's part ("K"), or NULL */
 	char *parts;          /* a sharded wheel's parts ("N"), or NULL */
+	char *partsof;        /* a final row's part cell (its own, or its family's first), or NULL */
 	char *build;          /* the cell whose build makes the wheel */
 	char *cells;          /* the cells that test it, space-separated */
 	char *runner;         /* the runner label, or NULL (ubuntu-latest) */
+	int seen;             /* (counting families: a part cell's final row counted) */
 };
 
 static void
@@ -47,6 +49,7 @@ planrowfree(struct planrow *r)
 	free(r->runner);
 	free(r->shard);
 	free(r->parts);
+	free(r->partsof);
 }
 
 /* a row's value as text (a string, or a number as written), copied; NULL for none or another kind */
@@ -83,6 +86,7 @@ planparse(const char *text, int part, char job, struct planrow **rows, size_t *n
 			break;
 		GROW(*rows, *cap, *n + 1);
 		r = &(*rows)[(*n)++];
+		memset(r, 0, sizeof(*r));
 		r->part = part;
 		r->job = job;
 		r->build = xstrdup(build);
@@ -90,12 +94,46 @@ planparse(const char *text, int part, char job, struct planrow **rows, size_t *n
 		r->runner = runner && *runner ? xstrdup(runner) : NULL;
 		r->shard = plantext(jsonget(inc->v[i], "part"));
 		r->parts = plantext(jsonget(inc->v[i], "parts"));
+		r->partsof = plantext(jsonget(inc->v[i], "partsof"));
 	}
 	if (inc && inc->kind == JSON_ARRAY && i == inc->n)
 		rc = 0;
 	sbfree(&why);
 	afree(&a);
 	return rc;
+}
+
+/* "N wheels to build (S sharded: P part rows, then a final row each; W of them in F families
+   sharing their parts):" and the table's head */
+static void
+planheadline(struct sb *out, struct planrow *rows, size_t n)
+{
+	size_t i, k, nparts = 0, nsharded = 0, nfam = 0, infam = 0;
+
+	for (i = 0; i < n; i++) {
+		nparts += rows[i].shard != NULL, nsharded += rows[i].parts && !rows[i].shard;
+		/* (a family: the final rows of other wheels than their part cell's, and that cell's) */
+		if (rows[i].parts && !rows[i].shard && rows[i].partsof && strcmp(rows[i].partsof, rows[i].build)) {
+			infam++;
+			for (k = 0; k < n && !(rows[k].parts && !rows[k].shard && rows[k].partsof &&
+					       !strcmp(rows[k].build, rows[i].partsof)); k++)
+				;
+			infam += k < n && !rows[k].seen;
+			nfam += k < n && !rows[k].seen;
+			if (k < n)
+				rows[k].seen = 1;
+		}
+	}
+	sbaddf(out, "\n%zu wheel%s to build", n - nparts, n - nparts == 1 ? "" : "s");
+	/* (a sharded wheel: its part rows compile, its final row links what they made; a family's
+	   wheels share the parts of its first) */
+	if (nsharded)
+		sbaddf(out, " (%zu sharded: %zu part row%s, then a final row each", nsharded, nparts, nparts == 1 ? "" : "s");
+	if (nsharded && nfam)
+		sbaddf(out, "; %zu of them in %zu famil%s sharing their parts", infam, nfam, nfam == 1 ? "y" : "ies");
+	if (nsharded)
+		sbaddc(out, ')');
+	sbadd(out, ":\n\n| job | runner | wheel | cells |\n|---|---|---|---|\n");
 }
 
 /* the rows of the plan's output file (see summaryplan); -1 with why */
@@ -222,18 +260,8 @@ summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, con
 		}
 		plancounts(out, m, p, &missing);
 	}
-	if (n) {
-		size_t nparts = 0, nsharded = 0;
-
-		for (i = 0; i < n; i++)
-			nparts += rows[i].shard != NULL, nsharded += rows[i].parts && !rows[i].shard;
-		sbaddf(out, "\n%zu wheel%s to build", n - nparts, n - nparts == 1 ? "" : "s");
-		/* (a sharded wheel: its part rows compile, its final row links what they made) */
-		if (nsharded)
-			sbaddf(out, " (%zu sharded: %zu part row%s, then a final row each)", nsharded, nparts,
-			       nparts == 1 ? "" : "s");
-		sbadd(out, ":\n\n| job | runner | wheel | cells |\n|---|---|---|---|\n");
-	}
+	if (n)
+		planheadline(out, rows, n);
 	for (i = 0; i < n; i++) {
 		if (i == MAXROWS) {
 			sbaddf(out, "| ... | | | and %zu more rows |\n", n - MAXROWS);
@@ -256,10 +284,18 @@ summaryplan(struct sb *out, const struct matrix *m, const struct profile *p, con
 			escmd(out, rows[i].parts ? rows[i].parts : "?");
 		} else {
 			mdcells(out, rows[i].cells);
-			if (rows[i].parts) {
+			if (rows[i].parts && rows[i].partsof && strcmp(rows[i].partsof, rows[i].build)) {
+				sbadd(out, " (its family's ");
+				escmd(out, rows[i].parts);
+				sbadd(out, " part");
+				sbadd(out, strcmp(rows[i].parts, "1") ? "s" : "");
+				sbadd(out, ", of ");
+				mdcells(out, rows[i].partsof);
+				sbadd(out, ")");
+			} else if (rows[i].parts) {
 				sbadd(out, " (links its ");
 				escmd(out, rows[i].parts);
-				sbadd(out, " parts)");
+				sbadd(out, strcmp(rows[i].parts, "1") ? " parts)" : " part)");
 			}
 		}
 		sbadd(out, " |\n");
@@ -466,10 +502,15 @@ cellrow(struct sb *out, const char *cell, const struct cellfacts *f)
 		stepduration(t, sizeof(t), f->test.secs);
 		sbaddf(out, "%stest %s", f->hasbuild && f->build.end ? ", " : "", t);
 	}
-	/* (shards and deadlines: objects taken from parts or an earlier attempt) */
-	if (f->have && f->w.objcompiled >= 0 && f->w.objreused >= 0)
-		sbaddf(out, "%sobjects: %lld compiled, %lld reused", (f->hasbuild && f->build.end) ||
-		       (f->hastest && f->test.end) ? "; " : "", f->w.objcompiled, f->w.objreused);
+	/* (families, shards and deadlines: objects compiled here, from the family's compile cache,
+	   and taken from parts or an earlier attempt) */
+	if (f->have && f->w.objcompiled >= 0 && f->w.objreused >= 0) {
+		sbaddf(out, "%sobjects: %lld compiled here, ", (f->hasbuild && f->build.end) || (f->hastest && f->test.end) ? "; " : "",
+		       f->w.objcompiled);
+		if (f->w.objfamily >= 0)
+			sbaddf(out, "%lld from the family, ", f->w.objfamily);
+		sbaddf(out, "%lld from parts or an earlier attempt", f->w.objreused);
+	}
 	sbadd(out, " |\n");
 }
 
@@ -526,8 +567,9 @@ cellshards(struct sb *out, const char *builddir, const char *cell)
 			sbaddf(out, "part %ld of %ld", o[i].part, o[i].parts);
 		else
 			sbadd(out, o[i].stopped ? "a build stopped at its deadline" : "an earlier build");
-		sbaddf(out, ": %lld of %lld objects (%lld compiled, %lld reused)", o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused,
-		       o[i].objects, o[i].compiled, o[i].reused);
+		sbaddf(out, ": %lld of %lld objects (%lld compiled, %lld reused, %lld from the family)",
+		       o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused, o[i].objects, o[i].compiled, o[i].reused,
+		       o[i].family > 0 ? o[i].family : 0);
 		if (o[i].stopped)
 			sbadd(out, ", **stopped at the deadline**: kept for the next job of this cell (the workflow saves it to the Actions cache)");
 		sbaddc(out, '\n');
@@ -576,9 +618,9 @@ summarypart(struct sb *out, const char *builddir, const char *cell, long part, c
 	for (i = 0; i < n && strcmp(o[i].dir, name.buf); i++)
 		;
 	if (i < n) {
-		sbaddf(out, "Part %ld of %ld: %lld of the cell's %lld objects, **%lld compiled, %lld reused**", o[i].part,
-		       o[i].parts, o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused, o[i].objects, o[i].compiled,
-		       o[i].reused);
+		sbaddf(out, "Part %ld of %ld: %lld of the cell's %lld objects, **%lld compiled, %lld reused, %lld from the family**",
+		       o[i].part, o[i].parts, o[i].done >= 0 ? o[i].done : o[i].compiled + o[i].reused, o[i].objects,
+		       o[i].compiled, o[i].reused, o[i].family > 0 ? o[i].family : 0);
 		if (o[i].stopped)
 			sbadd(out, "; **stopped at the deadline**: kept for the next job of this part, which goes on from them (the workflow saves them to the Actions cache)");
 	} else {

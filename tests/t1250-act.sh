@@ -13,12 +13,15 @@
 # store:
 #   push 1  two Pythons: 2 cells missing, built, tested, published; the index lists 2
 #   push 2  nothing changed: 0 missing, the build jobs skipped, the index lists both
-#   push 3  one more Python: 1 missing; the index lists 3. And a package with shards: "2" (the C
-#           extension of examples/shards/cpu.yml, for the first Python): two part jobs (parts1),
-#           then the final job (final1, though parts2..parts4 were skipped), which compiles
-#           nothing (objects: 0 compiled); the index lists its wheel.
-#           The Actions cache is a directory too (tests/actions/cache/): nothing stopped, nothing
-#           is saved
+#   push 3  one more Python: 1 missing; the index lists 3. And a family of two Pythons with
+#           shards: "2" (examples/family: CUDA kernels, one of which includes Python.h and says
+#           which Python it was compiled for, for the first two Pythons): two part jobs (parts1)
+#           compile the first Python's objects once, then a final job per Python (final1, though
+#           parts2..parts4 were skipped): the first compiles nothing, the second compiles only
+#           what includes Python.h and takes the two kernels from the family's compile cache
+#           (the parts' family-* artifacts); each wheel's import test checks its Python; the
+#           index lists both wheels. The Actions cache is a directory too (tests/actions/cache/):
+#           nothing stopped, so no shards-* entry; each family's compile cache is saved
 #   push 4  one more Python whose test fails (WG_ACT_FAIL names it; its key is the same as
 #           without): 1 missing, not published, its logs artifact uploaded, act exits 1, and no
 #           index is deployed (every build failed): the site still lists the other 3
@@ -82,6 +85,7 @@ jobenv() { # jobenv COMMAND...: run it in the jobs' environment
 		WG_CACHE_DIR="$ad/wgcache" WHEELGEN_PREBUILT="$real" WG_ACT_FAIL="${WG_ACT_FAIL:-none}" \
 		${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} ${CONTAINERS_CONF:+CONTAINERS_CONF="$CONTAINERS_CONF"} \
 		${WHEELGEN_CONTAINER_ARGS:+WHEELGEN_CONTAINER_ARGS="$WHEELGEN_CONTAINER_ARGS"} \
+		${WHEELGEN_CONTAINER_CUDA:+WHEELGEN_CONTAINER_CUDA="$WHEELGEN_CONTAINER_CUDA"} \
 		${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} ${LSAN_OPTIONS:+LSAN_OPTIONS="$LSAN_OPTIONS"} \
 		${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} "$@"
 }
@@ -152,7 +156,9 @@ if [ "$backend" = docker ]; then
 	done <<EOF
 $hostpys
 EOF
-	export WHEELGEN_CONTAINER_ARGS
+	# (the family's CUDA cells: the host's toolkit, mounted)
+	WHEELGEN_CONTAINER_CUDA=host
+	export WHEELGEN_CONTAINER_ARGS WHEELGEN_CONTAINER_CUDA
 else
 	pys=$(echo "$hostpys" | cut -d' ' -f1)
 fi
@@ -215,11 +221,11 @@ writeconfig() {
 		sed -n '/^packages:/,/^$/p' "$top/examples/quickstart/packages.yml" |
 			sed -e 's|source: {path: pkg}|source: {path: ../examples/quickstart/pkg}|' \
 				-e "s|^    test_command: .*|    test_command: python -c \"import os, sys, wgquickstart; assert wgquickstart.fib(10) == 55; assert os.environ.get('WG_ACT_FAIL') != '%d.%d' % sys.version_info[:2], 'WG_ACT_FAIL'\"|"
-		# (from push 3 on: examples/shards/cpu.yml's C extension of nine translation units, in 2
-		# parts, for the first Python)
-		[ -z "$sharded" ] || printf '%s\n' "  wgshardsc:" "    source: {path: ../examples/shards/cpkg}" \
-			"    versions: [\"0.1.0\"]" "    python: [\"$p1\"]" "    cuda: []" "    shards: \"2\"" "    test_import: wgshardsc" \
-			"    test_command: python -c \"import wgshardsc; assert wgshardsc.total(2) == 72\"" ""
+		# (from push 3 on: examples/family's CUDA extension, in 2 parts, for the first two Pythons)
+		[ -z "$sharded" ] || printf '%s\n' "  wgfamily:" "    source: {path: ../examples/family/pkg}" \
+			"    versions: [\"0.1.0\"]" "    python: [\"$p1\", \"$p2\"]" "    cuda: [\"13.0\"]" "    cuda_archs: [\"9.0\"]" \
+			"    local_version: \"cu{cuda}\"" "    memory_per_job_gb: \"1.5\"" "    build_args: \"--no-build-isolation\"" \
+			"    shards: \"2\"" "    test_import: wgfamily" ""
 		printf 'profiles:\n  default: {python: ["%s"]}\n  stable: {python: ["%s", "%s", "%s", "%s"]}\n  all:\n' "$p1" "$p1" "$p2" "$p3" "$p4"
 		[ "$backend" = host ] || printf 'container:\n  image: %s\n  cpu_image: %s\n' "$image" "$image"
 		printf 'publish:\n  dir: %s\n' "$store"
@@ -227,7 +233,9 @@ writeconfig() {
 	(cd "$src" && git add -A && git commit -q -m "config: python $*")
 }
 sharded=
-cs=wgshardsc-0.1.0-py$(echo "$p1" | tr -d .)
+cf1=wgfamily-0.1.0-py$(echo "$p1" | tr -d .)-cu130
+cf2=wgfamily-0.1.0-py$(echo "$p2" | tr -d .)-cu130
+fam=wgfamily-0.1.0-cu130
 (cd "$src" && git init -q -b main && git config user.email t@example.org && git config user.name t1250 &&
 	git add -A && git commit -q -m "the tree under test")
 
@@ -328,7 +336,7 @@ t_expect "push 1: the summaries: the plan lists both missing cells, each build t
 	grep -q "| build1 | ubuntu-latest | \`$c1\` | \`$c1\` |" "$s/summary.plan"
 	grep -q "| build1 | ubuntu-latest | \`$c2\` | \`$c2\` |" "$s/summary.plan"
 	for c in "$c1" "$c2"; do
-		grep -E -q "^\| \`$c\` \| built \| passed \| yes \| [0-9.]+ kB \| build [0-9ms]+, test [0-9ms]+(; objects: [0-9]+ compiled, 0 reused)? \|$" "$s/summary.build1"
+		grep -E -q "^\| \`$c\` \| built \| passed \| yes \| [0-9.]+ kB \| build [0-9ms]+, test [0-9ms]+(; objects: [0-9]+ compiled here, [0-9]+ from the family, 0 from parts or an earlier attempt)? \|$" "$s/summary.build1"
 	done
 	grep -q "^The index lists 2 cells in 2 wheels" "$s/summary.index"
 	grep -q "^This run added 2 cells: .*\`$c1\` (built)" "$s/summary.index"
@@ -360,7 +368,7 @@ t_expect "push 2: 0 missing: the build jobs are skipped, the index still lists b
 	grep -q "^This run added no cell" "$WORK/runs/p2/summary.index"
 '
 
-# --- push 3: one more Python, and a package with shards: "2" ------------------------------------
+# --- push 3: one more Python, and a family of two Pythons with shards: "2" ----------------------
 sharded=1
 writeconfig "$p1" "$p2" "$p3"
 act_run p3 '{"ref": "refs/heads/main"}'
@@ -370,27 +378,35 @@ t_expect "push 3: one added Python gives 1 missing, built and published; the ind
 	[ "$(cat "$WORK/runs/p3/rc")" = 0 ]
 	[ "$(missing p3)" = 1 ]
 	[ "$(job p3 build1)/$(job p3 index)" = success/success ]
-	[ "$(stored)" = "$(sorted "$c1" "$c2" "$c3" "$cs")" ]
+	[ "$(stored)" = "$(sorted "$c1" "$c2" "$c3" "$cf1" "$cf2")" ]
 	[ "$(listed)" = "$(sorted "$c1" "$c2" "$c3")" ]
-	grep -q "the store holds 2, 2 are missing" "$WORK/runs/p3/summary.plan"
-	grep -q "^This run added 2 cells: .*\`$c3\` (built)" "$WORK/runs/p3/summary.index"
+	grep -q "the store holds 2, 3 are missing" "$WORK/runs/p3/summary.plan"
+	grep -q "^This run added 3 cells: .*\`$c3\` (built)" "$WORK/runs/p3/summary.index"
 '
-t_expect "push 3: a sharded cell (shards: \"2\"): 2 part jobs compile it, each uploading its objects; the final job takes them and compiles nothing (objects: 0 compiled, 9 reused), publishes; the index lists its wheel" '
+t_expect "push 3: a family of two Pythons with shards: \"2\": 2 part jobs compile the first Python's objects once, uploading them and the family's compile cache; a final job per Python: the first compiles nothing, the second only what includes Python.h (2 compiled, 2 from the family); both tested (each import checks its Python), published, and the index lists both wheels" '
 	s=$WORK/runs/p3
-	grep -qx "plan partcount1=2" "$s/outputs" && grep -qx "plan finalcount1=1" "$s/outputs" && grep -qx "plan partcount2=0" "$s/outputs"
+	grep -qx "plan partcount1=2" "$s/outputs" && grep -qx "plan finalcount1=2" "$s/outputs" && grep -qx "plan partcount2=0" "$s/outputs"
 	# (final1 needs every part job: it runs though parts2..parts4 were skipped)
 	[ "$(job p3 parts1)/$(job p3 parts2)/$(job p3 final1)/$(job p3 final2)/$(job p3 again)" = success//success// ]
 	a=$s/artifacts/$(cat "$s/runid")
-	ls "$a" | grep -qx "shard-$cs-part-1" && ls "$a" | grep -qx "shard-$cs-part-2" && ls "$a" | grep -qx "wheels-$cs"
-	grep -qx "objects_compiled=0" "$store/$cs.manifest" && grep -qx "objects_reused=9" "$store/$cs.manifest"
-	grep -q "wgshardsc-0\.1\.0-" "$pages/simple/wgshardsc/index.html"
-	grep -q "^2 wheels to build (1 sharded: 2 part rows, then a final row each):" "$s/summary.plan"
-	grep -q "^| parts1 | ubuntu-latest | \`$cs\` | part 2 of 2 |$" "$s/summary.plan"
-	grep -q "^Part [12] of 2: [0-9] of the cell.s 9 objects, \*\*[0-9] compiled, 0 reused\*\*" "$s/summary.parts1"
-	grep -E -q "^\| \`$cs\` \| built \| passed \| yes \| .*; objects: 0 compiled, 9 reused \|$" "$s/summary.final1"
-	# (nothing stopped at a deadline: nothing was restored, nothing saved)
-	grep -q "cache/restore: no entry for shards-$cs-" "$s/out.final1"
-	[ -z "$(ls "$WORK/actcache" 2>/dev/null)" ]
+	for f in "shard-$cf1-part-1" "shard-$cf1-part-2" "family-$fam-part-1" "family-$fam-part-2" "wheels-$cf1" "wheels-$cf2"; do
+		ls "$a" | grep -qx "$f"
+	done
+	! ls "$a" | grep -q "^shard-$cf2-"
+	grep -qx "objects_compiled=0" "$store/$cf1.manifest" && grep -qx "objects_reused=4" "$store/$cf1.manifest"
+	grep -qx "objects_compiled=2" "$store/$cf2.manifest" && grep -qx "objects_family=2" "$store/$cf2.manifest" && grep -qx "objects_reused=0" "$store/$cf2.manifest"
+	[ "$(grep -o "wgfamily-0\.1\.0+cu130-cp3[0-9]*" "$pages/simple/wgfamily/index.html" | sort -u | wc -l)" = 2 ]
+	grep -q "^3 wheels to build (2 sharded: 2 part rows, then a final row each; 2 of them in 1 family sharing their parts):" "$s/summary.plan"
+	grep -q "^| parts1 | ubuntu-latest | \`$cf1\` | part 2 of 2 |$" "$s/summary.plan"
+	grep -q "^| final1 | ubuntu-latest | \`$cf2\` | \`$cf2\` (its family.s 2 parts, of \`$cf1\`) |$" "$s/summary.plan"
+	grep -q "^Part [12] of 2: [0-9] of the cell.s 4 objects, \*\*[0-9] compiled, 0 reused, 0 from the family\*\*" "$s/summary.parts1"
+	grep -E -q "^\| \`$cf1\` \| built \| passed \| yes \| .*; objects: 0 compiled here, 0 from the family, 4 from parts or an earlier attempt \|$" "$s/summary.final1"
+	grep -E -q "^\| \`$cf2\` \| built \| passed \| yes \| .*; objects: 2 compiled here, 2 from the family, 0 from parts or an earlier attempt \|$" "$s/summary.final1"
+	# (nothing stopped at a deadline: nothing restored or saved under shards-; the family'"'"'s
+	# compile cache was saved once)
+	grep -q "cache/restore: no entry for shards-$cf1-" "$s/out.final1"
+	! ls "$WORK/actcache" | grep -q "^shards-"
+	[ "$(ls "$WORK/actcache" | grep -c "^family-$fam-run-$(cat "$s/runid")-")" = 1 ]
 '
 
 # --- push 4: one more Python, whose test fails ---------------------------------------------------
@@ -404,7 +420,7 @@ t_expect "push 4: a cell whose test fails: the run fails, the cell is not publis
 	[ "$(cat "$WORK/runs/p4/rc")" = 1 ]
 	[ "$(missing p4)" = 1 ]
 	[ "$(job p4 plan)/$(job p4 build1)/$(job p4 index)" = success/failure/ ]
-	[ "$(stored)" = "$(sorted "$c1" "$c2" "$c3" "$cs")" ]
+	[ "$(stored)" = "$(sorted "$c1" "$c2" "$c3" "$cf1" "$cf2")" ]
 	[ "$(listed)" = "$(sorted "$c1" "$c2" "$c3")" ]
 	ls "$WORK/runs/p4/artifacts/$(cat "$WORK/runs/p4/runid")" | grep -qx "logs-$c4"
 	! ls "$WORK/runs/p4/artifacts/$(cat "$WORK/runs/p4/runid")" | grep -q "^wheels-"
@@ -423,7 +439,7 @@ blob=$store/$(sed -n 's/^stored=//p' "$store/$c2.manifest")
 printf x >>"$blob"
 act_run wd '{"ref": "refs/heads/main", "inputs": {"profile": "default"}}' workflow_dispatch
 say wd
-t_expect "manual run (profile default): 0 missing; the index lists the 2 sound cells (and the sharded one) and names those left out: the failed one (not in the store) and the damaged one (merge-index's reason)" '
+t_expect "manual run (profile default): 0 missing; the index lists the 2 sound cells (and the family's two) and names those left out: the failed one (not in the store) and the damaged one (merge-index's reason)" '
 	keep wd
 	[ "$(cat "$WORK/runs/wd/rc")" = 0 ]
 	[ "$(missing wd)" = 0 ]
@@ -431,10 +447,10 @@ t_expect "manual run (profile default): 0 missing; the index lists the 2 sound c
 	[ "$(listed)" = "$(sorted "$c1" "$c3")" ]
 	s=$WORK/runs/wd/summary.index
 	grep -q "^### Plan: profile \`default\`" "$WORK/runs/wd/summary.plan"
-	grep -q "^The index lists 3 cells in 3 wheels" "$s"
+	grep -q "^The index lists 4 cells in 4 wheels" "$s"
 	grep -q "^| \`$c4\` | not in the store" "$s"
 	grep "^| \`$c2\` | " "$s" | grep -v -q "not in the store"
-	grep -q "^The store .*: 3 cells of the config restored, .* 1 left out: a damaged entry" "$s"
+	grep -q "^The store .*: 4 cells of the config restored, .* 1 left out: a damaged entry" "$s"
 '
 
 echo "# missing per run: push 1: $(missing p1), push 2: $(missing p2), push 3: $(missing p3), push 4: $(missing p4), manual: $(missing wd)"

@@ -26,8 +26,15 @@
  *   WG_CC_SAVE      where a compiled object is kept (a part's directory, or resume/), or unset
  *   WG_CC_PART      "K/N": compile only the objects whose identity falls in part K of N
  *   WG_CC_DEADLINE  unix time: no compile starts after it, and one in flight is stopped at it
- *   WG_CC_LOG       a file each owned compile appends one line to: "WHAT ID SOURCE", WHAT one
- *                   of compiled, reused, other (another part's), late (past the deadline)
+ *   WG_CC_LOG       a file each owned compile appends one line to: "WHAT ID SECONDS SOURCE",
+ *                   WHAT one of compiled, family (the compile cache had it: an object of the
+ *                   cell's family, docs/manual.md "Families"), reused (from a part or an earlier
+ *                   attempt), other (another part's), late (past the deadline); SECONDS the
+ *                   processor seconds of the compile and what it ran ("-" where nothing ran):
+ *                   the work, which other load on the machine changes little
+ *   CCACHE_STATSLOG where ccache is the next program (build-host.sh sets it): each owned compile
+ *                   gets a statistics log of its own, read to tell a cache hit from a compile
+ *                   and then appended to this one
  * An owned object that is not compiled here (another part's, or past the deadline) is written
  * as a placeholder; a link, archive, ranlib or device link given a placeholder does nothing
  * but make its output, and the build step then throws the wheel away.
@@ -49,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -368,19 +376,23 @@ owned(const char *src, const char *rroot)
 	return !strstr(r + n, "/CMakeFiles/") && !strstr(r + n, "/CMakeScratch/") && !strstr(r + n, "/CMakeTmp/");
 }
 
-/* append one line to the log (one write: lines of parallel compiles do not mix) */
+/* append one line to the log (one write: lines of parallel compiles do not mix); secs < 0: "-" */
 static void
-logline(const char *what, const char *id, const char *src)
+logline(const char *what, const char *id, double secs, const char *src)
 {
 	const char *path = getenv("WG_CC_LOG");
-	char line[PATH_MAX + 128];
+	char line[PATH_MAX + 128], t[32];
 	int fd, n;
 
 	if (!path || !*path)
 		return;
-	n = snprintf(line, sizeof(line), "%s %s %s\n", what, id, src);
+	if (secs < 0)
+		snprintf(t, sizeof(t), "-");
+	else
+		snprintf(t, sizeof(t), "%.3f", secs);
+	n = snprintf(line, sizeof(line), "%s %s %s %s\n", what, id, t, src);
 	if (n < 0 || (size_t)n >= sizeof(line))
-		n = snprintf(line, sizeof(line), "%s %s ?\n", what, id);
+		n = snprintf(line, sizeof(line), "%s %s %s ?\n", what, id, t);
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644)) < 0)
 		return;
 	if (write(fd, line, (size_t)n) != n)
@@ -598,6 +610,71 @@ nvccsame(const char *path)
 	free(buf);
 }
 
+/*
+ * ccache's statistics of one compile (its own CCACHE_STATSLOG file: "# FILE" lines, each
+ * followed by the counters of that compile): whether the compile of src was a cache hit. nvcc
+ * runs its host compiles through ccache too; their records name nvcc's temporary files, so
+ * only the records of src's own name count.
+ */
+static int
+cachehit(const char *statslog, const char *src)
+{
+	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	char line[PATH_MAX + 16];
+	FILE *f;
+	int ours = 0, hit = 0;
+
+	if (!(f = fopen(statslog, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] == '#') {
+			const char *p = line + 1 + strspn(line + 1, " ");
+			const char *b = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+
+			ours = !strcmp(b, base);
+		} else if (ours && (!strcmp(line, "direct_cache_hit") || !strcmp(line, "preprocessed_cache_hit"))) {
+			hit = 1;
+		}
+	}
+	fclose(f);
+	return hit;
+}
+
+/* append the file from to the file to (ccache's statistics log of the whole build), and remove it */
+static void
+appendlog(const char *from, const char *to)
+{
+	char buf[8192];
+	ssize_t n;
+	int in, out;
+
+	if ((in = open(from, O_RDONLY)) < 0)
+		return;
+	if ((out = open(to, O_WRONLY | O_CREAT | O_APPEND, 0644)) >= 0) {
+		while ((n = read(in, buf, sizeof(buf))) > 0) {
+			if (write(out, buf, (size_t)n) != n)
+				break;
+		}
+		close(out);
+	}
+	close(in);
+	unlink(from);
+}
+
+/* the processor seconds (user and system) of this process's children that ended: the compile
+   it ran, with every process that compile waited for (ccache, nvcc's cicc and ptxas, cc1plus) */
+static double
+childcpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 /* a link, archive or device link given a placeholder: make its output, and nothing else */
 static int
 linkplaceholders(int argc, char **argv, int ar)
@@ -636,7 +713,10 @@ main(int argc, char **argv)
 	const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	const char *root = getenv("WG_CC_ROOT"), *key = getenv("WG_CC_KEY"), *store = getenv("WG_CC_STORE");
 	const char *save = getenv("WG_CC_SAVE"), *part = getenv("WG_CC_PART"), *dl = getenv("WG_CC_DEADLINE");
-	char next[PATH_MAX], rroot[PATH_MAX], cwd[PATH_MAX], id[65], obj[PATH_MAX];
+	const char *statslog = getenv("CCACHE_STATSLOG");
+	char next[PATH_MAX], rroot[PATH_MAX], cwd[PATH_MAX], id[65], obj[PATH_MAX], ownlog[PATH_MAX + 96] = "";
+	double t0, secs;
+	int hit = 0;
 	struct sha256 c;
 	struct call cl;
 	long k = 0, n = 0, deadline = dl && *dl ? strtol(dl, NULL, 10) : 0;
@@ -679,23 +759,35 @@ main(int argc, char **argv)
 	sha256hex(&c, id);
 	if (n && partof(id, n) != k) {
 		placeholder(&cl, id);
-		logline("other", id, cl.src);
+		logline("other", id, -1, cl.src);
 		return 0;
 	}
 	if (key && reuse(store, key, id, cl.out) == 0) {
 		fakedeps(&cl);
-		logline("reused", id, cl.src);
+		logline("reused", id, -1, cl.src);
 		return 0;
 	}
 	if (deadline && time(NULL) >= deadline) {
 		placeholder(&cl, id);
-		logline("late", id, cl.src);
+		logline("late", id, -1, cl.src);
 		return 0;
 	}
+	/* ccache behind: a statistics log of this compile's own, to tell a hit */
+	if (statslog && *statslog) {
+		snprintf(ownlog, sizeof(ownlog), "%s.%.16s.%ld", statslog, id, (long)getpid());
+		unlink(ownlog);
+		setenv("CCACHE_STATSLOG", ownlog, 1);
+	}
+	t0 = childcpu();
 	rc = run(next, argv, deadline);
+	secs = childcpu() - t0;
+	if (ownlog[0]) {
+		hit = cachehit(ownlog, cl.src);
+		appendlog(ownlog, statslog);
+	}
 	if (rc == -2) {
 		placeholder(&cl, id);
-		logline("late", id, cl.src);
+		logline("late", id, -1, cl.src);
 		return 0;
 	}
 	if (rc != 0)
@@ -707,7 +799,7 @@ main(int argc, char **argv)
 		if (copyfile(cl.out, obj) != 0)
 			die("cannot keep the object in %s", save);
 	}
-	logline("compiled", id, cl.src);
+	logline(hit ? "family" : "compiled", id, secs, cl.src);
 	return 0;
 pass:
 	execv(next, argv);
