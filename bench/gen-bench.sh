@@ -74,6 +74,7 @@ SH
 	: >"$d/templates/relabel.py"
 	: >"$d/templates/wheel-info.py"
 	: >"$d/templates/linux-repair.py"
+	: >"$d/templates/find.py"
 	: >"$d/templates/cuda-libs.txt"
 	: >"$d/templates/test-view.sh"
 	printf 'builddir = out\nconfig = packages.yml\nsubninja out/graph.ninja\n' >"$d/build.ninja"

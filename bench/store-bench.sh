@@ -17,6 +17,7 @@
 # ratios "baseline / this"; the last line is
 #   store: N cells: plan cold S s, warm S s; merge-index cold S s, warm S s (HTTP on 127.0.0.1)
 # Needs nginx (tests/run.sh --install-deps installs it) and a built wheelgen (./configure && ninja out/wheelgen).
+# shellcheck disable=SC2154 # (the t_NAME and r_NAME figures run sets by eval)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 ncells=${1:-3000}
@@ -168,7 +169,8 @@ print("    versions: [%s]" % ", ".join('"1.%d"' % i for i in range(n)))
 print("publish: {github: {repo: o/r, tag: wheels}}")
 print('index: {base_url: "%s/o/r/releases/download/"}' % api)
 PY
-export GITHUB_API_URL=$fakeapi GITHUB_SERVER_URL=$fakeapi GH_TOKEN=benchtoken
+GITHUB_API_URL=$fakeapi GITHUB_SERVER_URL=$fakeapi GH_TOKEN=benchtoken
+export GITHUB_API_URL GITHUB_SERVER_URL GH_TOKEN
 ghplan() { out/wheelgen matrix --missing --builddir out; }
 rm -rf out/store out/index out/store-catalog
 run gh_plan_cold ghplan

@@ -117,7 +117,14 @@ wg_cross_load() {
 wg_heartbeat() {
     wg_parent=$$
     wg_n=0
-    while sleep 60; do
+    wg_sleep=
+    # (stopped by the step's end: its sleep goes too, not a minute later)
+    trap '[ -z "$wg_sleep" ] || kill "$wg_sleep" 2>/dev/null; exit 0' TERM
+    while :; do
+        sleep 60 &
+        wg_sleep=$!
+        wait "$wg_sleep" || exit 0
+        wg_sleep=
         kill -0 "$wg_parent" 2>/dev/null || exit 0
         wg_n=$((wg_n + 1))
         wg_prog=$(grep -o -E '^\[[0-9]+/[0-9]+\]' "$log" 2>/dev/null | tail -n 1 || true)

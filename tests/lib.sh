@@ -118,24 +118,24 @@ t_cmp() {
 # the verdicts of tests ("TESTED cell", which follow every "TEST cell" that ran) are left out
 # usage: t_ninja_ran OUTFILE [ninja args...]; returns ninja's status
 t_ninja_ran() {
-	out=$1
+	t_out=$1
 	shift
 	set +e
-	NINJA_STATUS='@@ ' ninja "$@" >"$out.raw" 2>&1
-	rc=$?
+	NINJA_STATUS='@@ ' ninja "$@" >"$t_out.raw" 2>&1
+	t_rc=$?
 	set -e
-	sed -n 's/^@@ //p' "$out.raw" | grep -v '^TESTED ' | sort >"$out"
-	return $rc
+	sed -n 's/^@@ //p' "$t_out.raw" | grep -v '^TESTED ' | sort >"$t_out"
+	return $t_rc
 }
 
 # t_configure DIR [configure args...]: copy the tree into DIR and configure it there
 # (with the options tests/run.sh was given: --sanitize, --werror, --install-deps)
 t_configure() {
-	d=$1
+	t_cdir=$1
 	shift
-	t_copytree "$d"
+	t_copytree "$t_cdir"
 	# shellcheck disable=SC2086
-	(cd "$d" && CC=$(t_cc) ./configure ${WG_CONFARGS:-} "$@") >"$d.configure.log" 2>&1
+	(cd "$t_cdir" && CC=$(t_cc) ./configure ${WG_CONFARGS:-} "$@") >"$t_cdir.configure.log" 2>&1
 }
 
 # t_cc: the C compiler for a configure that compiles wheelgen: tests/run.sh's WG_TEST_CC (through
@@ -195,10 +195,10 @@ t_pythons() {
 
 # t_ran_is FILE LINE...: pass if the sorted edges in FILE are exactly the given lines
 t_ran_is() {
-	f=$1
+	t_rf=$1
 	shift
-	printf '%s\n' "$@" | sed '/^$/d' | sort >"$f.want"
-	t_cmp "$f.want" "$f"
+	printf '%s\n' "$@" | sed '/^$/d' | sort >"$t_rf.want"
+	t_cmp "$t_rf.want" "$t_rf"
 }
 
 # t_venv DIR PYTHON: a fresh venv with pip in DIR, from the interpreter PYTHON (a path): uv's
@@ -216,12 +216,12 @@ t_venv() {
 # t_toolvenv DIR PACKAGE...: a venv of python3 in DIR with the tools PACKAGE... from PyPI (uv
 # where the suite has it, else pip); its output appended to DIR.log
 t_toolvenv() {
-	d=$1
+	t_vdir=$1
 	shift
 	if [ -n "${UV:-}" ]; then
-		"$UV" venv -q -p python3 "$d" >>"$d.log" 2>&1 && "$UV" pip install -q --python "$d/bin/python" "$@" >>"$d.log" 2>&1
+		"$UV" venv -q -p python3 "$t_vdir" >>"$t_vdir.log" 2>&1 && "$UV" pip install -q --python "$t_vdir/bin/python" "$@" >>"$t_vdir.log" 2>&1
 	else
-		python3 -m venv "$d" >>"$d.log" 2>&1 && "$d/bin/pip" install -q "$@" >>"$d.log" 2>&1
+		python3 -m venv "$t_vdir" >>"$t_vdir.log" 2>&1 && "$t_vdir/bin/pip" install -q "$@" >>"$t_vdir.log" 2>&1
 	fi
 }
 
@@ -282,25 +282,25 @@ NGINX
 # with WebDAV PUT and DELETE (and each DIRECTIVE, e.g. "autoindex on;", in its location);
 # access log DIR/logs/access.log; stop it with: kill "$(cat DIR/nginx.pid)"
 t_nginx_dav() {
-	td=$1 tport=$2
+	t_nd=$1 t_np=$2
 	shift 2
-	mkdir -p "$td/root"
+	mkdir -p "$t_nd/root"
 	{
-		t_nginx_head "$td"
+		t_nginx_head "$t_nd"
 		cat <<NGINX
-  access_log $td/logs/access.log;
+  access_log $t_nd/logs/access.log;
   server {
-    listen 127.0.0.1:$tport;
-    root $td/root;
+    listen 127.0.0.1:$t_np;
+    root $t_nd/root;
     client_max_body_size 0;
     location / {
       dav_methods PUT DELETE MOVE;
       create_full_put_path on;
 NGINX
-		for tdir in "$@"; do printf '      %s\n' "$tdir"; done
+		for t_ndir in "$@"; do printf '      %s\n' "$t_ndir"; done
 		printf '    }\n  }\n}\n'
-	} >"$td/nginx.conf"
-	nginx -c "$td/nginx.conf" >"$td/start.log" 2>&1 || { cat "$td/start.log" "$td/logs/error.log" 2>/dev/null; return 1; }
+	} >"$t_nd/nginx.conf"
+	nginx -c "$t_nd/nginx.conf" >"$t_nd/start.log" 2>&1 || { cat "$t_nd/start.log" "$t_nd/logs/error.log" 2>/dev/null; return 1; }
 }
 
 t_git_http_start() {

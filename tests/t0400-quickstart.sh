@@ -165,10 +165,12 @@ restoredall() {
 		grep -q "href=\"../../files/$f#sha256=" "$WORK/$1/out/index/simple/wgquickstart/index.html" || { echo "$cell: not indexed"; return 1; }
 	done
 }
-t_expect "every Python's cell ($(echo $pys | tr " " ,)) in the directory store: a fresh clone plans 0 missing, restores each, builds none, and indexes them all" '
+# shellcheck disable=SC2016 # (the case is a single-quoted script, as t_expect takes it)
+t_expect "every Python's cell ($(echo "$pys" | tr " " ,)) in the directory store: a fresh clone plans 0 missing, restores each, builds none, and indexes them all" '
 	freshclone fresh "$WORK/published"
 	restoredall fresh
 '
+# shellcheck disable=SC2016
 t_expect "the same store over HTTP (nginx on 127.0.0.1): a fresh clone plans 0 missing, restores each, builds none, and indexes them all" '
 	t_nginx_dav "$WORK/ngx" "$(t_freeport)" "autoindex on;" >"$WORK/ngx.err"
 	port=$(sed -n "s/.*listen 127.0.0.1:\([0-9]*\);/\1/p" "$WORK/ngx/nginx.conf")

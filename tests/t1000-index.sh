@@ -580,7 +580,7 @@ j = json.load(open(sys.argv[1]))
 assert j["format"] == "wheelgen-wheels/1", j
 got = sorted((w["package"], w["version"], w["python_tag"], w["platform_tag"], w["cuda"], w["index"], tuple(w["gpu_archs"]), w["torch"]) for w in j["wheels"])
 cp = "cp" + "$py".replace(".", "")
-# (the platform tag is the repair's: manylinux_2_X_x86_64, X what its symbols allow)
+# (the platform tag is what the repair gives: manylinux_2_X_x86_64, X what its symbols allow)
 import re
 assert all(re.match(r"manylinux_2_[0-9]+_x86_64$", g[3]) for g in got), got
 want = [("wgcuda", "0.1.0+cu" + c.replace(".", ""), cp, got[0][3], c, "cu%s/simple/" % c.replace(".", ""), ("sm_90",), None) for c in ("13.0", "13.2")]
