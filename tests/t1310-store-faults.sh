@@ -166,6 +166,21 @@ t_expect "merge-index leaves a damaged entry out and says which and why" '
 	[ -f "$store/$b.manifest.damaged" ] && [ ! -e "$store/$b.manifest" ]
 	rm -rf out/store && publishall
 '
+t_expect "a manifest whose tested= names another wheel: the next plan lists its cell (no download), merge-index leaves it out and takes it out, and one build, publish and merge-index list it again" '
+	rm -rf out/wheels out/tests out/publish out/store "$store"/*.damaged
+	sed -i "s/^tested=.*/tested=$(printf "%064d" 0)/" "$store/$b.manifest"
+	[ "$(plan)" = "$b " ]
+	grep -q "planned $b: .*its tested= (0000000000000000000000000000000000000000000000000000000000000000) is not its wheel.s sha256" "$WORK/plan.err" ||
+		grep -q "planned $b: .*its tested= (000000000000) is not its wheel.s sha256" "$WORK/plan.err"
+	ninja merge-index >"$WORK/tmerge.log" 2>&1
+	grep -q "merge-index: left out $b: .*tested=" "$WORK/tmerge.log"
+	[ ! -e "$store/$b.manifest" ] && [ ! -e out/index/simple/beta/index.html ]
+	publishall
+	rm -rf out/wheels out/tests out/publish out/store
+	ninja merge-index >"$WORK/tmerge2.log" 2>&1
+	grep -q "2 cells of the config restored" "$WORK/tmerge2.log"
+	grep -q "\.whl#sha256=" out/index/simple/beta/index.html
+'
 
 t_expect "the summary of a merge-index reads data, not messages: with the messages of restore.c and indexplan.c reworded (in this test's copy of the tree, rebuilt), the summary of the same merge-index is the same byte for byte" '
 	rm -rf out/wheels out/tests out/publish out/store
