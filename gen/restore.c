@@ -173,13 +173,13 @@ getverified(const struct store *s, const char *name, const char *dest, const cha
 static int
 pulledalready(const struct wheelinfo *m, const char *dir)
 {
-	struct sb p = SB_INIT;
+	struct sb p = SB_INIT, why = SB_INIT;
 	struct wheelinfo old;
 	struct stat st;
 	int ok = 0;
 
 	sbaddf(&p, "%s/manifest", dir);
-	if (manifestparse(p.buf, &old, &p) == 0) {
+	if (access(p.buf, F_OK) == 0 && manifestparse(p.buf, &old, &why) == 0) {
 		sbreset(&p);
 		sbaddf(&p, "%s/%s", dir, m->filename);
 		ok = !strcmp(old.sha256, m->sha256) && !strcmp(old.filename, m->filename) &&
@@ -190,6 +190,7 @@ pulledalready(const struct wheelinfo *m, const char *dir)
 		manifestfree(&old);
 	}
 	sbfree(&p);
+	sbfree(&why);
 	return ok;
 }
 
