@@ -25,6 +25,7 @@ char *unitconfig(const char *text, struct arena *a, struct config **cp, struct m
 
 /* the tests of each module, one function per test file */
 void testcheckout(void);
+void testcmd(void);
 void testconfig(void);
 void testcoremeta(void);
 void testdamage(void);

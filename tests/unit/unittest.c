@@ -90,6 +90,7 @@ main(void)
 	testplatform();
 	testshardplan();
 	testpytag();
+	testcmd();
 	pepfree();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
