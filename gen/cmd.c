@@ -1,4 +1,4 @@
-/* cmd: the options of every command, parsed once; the config loaded once (see cmd.h). */
+/* cmd: each command's options parsed from its rows, one way; the config loaded once (see cmd.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdarg.h>
@@ -10,10 +10,73 @@
 #include "cmd.h"
 #include "files.h"
 #include "layout.h"
-#include "shardplan.h"
+
+/* the columns --help fills, and where an option's help starts at the latest */
+enum { HELPWIDTH = 92, HELPCOLUMN = 26 };
+
+static const struct command *const *every; /* main.c's table, once cmdsetall has it */
+/* the parse under way: getopt_long's table and letters (not on the stack: an error exits from
+   within the parse, and they are no leak then) */
+static struct option *table;
+static struct sb shorts = SB_INIT;
 
 void
-usagefail(const char *text, const char *fmt, ...)
+cmdsetall(const struct command *const *all)
+{
+	every = all;
+}
+
+/* text into s from column col on, its words wrapped before column HELPWIDTH, each next line
+   indented to col */
+static void
+wrap(struct sb *s, const char *text, size_t col)
+{
+	size_t at = col, n;
+
+	for (text += strspn(text, " "); *text; text += n + strspn(text + n, " ")) {
+		n = strcspn(text, " ");
+		if (at > col && at + 1 + n > HELPWIDTH) {
+			sbaddf(s, "\n%*s", (int)col, "");
+			at = col;
+		} else if (at > col) {
+			sbadd(s, " ");
+			at++;
+		}
+		sbaddf(s, "%.*s", (int)n, text);
+		at += n;
+	}
+	sbadd(s, "\n");
+}
+
+void
+cmdhelp(struct sb *s, const struct command *cmd)
+{
+	const struct optrow *r;
+	size_t w = 0, n, col;
+
+	sbadd(s, cmd->usage);
+	for (r = cmd->opts; r->name; r++) {
+		n = strlen(r->name) + (r->arg ? strlen(r->arg) + 1 : 0);
+		if (n > w && n + 6 <= HELPCOLUMN)
+			w = n;
+	}
+	if (cmd->opts->name)
+		sbadd(s, "\noptions:\n");
+	col = w + 6;
+	for (r = cmd->opts; r->name; r++) {
+		n = s->len;
+		sbaddf(s, "  --%s%s%s", r->name, r->arg ? " " : "", r->arg ? r->arg : "");
+		n = s->len - n;
+		if (n + 2 > col)
+			sbaddf(s, "\n%*s", (int)col, "");
+		else
+			sbaddf(s, "%*s", (int)(col - n), "");
+		wrap(s, r->help, col);
+	}
+}
+
+void
+usagefail(const struct command *cmd, const char *fmt, ...)
 {
 	struct sb msg = SB_INIT;
 	va_list ap;
@@ -22,19 +85,12 @@ usagefail(const char *text, const char *fmt, ...)
 	sbvaddf(&msg, fmt, ap);
 	va_end(ap);
 	error("%s", msg.buf);
-	fputs(text, stderr);
+	sbreset(&msg);
+	cmdhelp(&msg, cmd);
+	fputs(msg.buf, stderr);
 	sbfree(&msg);
 	exit(2);
 }
-
-enum {
-	OPT_JSON = 256, OPT_GITHUB, OPT_TSV, OPT_TABLE, OPT_URL, OPT_UPDATE, OPT_PRE, OPT_FROMLIST, OPT_SPEC,
-	OPT_TEMPLATES, OPT_MISSING, OPT_TEST, OPT_PULL, OPT_UNUSED, OPT_DELETE, OPT_EXPLAIN, OPT_FD, OPT_ALL,
-	OPT_BYBUILD, OPT_SPLIT, OPT_WRITE, OPT_INDEX, OPT_CUDAINDEX, OPT_SINCE, OPT_DROP, OPT_FOLLOW, OPT_NOPLATFORMS, OPT_RANGE,
-	OPT_TIMEOUT, OPT_CANARY, OPT_COUNT, OPT_REPAIR,
-	OPT_MATRIX, OPT_ARTIFACT, OPT_PART, OPT_TARGETMIN, OPT_SETUPMIN, OPT_GRACE,
-	OPT_NOFAMILIES, OPT_ESTIMATE, OPT_RUNNERS, OPT_TIMES, OPT_OVERHEAD,
-};
 
 /*
  * The config ./configure named for builddir (its config.ninja's "config = FILE"), so that
@@ -63,261 +119,208 @@ configuredconfig(const char *builddir)
 	return found ? found : "config/packages.yml";
 }
 
-/* every option of every command, and its syntax: a command takes those its opts name */
-static const struct option longopts[] = {
-	{ "config", required_argument, NULL, 'c' },
-	{ "builddir", required_argument, NULL, 'b' },
-	{ "host", required_argument, NULL, 'H' },
-	{ "profile", required_argument, NULL, 'p' },
-	{ "shard", required_argument, NULL, 's' },
-	{ "manifests", required_argument, NULL, 'm' },
-	{ "from-list", required_argument, NULL, OPT_FROMLIST },
-	{ "spec", required_argument, NULL, OPT_SPEC },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "github", no_argument, NULL, OPT_GITHUB },
-	{ "tsv", no_argument, NULL, OPT_TSV },
-	{ "table", no_argument, NULL, OPT_TABLE },
-	{ "url", required_argument, NULL, OPT_URL },
-	{ "update", no_argument, NULL, OPT_UPDATE },
-	{ "pre", no_argument, NULL, OPT_PRE },
-	{ "templates", required_argument, NULL, OPT_TEMPLATES },
-	{ "missing", no_argument, NULL, OPT_MISSING },
-	{ "test", no_argument, NULL, OPT_TEST },
-	{ "pull", no_argument, NULL, OPT_PULL },
-	{ "unused", no_argument, NULL, OPT_UNUSED },
-	{ "delete", no_argument, NULL, OPT_DELETE },
-	{ "explain", no_argument, NULL, OPT_EXPLAIN },
-	{ "fd", required_argument, NULL, OPT_FD },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "by-build", no_argument, NULL, OPT_BYBUILD },
-	{ "split", required_argument, NULL, OPT_SPLIT },
-	{ "write", required_argument, NULL, OPT_WRITE },
-	{ "index", required_argument, NULL, OPT_INDEX },
-	{ "cuda-index", required_argument, NULL, OPT_CUDAINDEX },
-	{ "since", required_argument, NULL, OPT_SINCE },
-	{ "drop", no_argument, NULL, OPT_DROP },
-	{ "follow", no_argument, NULL, OPT_FOLLOW },
-	{ "no-platforms", no_argument, NULL, OPT_NOPLATFORMS },
-	{ "range", no_argument, NULL, OPT_RANGE },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "canary", no_argument, NULL, OPT_CANARY },
-	{ "count", no_argument, NULL, OPT_COUNT },
-	{ "repair", no_argument, NULL, OPT_REPAIR },
-	{ "matrix", required_argument, NULL, OPT_MATRIX },
-	{ "artifact", required_argument, NULL, OPT_ARTIFACT },
-	{ "part", required_argument, NULL, OPT_PART },
-	{ "target-minutes", required_argument, NULL, OPT_TARGETMIN },
-	{ "setup-minutes", required_argument, NULL, OPT_SETUPMIN },
-	{ "grace", required_argument, NULL, OPT_GRACE },
-	{ "no-families", no_argument, NULL, OPT_NOFAMILIES },
-	{ "estimate", no_argument, NULL, OPT_ESTIMATE },
-	{ "runners", required_argument, NULL, OPT_RUNNERS },
-	{ "times", required_argument, NULL, OPT_TIMES },
-	{ "job-overhead", required_argument, NULL, OPT_OVERHEAD },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* an option cmd does not take: the error and cmd's usage, exit status 2 */
-static void
-takes(const struct command *cmd, const char *name)
+/* the row of rows with letter c, or NULL */
+static const struct optrow *
+rowletter(const struct optrow *rows, int c)
 {
-	const char *const *p;
-
-	for (p = cmd->opts; *p; p++) {
-		if (!strcmp(*p, name))
-			return;
+	for (; rows->name; rows++) {
+		if (rows->letter == c)
+			return rows;
 	}
-	usagefail(cmd->usage, "%s does not take --%s", cmd->name, name);
+	return NULL;
 }
 
-/* the options of summary build --part and shards suggest */
-static void
-shardopts(struct opts *o, int c)
+/* the option of some command (of cmd alone without cmdsetall) with letter c, or NULL */
+static const struct optrow *
+anyletter(const struct command *cmd, int c)
 {
+	const struct command *const *k;
+	const struct optrow *r = rowletter(cmd->opts, c);
+
+	for (k = every; !r && k && *k; k++)
+		r = rowletter((*k)->opts, c);
+	return r;
+}
+
+/* the option some command takes that arg names ("--name", "--name=value", or a prefix of that
+   one name alone), or NULL */
+static const char *
+othersname(const char *arg)
+{
+	const struct command *const *k;
+	const struct optrow *r;
+	const char *found = NULL;
+	int ambiguous = 0;
+	size_t n;
+
+	if (strncmp(arg, "--", 2))
+		return NULL;
+	arg += 2;
+	n = strcspn(arg, "=");
+	for (k = every; k && *k; k++) {
+		for (r = (*k)->opts; r->name; r++) {
+			if (strncmp(r->name, arg, n))
+				continue;
+			if (!r->name[n])
+				return r->name;
+			ambiguous |= found && strcmp(found, r->name);
+			found = r->name;
+		}
+	}
+	return n && !ambiguous ? found : NULL;
+}
+
+/* getopt's letters: those of every command's options (a letter of another command's option is
+   refused by its name), a ':' after each that takes a value, and h */
+static void
+letters(struct sb *s, const struct command *cmd)
+{
+	const char *names = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	const struct optrow *r;
+
+	for (; *names; names++) {
+		if (*names != 'h' && (r = anyletter(cmd, *names)))
+			sbaddf(s, "%c%s", *names, r->arg ? ":" : "");
+	}
+	sbadd(s, "h");
+}
+
+/* the error of the option getopt refused last, with cmd's help; exit status 2 */
+static WG_NORETURN void
+refused(const struct command *cmd, char **argv)
+{
+	const struct optrow *r;
+	const char *name;
+
+	if (optopt > 0 && optopt < 256) {
+		r = anyletter(cmd, optopt);
+		usagefail(cmd, "option '-%c' %s", optopt, r && r->arg ? "needs a value" : "is unknown");
+	}
+	if (!optopt && (name = othersname(argv[optind - 1])))
+		usagefail(cmd, "%s does not take --%s", cmd->name, name);
+	usagefail(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
+}
+
+/* the names of cmd's rows that exclude r ("--json, --github, --tsv, --table") into s */
+static void
+oneofnames(struct sb *s, const struct command *cmd, const struct optrow *r)
+{
+	const struct optrow *q;
+
+	for (q = cmd->opts; q->name; q++) {
+		if (q->kind == OPTK_ONEOF && q->off == r->off)
+			sbaddf(s, "%s--%s", s->len ? ", " : "", q->name);
+	}
+}
+
+/* the value of r given as arg into its place in o; a bad value exits 2 */
+static void
+setopt(struct cmdopts *o, const struct optrow *r, const char *arg, const struct command *cmd)
+{
+	void *place = (char *)o + r->off;
+	struct sb names = SB_INIT;
 	char *end;
 	double v;
 
-	if (c == OPT_PART) {
-		o->part = strtol(optarg, &end, 10);
-		if (*end || o->part < 1 || o->part > SHARDS_MAX) {
-			error("--part wants a part from 1 to %d, not '%s'", SHARDS_MAX, optarg);
+	switch (r->kind) {
+	case OPTK_FLAG:
+		*(int *)place = 1;
+		return;
+	case OPTK_STR:
+		*(const char **)place = arg;
+		return;
+	case OPTK_INT:
+		v = (double)strtol(arg, &end, 10);
+		if (end == arg || *end || v < r->min || v > r->max)
+			break;
+		*(long *)place = (long)v;
+		return;
+	case OPTK_NUM:
+		v = strtod(arg, &end);
+		if (end == arg || *end || !(v >= r->min && v <= r->max) || (r->above && v <= r->min))
+			break;
+		*(double *)place = v;
+		return;
+	case OPTK_ONEOF:
+		if (*(int *)place && *(int *)place != r->value) {
+			oneofnames(&names, cmd, r);
+			error("choose one of %s", names.buf);
+			sbfree(&names);
 			exit(2);
 		}
+		*(int *)place = r->value;
+		return;
+	case OPTK_PARSE:
+		if (r->parse(arg, place) < 0)
+			exit(2);
 		return;
 	}
-	v = strtod(optarg, &end);
-	if (end == optarg || *end || !(v >= 0 && v <= 100000) || (c == OPT_TARGETMIN && v <= 0)) {
-		error("--%s wants minutes (a number%s), not '%s'", c == OPT_TARGETMIN ? "target-minutes" : "setup-minutes",
-		      c == OPT_TARGETMIN ? " above 0" : "", optarg);
-		exit(2);
-	}
-	*(c == OPT_TARGETMIN ? &o->targetmin : &o->setupmin) = v;
-	o->setupset |= c == OPT_SETUPMIN;
+	if (r->kind == OPTK_INT)
+		error("--%s wants %s from %.0f to %.0f, not '%s'", r->name, r->what, r->min, r->max, arg);
+	else
+		error("--%s wants %s (a number %s %g%s%g), not '%s'", r->name, r->what, r->above ? "above" : "from",
+		      r->min, r->above ? ", at most " : " to ", r->max, arg);
+	exit(2);
 }
 
-/* the options of matrix's families and its estimate (--no-families, --estimate, --runners R,
-   --times FILE, --job-overhead MINUTES) */
-static void
-estimateopts(struct opts *o, int c)
+/* getopt_long's table of cmd's rows (an option's val: its letter, else 256 + its row) and --help */
+static struct option *
+longopts(const struct command *cmd)
 {
-	char *end;
-	double v;
+	struct option *lo;
+	size_t i, n;
 
-	switch (c) {
-	case OPT_NOFAMILIES: o->nofamilies = 1; break;
-	case OPT_ESTIMATE: o->estimate = 1; break;
-	case OPT_TIMES: o->times = optarg; break;
-	case OPT_RUNNERS:
-		o->runners = strtol(optarg, &end, 10);
-		if (*end || o->runners < 1 || o->runners > 100000) {
-			error("--runners wants a number of concurrent jobs from 1 to 100000, not '%s'", optarg);
-			exit(2);
-		}
-		break;
-	case OPT_OVERHEAD:
-		v = strtod(optarg, &end);
-		if (end == optarg || *end || !(v >= 0 && v <= 1440)) {
-			error("--job-overhead wants minutes (a number from 0 to 1440), not '%s'", optarg);
-			exit(2);
-		}
-		o->overheadmin = v;
-		o->overheadset = 1;
-		break;
+	for (n = 0; cmd->opts[n].name; n++)
+		;
+	lo = xcalloc(n + 2, sizeof(*lo));
+	for (i = 0; i < n; i++) {
+		lo[i].name = cmd->opts[i].name;
+		lo[i].has_arg = cmd->opts[i].arg ? required_argument : no_argument;
+		lo[i].val = cmd->opts[i].letter ? cmd->opts[i].letter : 256 + (int)i;
 	}
-}
-
-/* the options of matrix's plan, of the commands that update a config (torch-table, outdated), claim's --fd,
-   summary build --part and shards suggest */
-static void
-updateopts(struct opts *o, int c)
-{
-	char *end;
-
-	switch (c) {
-	case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN: shardopts(o, c); break;
-	case OPT_CANARY: o->canary = 1; break;
-	case OPT_COUNT: o->count = 1; break;
-	case OPT_WRITE: o->write = optarg; break;
-	case OPT_INDEX: o->index = optarg; break;
-	case OPT_CUDAINDEX: o->cudaindex = optarg; break;
-	case OPT_SINCE: o->since = optarg; break;
-	case OPT_DROP: o->drop = 1; break;
-	case OPT_FOLLOW: o->follow = 1; break;
-	case OPT_NOPLATFORMS: o->noplatforms = 1; break;
-	case OPT_RANGE: o->range = 1; break;
-	case OPT_REPAIR: o->repair = 1; break;
-	case OPT_FD:
-		o->fd = (int)strtol(optarg, &end, 10);
-		if (*end || o->fd < 3 || o->fd > 255) {
-			error("--fd wants a descriptor from 3 to 255, not '%s'", optarg);
-			exit(2);
-		}
-		break;
-	case OPT_GRACE:
-		o->grace = strtol(optarg, &end, 10);
-		if (*end || end == optarg || o->grace < 0 || o->grace > 525600) {
-			error("--grace wants minutes from 0 to 525600, not '%s'", optarg);
-			exit(2);
-		}
-		break;
-	case OPT_TIMEOUT:
-		o->timeout = strtol(optarg, &end, 10);
-		if (*end || o->timeout < 1 || o->timeout > 86400) {
-			error("--timeout wants seconds from 1 to 86400, not '%s'", optarg);
-			exit(2);
-		}
-		break;
-	}
+	lo[n].name = "help";
+	lo[n].val = 'h';
+	return lo;
 }
 
 void
-parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
+parseopts(int argc, char **argv, struct cmdopts *o, const struct command *cmd)
 {
-	const char *help = cmd->usage;
-	char *end;
-	int c, li;
+	struct sb help = SB_INIT;
+	const struct optrow *r;
+	int c;
 
-	memset(o, 0, sizeof(*o));
-	o->config = "config/packages.yml";
-	o->builddir = "out";
-	o->templates = "templates";
-	o->fd = -1;
-	o->grace = 60;
+	table = longopts(cmd);
+	letters(&shorts, cmd);
 	opterr = 0;
-	optind = 1;
-	for (li = -1; (c = getopt_long(argc, argv, "c:b:vh", longopts, &li)) != -1; li = -1) {
-		if (c != 'h' && c != '?' && c != ':')
-			takes(cmd, li >= 0 ? longopts[li].name : c == 'c' ? "config" : c == 'b' ? "builddir" : "verbose");
-		switch (c) {
-		case 'c': o->config = optarg; o->configset = 1; break;
-		case OPT_URL: o->url = optarg; break;
-		case OPT_UPDATE: o->update = 1; break;
-		case OPT_PRE: o->pre = 1; break;
-		case OPT_TEMPLATES: o->templates = optarg; break;
-		case OPT_MISSING: o->missing = 1; break;
-		case OPT_BYBUILD: o->bybuild = 1; break;
-		case OPT_SPLIT:
-			o->split = strtol(optarg, &end, 10);
-			if (*end || o->split < 1 || o->split > 64) {
-				error("--split wants a number of matrices from 1 to 64, not '%s'", optarg);
-				exit(2);
-			}
-			break;
-		case OPT_MATRIX: o->matrixfile = optarg; break;
-		case OPT_ARTIFACT: o->artifact = optarg; break;
-		case OPT_TEST: o->test = 1; break;
-		case OPT_PULL: o->pull = 1; break;
-		case OPT_UNUSED: o->unused = 1; break;
-		case OPT_DELETE: o->del = 1; break;
-		case OPT_EXPLAIN: o->explain = 1; break;
-		case OPT_ALL: o->all = 1; break;
-		case OPT_CANARY: case OPT_COUNT: case OPT_WRITE: case OPT_INDEX: case OPT_CUDAINDEX: case OPT_SINCE:
-		case OPT_DROP: case OPT_FOLLOW: case OPT_NOPLATFORMS: case OPT_RANGE: case OPT_TIMEOUT: case OPT_REPAIR:
-		case OPT_FD: case OPT_PART: case OPT_TARGETMIN: case OPT_SETUPMIN: case OPT_GRACE:
-			updateopts(o, c);
-			break;
-		case OPT_NOFAMILIES: case OPT_ESTIMATE: case OPT_RUNNERS: case OPT_TIMES: case OPT_OVERHEAD:
-			estimateopts(o, c);
-			break;
-		case 'b': o->builddir = optarg; break;
-		case 'H': o->host = optarg; break;
-		case 'p': o->profile = optarg; break;
-		case 'm': o->manifests = optarg; break;
-		case OPT_FROMLIST: o->manifests = optarg; o->fromlist = 1; break;
-		case OPT_SPEC: o->spec = optarg; break;
-		case 'v': o->verbose = 1; break;
-		case 's':
-			o->shard = strtol(optarg, &end, 10);
-			if (*end != '/' || (o->nshards = strtol(end + 1, &end, 10)) < 1 || *end || o->shard < 1 ||
-			    o->shard > o->nshards) {
-				error("--shard wants I/N with 1 <= I <= N, not '%s'", optarg);
-				exit(2);
-			}
-			break;
-		case OPT_JSON: case OPT_GITHUB: case OPT_TSV: case OPT_TABLE: {
-			enum matrixformat f = c == OPT_JSON ? FMT_JSON : c == OPT_GITHUB ? FMT_GITHUB : c == OPT_TSV ? FMT_TSV : FMT_TABLE;
-
-			if (o->format && o->format != f) {
-				error("choose one of --json, --github, --tsv, --table");
-				exit(2);
-			}
-			o->format = f;
-			break;
-		}
-		case 'h':
-			fputs(help, stdout);
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shorts.buf, table, NULL)) != -1) {
+		if (c == 'h') {
+			cmdhelp(&help, cmd);
+			fputs(help.buf, stdout);
+			sbfree(&help);
 			exit(0);
-		default:
-			if (optopt && optopt < 256)
-				usagefail(help, "option '-%c' %s", optopt, strchr("cbHpsm", optopt) ? "needs a value" : "is unknown");
-			usagefail(help, "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
+		if (c == '?' || c == ':')
+			refused(cmd, argv);
+		r = c >= 256 ? &cmd->opts[c - 256] : rowletter(cmd->opts, c);
+		if (!r)
+			usagefail(cmd, "%s does not take --%s", cmd->name, anyletter(cmd, c)->name);
+		setopt(o, r, optarg, cmd);
 	}
-	if (!o->configset)
+	free(table);
+	table = NULL;
+	sbfree(&shorts);
+	o->configset = o->config != NULL;
+	if (!o->builddir)
+		o->builddir = "out";
+	if (!o->templates)
+		o->templates = "templates";
+	if (!o->config)
 		o->config = configuredconfig(o->builddir);
-	if (!o->host && (cmd->flags & CMD_HOST)) {
+	for (r = cmd->opts; r->name && strcmp(r->name, "host"); r++)
+		;
+	if (!o->host && r->name) {
 		/* what ./configure found for this build directory: its backend, Pythons, toolkits */
 		static struct sb path = SB_INIT;
 
@@ -327,14 +330,12 @@ parseopts(int argc, char **argv, struct opts *o, const struct command *cmd)
 	}
 	o->args = argv + optind;
 	o->nargs = argc - optind;
-	if (o->nargs > 0 && !(cmd->flags & CMD_ARGS)) {
-		usagefail(help, "unexpected argument '%s'", argv[optind]);
-		exit(2);
-	}
+	if (o->nargs > 0 && !(cmd->flags & CMD_ARGS))
+		usagefail(cmd, "unexpected argument '%s'", argv[optind]);
 }
 
 struct config *
-cmdload(struct arena *a, const struct opts *o, struct host *h, struct matrix *m)
+cmdload(struct arena *a, const struct cmdopts *o, struct host *h, struct matrix *m)
 {
 	struct diags d = { 0 };
 	struct config *c;
@@ -394,15 +395,15 @@ cmdcell(const struct matrix *m, const char *id, const char *config)
 }
 
 int
-loadkeyed(struct keyed *x, enum keysource from)
+loadkeyed(struct keyed *x, const struct cmdopts *o, enum keysource from)
 {
 	memset(&x->a, 0, sizeof(x->a));
 	memset(&x->k, 0, sizeof(x->k));
 	memset(&x->st, 0, sizeof(x->st));
-	if (!(x->c = cmdload(&x->a, &x->o, &x->h, &x->m)))
+	if (!(x->c = cmdload(&x->a, o, &x->h, &x->m)))
 		return -1;
-	keyctxinit(&x->k, x->c, x->o.builddir, x->o.templates, from);
-	storeopen(x->c, x->o.builddir, &x->st);
+	keyctxinit(&x->k, x->c, o->builddir, o->templates, from);
+	storeopen(x->c, o->builddir, &x->st);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "files.h"
 #include "graph.h"
 #include "layout.h"
+#include "matrixout.h"
 #include "plan.h"
 #include "sources.h"
 
@@ -19,14 +20,19 @@ static const char checkusage[] =
 	"Check FILE (default: the config ./configure named, else config/packages.yml): YAML\n"
 	"syntax, keys, types, names,\n"
 	"versions, excludes, includes and profiles. Every problem is printed as\n"
-	"file:line:col: error: message, with the line and a caret. Exit status 1 if any.\n"
-	"  --verbose   also list the cells that excludes and the torch table drop, and why\n";
+	"file:line:col: error: message, with the line and a caret. Exit status 1 if any.\n";
+
+static const struct optrow checkrows[] = {
+	OPT_CONFIG,
+	OPT_VERBOSE("also list the cells that excludes and the torch table drop, and why"),
+	OPTEND,
+};
 
 static int
 cmdcheck(const struct command *cmd, int argc, char **argv)
 {
 	struct arena a = { 0 };
-	struct opts o;
+	struct cmdopts o = { 0 };
 	struct host h;
 	struct matrix m;
 	struct config *c;
@@ -41,11 +47,10 @@ cmdcheck(const struct command *cmd, int argc, char **argv)
 	return c ? 0 : 1;
 }
 
-static const char *const checkopts[] = { "config", "verbose", NULL };
 const struct command cmd_check = {
 	"check", cmdcheck, checkusage,
 	"check a config and print every problem in it",
-	checkopts, 0,
+	checkrows, 0,
 };
 
 static const char matrixusage[] =
@@ -55,46 +60,88 @@ static const char matrixusage[] =
 	"                       [--no-families] [--builddir DIR] [--templates DIR] [--verbose]\n"
 	"\n"
 	"Print the cells of FILE (default: the config ./configure named for --builddir, else\n"
-	"config/packages.yml), one id per line.\n"
-	"  --json        a JSON list of objects: cell, package, version, python, cuda, torch, key,\n"
-	"                build, platform, runner (the GitHub Actions runner that builds it natively)\n"
-	"  --github      a GitHub Actions matrix on one line: {\"include\": [ ...the same... ]}\n"
-	"  --split N     with --github: N matrices, lines matrixK={...} and countK=ROWS (K = 1..N)\n"
-	"                for $GITHUB_OUTPUT, each platform's rows apart, at most 256 rows each;\n"
-	"                with --by-build, part rows in partsK= partcountK= and final rows in\n"
-	"                finalsK= finalcountK=; each matrix's rows longest first\n"
-	"  --by-build    with --json or --github: one row per wheel to build (a wheel several cells\n"
-	"                test is one row: cells, tests, publishes) with family. A wheel of a package\n"
-	"                with shards: \"N\" gets N part rows (part, parts, targets shard/<cell>/K),\n"
-	"                then a final row (parts, partsof). The wheels of one family share the part\n"
-	"                rows of the first where their package has shards or where that costs\n"
-	"                fewer runner-hours (N: its shards, else 1), and each has a final row\n"
-	"  --no-families every wheel on its own: the plan before families\n"
-	"  --tsv         tab-separated: cell package version python cuda torch key build platform\n"
-	"                runner (header first)\n"
-	"  --table       each cell's platform, whether this host can build it and why not, and\n"
-	"                \"[N parts]\" where its package has shards; also the cells no lane builds\n"
-	"  --count       how many cells: \"(all)<TAB>N\", then \"PROFILE<TAB>N\" per profile; where\n"
-	"                the plan has part rows, a third column: their number\n"
-	"  --estimate    what the plan (its --by-build rows) costs: its runner-hours, its wall time\n"
-	"                on R concurrent jobs (--runners, default 20) and its longest chain, from\n"
-	"                the job times builds recorded (their manifests here and, with --missing,\n"
-	"                the store's), a --times FILE (lines \"PACKAGE objects=N python_objects=N\n"
-	"                object_seconds=S python_object_seconds=S setup_seconds=S archs=N\"), else\n"
-	"                a model; each job also\n"
-	"                takes --job-overhead minutes (default 3: runner, checkout, configure)\n"
-	"  --profile P   only the cells of profile P\n"
-	"  --canary      one cell per package and platform: its newest version against its newest\n"
-	"                torch and CUDA, the middle of its Pythons (an upstream update's check)\n"
-	"  --missing     only the cells whose key the store lacks ('wheelgen store --help'); a\n"
-	"                store that cannot be read is a warning, and every cell is listed\n"
-	"  --shard I/N   only the I-th of N near-equal contiguous shards (1 <= I <= N)\n"
-	"  --host FILE   what ./configure wrote (default: BUILDDIR/host.txt, when there is one)\n"
-	"  --builddir D  where checkouts and builds are (default out)\n"
-	"  --templates D the steps' scripts, part of every key (default templates)\n"
-	"  --verbose     list dropped cells and why on stderr\n"
-	"A key is empty when it cannot be known yet: a git source with no lock entry and no\n"
-	"checkout ('wheelgen lock' pins them). docs/manual.md tells the rest.\n";
+	"config/packages.yml), one id per line, or as the options say. A key is empty when it\n"
+	"cannot be known yet: a git source with no lock entry and no checkout ('wheelgen lock' pins\n"
+	"them). docs/manual.md tells the rest.\n";
+
+/* matrix's options */
+struct matrixopts {
+	struct cmdopts c;
+	int format;                    /* --json, --github, --tsv, --table: enum matrixformat */
+	int bybuild, nofamilies, count, estimate, canary, missing;
+	long split;                    /* --split N (0: not given) */
+	long runners;                  /* --runners R (0: not given) */
+	const char *times;             /* --times FILE */
+	double overhead;               /* --job-overhead M (below 0: not given) */
+	const char *profile;
+	long shard[2];                 /* --shard I/N: I and N (N 0: not given) */
+};
+#define MO(field) offsetof(struct matrixopts, field)
+
+/* --shard I/N: I and N into place, two longs */
+static int
+shardarg(const char *arg, void *place)
+{
+	long *v = place;
+	char *end;
+
+	v[0] = strtol(arg, &end, 10);
+	if (*end != '/' || (v[1] = strtol(end + 1, &end, 10)) < 1 || *end || v[0] < 1 || v[0] > v[1])
+		return error("--shard wants I/N with 1 <= I <= N, not '%s'", arg);
+	return 0;
+}
+
+static const struct optrow matrixrows[] = {
+	OPT_CONFIG,
+	OPTONEOF("json", MO(format), FMT_JSON,
+		 "a JSON list of objects: cell, package, version, python, cuda, torch, key, build, platform, "
+		 "runner (the GitHub Actions runner that builds it natively)"),
+	OPTONEOF("github", MO(format), FMT_GITHUB,
+		 "a GitHub Actions matrix on one line: {\"include\": [ ...the same... ]}"),
+	OPTINT("split", MO(split), "N", "a number of matrices", 1, 64,
+	       "with --github: N matrices, lines matrixK={...} and countK=ROWS (K = 1..N) for $GITHUB_OUTPUT, each "
+	       "platform's rows apart, at most 256 rows each; with --by-build, part rows in partsK= partcountK= and "
+	       "final rows in finalsK= finalcountK=; each matrix's rows longest first"),
+	OPTFLAG("by-build", MO(bybuild),
+		"with --json or --github: one row per wheel to build (a wheel several cells test is one row: cells, "
+		"tests, publishes) with family. A wheel of a package with shards: \"N\" gets N part rows (part, parts, "
+		"targets shard/<cell>/K), then a final row (parts, partsof). The wheels of one family share the part "
+		"rows of the first where their package has shards or where that costs fewer runner-hours (N: its "
+		"shards, else 1), and each has a final row"),
+	OPTFLAG("no-families", MO(nofamilies), "every wheel on its own: the plan before families"),
+	OPTONEOF("tsv", MO(format), FMT_TSV,
+		 "tab-separated: cell package version python cuda torch key build platform runner (header first)"),
+	OPTONEOF("table", MO(format), FMT_TABLE,
+		 "each cell's platform, whether this host can build it and why not, and \"[N parts]\" where its "
+		 "package has shards; also the cells no lane builds"),
+	OPTFLAG("count", MO(count),
+		"how many cells: \"(all)<TAB>N\", then \"PROFILE<TAB>N\" per profile; where the plan has part rows, "
+		"a third column: their number"),
+	OPTFLAG("estimate", MO(estimate),
+		"what the plan (its --by-build rows) costs: its runner-hours, its wall time on R concurrent jobs and "
+		"its longest chain, from the job times builds recorded (their manifests here and, with --missing, the "
+		"store's), a --times FILE, else a model"),
+	OPTINT("runners", MO(runners), "R", "a number of concurrent jobs", 1, 100000,
+	       "with --estimate: how many jobs run at once (default 20)"),
+	OPTSTR("times", MO(times), "FILE",
+	       "with --estimate: the job times, lines \"PACKAGE objects=N python_objects=N object_seconds=S "
+	       "python_object_seconds=S setup_seconds=S archs=N\""),
+	OPTNUM("job-overhead", MO(overhead), "M", "minutes", 0, 1440,
+	       "with --estimate: the minutes each job also takes (default 3: runner, checkout, configure)"),
+	OPTSTR("profile", MO(profile), "NAME", "only the cells of profile NAME"),
+	OPTFLAG("canary", MO(canary),
+		"one cell per package and platform: its newest version against its newest torch and CUDA, the "
+		"middle of its Pythons (an upstream update's check)"),
+	OPTFLAG("missing", MO(missing),
+		"only the cells whose key the store lacks ('wheelgen store --help'); a store that cannot be read is "
+		"a warning, and every cell is listed"),
+	OPTPARSE("shard", MO(shard), "I/N", shardarg, "only the I-th of N near-equal contiguous shards (1 <= I <= N)"),
+	OPT_HOST,
+	OPT_BUILDDIR,
+	OPT_TEMPLATES,
+	OPT_VERBOSE("list dropped cells and why on stderr"),
+	OPTEND,
+};
 
 /* the part rows of the plan of m's cells that profile p selects (NULL: all) */
 static size_t
@@ -156,7 +203,7 @@ cachedfamily(const void *ctx, const char *family)
 
 /* the option combinations matrix refuses; -1 with a message */
 static int
-matrixoptscheck(const struct opts *o)
+matrixoptscheck(const struct matrixopts *o)
 {
 	if (o->bybuild && o->format != FMT_JSON && o->format != FMT_GITHUB)
 		return error("--by-build goes with --json or --github");
@@ -165,19 +212,19 @@ matrixoptscheck(const struct opts *o)
 	if (o->estimate && (o->format || o->count || o->bybuild))
 		return error("--estimate prints the estimate, not the rows: it goes with no --json, --github, --tsv, --table, "
 			     "--count or --by-build");
-	if ((o->runners || o->times || o->overheadset) && !o->estimate)
+	if ((o->runners || o->times || o->overhead >= 0) && !o->estimate)
 		return error("--runners, --times and --job-overhead go with --estimate");
 	return 0;
 }
 
 /* matrix --estimate: the plan of m's first n cells, what it costs, on standard output */
 static void
-printestimate(const struct opts *o, const struct estimate *est, const struct matrix *m, size_t n, struct jobopts *jo)
+printestimate(const struct matrixopts *o, const struct estimate *est, const struct matrix *m, size_t n, struct jobopts *jo)
 {
 	struct sb s = SB_INIT;
 	struct jobplan p;
 
-	jo->overhead = (o->overheadset ? o->overheadmin : 3) * 60;
+	jo->overhead = (o->overhead >= 0 ? o->overhead : 3) * 60;
 	jobsplan(m, 0, n, jo, &p);
 	estimateprint(&s, est, m, &p, o->runners ? o->runners : 20, jo->overhead);
 	fwrite(s.buf, 1, s.len, stdout);
@@ -191,7 +238,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	struct arena a = { 0 };
 	struct sb s = SB_INIT;
 	const struct profile *prof = NULL;
-	struct opts o;
+	struct matrixopts o = { .overhead = -1 };
 	struct host h;
 	struct matrix m;
 	struct config *c;
@@ -208,13 +255,13 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 
 	memset(&k, 0, sizeof(k));
 	memset(&st, 0, sizeof(st));
-	parseopts(argc, argv, &o, cmd);
+	parseopts(argc, argv, &o.c, cmd);
 	if (matrixoptscheck(&o) < 0)
 		return 2;
-	c = cmdload(&a, &o, &h, &m);
+	c = cmdload(&a, &o.c, &h, &m);
 	if (!c)
 		goto out;
-	if (o.profile && !(prof = cmdprofile(c, o.profile, o.config)))
+	if (o.profile && !(prof = cmdprofile(c, o.profile, o.c.config)))
 		goto out;
 	/* what the jobs take: a times file's figures, else what the builds here and (with
 	   --missing) the store's entries recorded, else the model */
@@ -222,7 +269,7 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	estimating = 1;
 	if (o.times && estimatetimes(&est, o.times) < 0)
 		goto out;
-	estimatebuilddir(&est, o.builddir, &m);
+	estimatebuilddir(&est, o.c.builddir, &m);
 	memset(&mo, 0, sizeof(mo));
 	mo.jobs.times = est.times;
 	mo.jobs.pkgs = c->pkgs;
@@ -237,22 +284,22 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	}
 	/* keep the selected cells at the front, with their keys where they are shown or asked for */
 	keys = xcalloc(m.n ? m.n : 1, sizeof(*keys));
-	keyctxinit(&k, c, o.builddir, o.templates, KEY_FROM_LOCK);
-	storeopen(c, o.builddir, &st);
+	keyctxinit(&k, c, o.c.builddir, o.c.templates, KEY_FROM_LOCK);
+	storeopen(c, o.c.builddir, &st);
 	if (o.missing && st.kind == STORE_NONE)
 		warn("--missing: no store (the config has no publish: destination and "
 				"WHEELGEN_STORE is not set): every cell is missing");
-	sbaddf(&tmp, "%s/.matrix-manifest.%ld", o.builddir, (long)getpid());
+	sbaddf(&tmp, "%s/.matrix-manifest.%ld", o.c.builddir, (long)getpid());
 	po.prof = prof;
 	po.canary = o.canary;
 	po.missing = o.missing;
 	po.needkeys = o.format && o.format != FMT_TABLE;
 	po.alllanes = o.format == FMT_TABLE;
 	po.tmp = tmp.buf;
-	po.builddir = o.builddir;
+	po.builddir = o.c.builddir;
 	po.held = heldcell;
 	po.heldctx = &est;
-	if ((o.missing && st.kind != STORE_NONE && mkdirs(o.builddir) < 0) || plancells(&k, &st, &m, &po, keys, &n) < 0)
+	if ((o.missing && st.kind != STORE_NONE && mkdirs(o.c.builddir) < 0) || plancells(&k, &st, &m, &po, keys, &n) < 0)
 		goto out;
 	estimatefinish(&est);
 	if (o.estimate) {
@@ -262,9 +309,9 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	}
 	mo.format = o.format;
 	mo.bybuild = o.bybuild;
-	mo.shard = o.shard;
-	mo.nshards = o.nshards;
-	mo.hostknown = o.host != NULL;
+	mo.shard = o.shard[0];
+	mo.nshards = o.shard[1];
+	mo.hostknown = o.c.host != NULL;
 	mo.split = o.split;
 	if (printcells(&s, &mo, &m, n, keys) < 0)
 		goto out;
@@ -287,13 +334,10 @@ out:
 	return rc;
 }
 
-static const char *const matrixopts[] = { "config", "json", "github", "by-build", "split", "tsv", "table", "count", "profile",
-					   "canary", "missing", "shard", "host", "builddir", "templates", "verbose",
-					   "no-families", "estimate", "runners", "times", "job-overhead", NULL };
 const struct command cmd_matrix = {
 	"matrix", cmdmatrix, matrixusage,
 	"print the cells of a config (plain, --json, --github, --tsv, --table)",
-	matrixopts, CMD_HOST,
+	matrixrows, 0,
 };
 
 static const char genusage[] =
@@ -302,8 +346,15 @@ static const char genusage[] =
 	"Check FILE, then write DIR/cells/<cell>/spec and test for every cell and\n"
 	"DIR/graph.ninja, each only if its content changed. Nothing is written when the\n"
 	"config has errors. DIR defaults to out, FILE to the config ./configure named for\n"
-	"DIR (else config/packages.yml), the host file to DIR/host.txt.\n"
-	"  --verbose   list dropped cells and cells this host cannot build, and why\n";
+	"DIR (else config/packages.yml), the host file to DIR/host.txt.\n";
+
+static const struct optrow genrows[] = {
+	OPT_CONFIG,
+	OPT_BUILDDIR,
+	OPT_HOST,
+	OPT_VERBOSE("list dropped cells and cells this host cannot build, and why"),
+	OPTEND,
+};
 
 static int
 cmdgen(const struct command *cmd, int argc, char **argv)
@@ -311,7 +362,7 @@ cmdgen(const struct command *cmd, int argc, char **argv)
 	struct arena a = { 0 };
 	struct graphopts go = { 0 };
 	struct graphstats st;
-	struct opts o;
+	struct cmdopts o = { 0 };
 	struct host h;
 	struct matrix m;
 	struct config *c;
@@ -338,11 +389,10 @@ cmdgen(const struct command *cmd, int argc, char **argv)
 	return rc;
 }
 
-static const char *const genopts[] = { "config", "builddir", "host", "verbose", NULL };
 const struct command cmd_gen = {
 	"gen", cmdgen, genusage,
 	"write the cell specs and graph.ninja (build.ninja runs this for you)",
-	genopts, CMD_HOST,
+	genrows, 0,
 };
 
 static const char keyusage[] =
@@ -354,22 +404,37 @@ static const char keyusage[] =
 	"commit, PyPI name==version or a path tree's content hash; the patches, the templates the\n"
 	"steps run, the container image, and the key's format). The same cell has the same key\n"
 	"in every clone on every host. A git cell's commit is its checkout's (BUILDDIR/src), else\n"
-	"the lock file's. --explain prints the text that is hashed instead.\n";
+	"the lock file's.\n";
+
+/* key's options */
+struct keyopts {
+	struct cmdopts c;
+	int explain;
+};
+
+static const struct optrow keyrows[] = {
+	OPT_CONFIG,
+	OPT_BUILDDIR,
+	OPT_HOST,
+	OPT_TEMPLATES,
+	OPTFLAG("explain", offsetof(struct keyopts, explain), "print the text that is hashed instead of the key"),
+	OPTEND,
+};
 
 static int
 cmdkey(const struct command *cmd, int argc, char **argv)
 {
+	struct keyopts o = { .c = { 0 } };
 	struct keyed x;
 	int i, rc = 1;
 
-	parseopts(argc, argv, &x.o, cmd);
-	if (x.o.nargs < 1) {
-		usagefail(cmd->usage, "key needs at least one CELL");
-	}
-	if (loadkeyed(&x, KEY_FROM_CHECKOUT) == 0)
+	parseopts(argc, argv, &o.c, cmd);
+	if (o.c.nargs < 1)
+		usagefail(cmd, "key needs at least one CELL");
+	if (loadkeyed(&x, &o.c, KEY_FROM_CHECKOUT) == 0)
 		rc = 0;
-	for (i = 0; x.c && i < x.o.nargs; i++) {
-		const struct cell *cl = cmdcell(&x.m, x.o.args[i], x.o.config);
+	for (i = 0; x.c && i < o.c.nargs; i++) {
+		const struct cell *cl = cmdcell(&x.m, o.c.args[i], o.c.config);
 		struct sb text = SB_INIT;
 		char key[65];
 		int r;
@@ -380,13 +445,13 @@ cmdkey(const struct command *cmd, int argc, char **argv)
 			struct sb name = SB_INIT, stamp = SB_INIT;
 
 			srcname(&name, cl->pkg, cl->version);
-			bdpath(&stamp, x.o.builddir, BD_STAMP, name.buf);
+			bdpath(&stamp, o.c.builddir, BD_STAMP, name.buf);
 			error("the key of %s is not known yet: its git source has no lock entry and no checkout "
 			      "(ninja %s, or wheelgen lock)", cl->id, stamp.buf);
 			sbfree(&name);
 			sbfree(&stamp);
 			rc = 1;
-		} else if (x.o.explain) {
+		} else if (o.explain) {
 			fputs(text.buf, stdout);
 		} else {
 			printf("%s %s\n", key, cl->id);
@@ -397,9 +462,8 @@ cmdkey(const struct command *cmd, int argc, char **argv)
 	return rc;
 }
 
-static const char *const keyopts[] = { "config", "builddir", "host", "templates", "explain", NULL };
 const struct command cmd_key = {
 	"key", cmdkey, keyusage,
 	"print the key of cells: the hash of everything that decides their wheels",
-	keyopts, CMD_ARGS | CMD_HOST,
+	keyrows, CMD_ARGS,
 };

@@ -1,5 +1,6 @@
 /* cmdupstream: the commands on git sources and upstream: lock, fetch, checkout, outdated, torch-table. */
 #define _POSIX_C_SOURCE 200809L
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,14 +8,16 @@
 #include "checkout.h"
 #include "cmd.h"
 #include "gitlock.h"
+#include "matrixout.h"
 #include "mirror.h"
 #include "outdated.h"
 #include "sources.h"
 #include "torchtable.h"
 
-/* the git packages of the config at o->config, as source specs (one per package version) */
+/* the git packages of the config at o->config, as source specs (one per package version; update:
+   the lock may take a tag that moved) */
 static int
-eachgit(const struct opts *o, int (*fn)(const struct opts *, struct srcspec *, void *), void *arg)
+eachgit(const struct cmdopts *o, int update, int (*fn)(const struct cmdopts *, struct srcspec *, void *), void *arg)
 {
 	struct arena a = { 0 };
 	struct host h;
@@ -37,7 +40,7 @@ eachgit(const struct opts *o, int (*fn)(const struct opts *, struct srcspec *, v
 		for (k = 0; k < p->versions.n; k++) {
 			struct srcspec s;
 
-			sourcespec(&a, c, p, p->versions.v[k], o->builddir, o->update, &s);
+			sourcespec(&a, c, p, p->versions.v[k], o->builddir, update, &s);
 			if (fn(o, &s, arg) < 0)
 				rc = -1;
 		}
@@ -53,7 +56,7 @@ struct lockrun {
 };
 
 static int
-lockone(const struct opts *o, struct srcspec *s, void *arg)
+lockone(const struct cmdopts *o, struct srcspec *s, void *arg)
 {
 	struct lockrun *r = arg;
 	struct fetchstats st = { 0 };
@@ -72,7 +75,7 @@ lockone(const struct opts *o, struct srcspec *s, void *arg)
 }
 
 static int
-fetchone(const struct opts *o, struct srcspec *s, void *arg)
+fetchone(const struct cmdopts *o, struct srcspec *s, void *arg)
 {
 	struct fetchstats st = { 0 };
 	int rc = 0;
@@ -95,28 +98,40 @@ static const char lockusage[] =
 	"both commits, unless --update is given (then the lock takes the new commit).\n"
 	"Entries for versions the config no longer lists are removed, each named.\n";
 
+/* the options of lock and checkout */
+struct updateopts {
+	struct cmdopts c;
+	int update;
+};
+
+static const struct optrow lockrows[] = {
+	OPT_CONFIG,
+	OPT_BUILDDIR,
+	OPTFLAG("update", offsetof(struct updateopts, update), "the lock takes the new commit of a tag that moved"),
+	OPTEND,
+};
+
 static int
 cmdlock(const struct command *cmd, int argc, char **argv)
 {
 	struct lockrun r = { SB_INIT, NULL };
-	struct opts o;
+	struct updateopts o = { .c = { 0 } };
 	int rc;
 
-	parseopts(argc, argv, &o, cmd);
-	rc = eachgit(&o, lockone, &r);
+	parseopts(argc, argv, &o.c, cmd);
+	rc = eachgit(&o.c, o.update, lockone, &r);
 	/* entries of versions no longer configured go, once every configured one is pinned */
-	if (rc == 0 && r.lock && lockprune(o.builddir, r.lock, r.keep.buf ? r.keep.buf : "") < 0)
+	if (rc == 0 && r.lock && lockprune(o.c.builddir, r.lock, r.keep.buf ? r.keep.buf : "") < 0)
 		rc = -1;
 	free((char *)r.lock);
 	sbfree(&r.keep);
 	return rc < 0;
 }
 
-static const char *const lockopts[] = { "config", "builddir", "update", NULL };
 const struct command cmd_lock = {
 	"lock", cmdlock, lockusage,
 	"resolve the tag of every git package version into the lock file",
-	lockopts, CMD_GIT,
+	lockrows, CMD_GIT,
 };
 
 static const char fetchusage[] =
@@ -126,31 +141,43 @@ static const char fetchusage[] =
 	"./configure named) into its bare mirror\n"
 	"DIR/git/<host>/<path>.git, creating it if needed. Prints the bytes received.\n";
 
+/* fetch's options */
+struct fetchopts {
+	struct cmdopts c;
+	const char *url;
+};
+
+static const struct optrow fetchrows[] = {
+	OPT_BUILDDIR,
+	OPTSTR("url", offsetof(struct fetchopts, url), "URL", "the git repository to fetch, instead of the config's"),
+	OPT_CONFIG,
+	OPTEND,
+};
+
 static int
 cmdfetch(const struct command *cmd, int argc, char **argv)
 {
 	struct fetchstats st = { 0 };
 	struct sb seen = SB_INIT;
-	struct opts o;
+	struct fetchopts o = { .c = { 0 } };
 	int rc;
 
-	parseopts(argc, argv, &o, cmd);
+	parseopts(argc, argv, &o.c, cmd);
 	if (o.url) {
-		rc = gitfetch(o.builddir, o.url, &st);
+		rc = gitfetch(o.c.builddir, o.url, &st);
 		if (rc == 0)
 			printf("%s: %zu bytes, %zu objects received\n", o.url, st.bytes, st.objects);
 		return rc < 0;
 	}
-	rc = eachgit(&o, fetchone, &seen);
+	rc = eachgit(&o.c, 0, fetchone, &seen);
 	sbfree(&seen);
 	return rc < 0;
 }
 
-static const char *const fetchopts[] = { "config", "builddir", "url", NULL };
 const struct command cmd_fetch = {
 	"fetch", cmdfetch, fetchusage,
 	"update the mirrors of git sources (one URL, or every one of a config)",
-	fetchopts, CMD_GIT,
+	fetchrows, CMD_GIT,
 };
 
 static const char checkoutusage[] =
@@ -160,22 +187,27 @@ static const char checkoutusage[] =
 	"wheelgen gen) describes, with its submodules, fetching only what the mirrors lack,\n"
 	"and check the commit against the lock file. Prints the commit and bytes received.\n";
 
+static const struct optrow checkoutrows[] = {
+	OPT_BUILDDIR,
+	OPTFLAG("update", offsetof(struct updateopts, update), "the lock takes the new commit of a tag that moved"),
+	OPTEND,
+};
+
 static int
 cmdcheckout(const struct command *cmd, int argc, char **argv)
 {
 	struct fetchstats st = { 0 };
 	struct srcspec s;
-	struct opts o;
+	struct updateopts o = { .c = { 0 } };
 	int rc;
 
-	parseopts(argc, argv, &o, cmd);
-	if (o.nargs != 1) {
-		usagefail(cmd->usage, "checkout needs one source spec");
-	}
-	if (srcspecread(o.args[0], &s) < 0)
+	parseopts(argc, argv, &o.c, cmd);
+	if (o.c.nargs != 1)
+		usagefail(cmd, "checkout needs one source spec");
+	if (srcspecread(o.c.args[0], &s) < 0)
 		return 1;
 	s.updatelock = o.update;
-	rc = gitcheckout(o.builddir, &s, &st);
+	rc = gitcheckout(o.c.builddir, &s, &st);
 	if (rc == 0)
 		printf("%s %s: checked out %s; %zu bytes, %zu objects received%s%s%s\n", s.package, s.version, s.ref,
 		       st.bytes, st.objects, *st.from ? " (from " : "", st.from, *st.from ? ")" : "");
@@ -183,11 +215,10 @@ cmdcheckout(const struct command *cmd, int argc, char **argv)
 	return rc < 0;
 }
 
-static const char *const checkoutopts[] = { "builddir", "update", NULL };
 const struct command cmd_checkout = {
 	"checkout", cmdcheckout, checkoutusage,
 	"check out one git source with its submodules (ninja runs this)",
-	checkoutopts, CMD_GIT | CMD_ARGS,
+	checkoutrows, CMD_GIT | CMD_ARGS,
 };
 
 static const char outdatedusage[] =
@@ -195,31 +226,46 @@ static const char outdatedusage[] =
 	"\n"
 	"For every git package of FILE, list the upstream tags that match its tag pattern\n"
 	"and name a version newer (PEP 440) than the newest configured one. Nothing is\n"
-	"cloned: the tags are listed from the remote. Pre-releases only with --pre.\n"
-	"  --json        a JSON list: package, url, configured, newer (newest first)\n"
-	"  --write FILE  add the newer versions to each package's versions: list in FILE (the\n"
-	"                config read), oldest first, changing nothing else in the file; one line\n"
-	"                per package says what was added. Nothing is written when a remote could\n"
-	"                not be listed. Run 'wheelgen lock' to pin the new versions' commits.\n";
+	"cloned: the tags are listed from the remote.\n";
+
+/* outdated's options */
+struct outdatedopts {
+	struct cmdopts c;
+	int format; /* --json: FMT_JSON */
+	int pre;
+	const char *write;
+};
+
+static const struct optrow outdatedrows[] = {
+	OPT_CONFIG,
+	OPTONEOF("json", offsetof(struct outdatedopts, format), FMT_JSON,
+		 "a JSON list: package, url, configured, newer (newest first)"),
+	OPTFLAG("pre", offsetof(struct outdatedopts, pre), "pre-releases too"),
+	OPTSTR("write", offsetof(struct outdatedopts, write), "FILE",
+	       "add the newer versions to each package's versions: list in FILE (the config read), oldest first, "
+	       "changing nothing else in the file; one line per package says what was added. Nothing is written "
+	       "when a remote could not be listed. Run 'wheelgen lock' to pin the new versions' commits."),
+	OPTEND,
+};
 
 static int
 cmdoutdated(const struct command *cmd, int argc, char **argv)
 {
 	struct arena a = { 0 };
 	struct sb out = SB_INIT;
-	struct opts o;
+	struct outdatedopts o = { .c = { 0 } };
 	struct host h;
 	struct matrix m;
 	struct config *c;
 	int rc = 1;
 
-	parseopts(argc, argv, &o, cmd);
+	parseopts(argc, argv, &o.c, cmd);
 	if (o.write) {
-		if (o.configset && strcmp(o.config, o.write))
-			usagefail(cmd->usage, "--write FILE is the config read: leave --config out");
-		o.config = o.write;
+		if (o.c.configset && strcmp(o.c.config, o.write))
+			usagefail(cmd, "--write FILE is the config read: leave --config out");
+		o.c.config = o.write;
 	}
-	if ((c = cmdload(&a, &o, &h, &m))) {
+	if ((c = cmdload(&a, &o.c, &h, &m))) {
 		rc = outdated(c, o.format == FMT_JSON, o.pre, o.write, &out) < 0;
 		fwrite(out.buf, 1, out.len, stdout);
 	}
@@ -229,11 +275,10 @@ cmdoutdated(const struct command *cmd, int argc, char **argv)
 	return rc;
 }
 
-static const char *const outdatedopts[] = { "config", "json", "pre", "write", NULL };
 const struct command cmd_outdated = {
 	"outdated", cmdoutdated, outdatedusage,
 	"list upstream tags newer than the newest configured version (--write: add them)",
-	outdatedopts, CMD_GIT,
+	outdatedrows, CMD_GIT,
 };
 
 static const char torchtableusage[] =
@@ -253,53 +298,71 @@ static const char torchtableusage[] =
 	"cannot be read is kept as FILE has it, and a line on stderr says so; lines on stderr\n"
 	"also say how the index differs from FILE. Rows of minors older than --since (default:\n"
 	"the oldest row of FILE) are left out. Network input is never trusted: a malformed,\n"
-	"truncated, oversized or hostile page or metadata file is an error naming its URL.\n"
-	"  --write FILE     update FILE's table instead of printing it: changed values, new rows\n"
-	"                   (in version order), nothing else in the file (comments, quoting\n"
-	"                   and the order stay); written through a temporary and a rename, and\n"
-	"                   only when everything was read. One line per change on stdout\n"
-	"  --index URL      the simple index (default " TT_INDEX "); the page is URL/torch/\n"
-	"  --cuda-index URL an index whose torch wheels carry +cuXYZ labels, one page for all\n"
-	"                   CUDAs (default " TT_CUDAINDEX "); none: keep the cuda lists\n"
-	"  --since X.Y      the oldest minor of the table\n"
-	"  --range          where the index serves no .metadata file, read METADATA out of the\n"
-	"                   wheel with HTTP range requests (its zip's central directory and the\n"
-	"                   member: about 2 MB, not the wheel)\n"
-	"  --drop           --write removes the rows of minors the index does not have (kept\n"
-	"                   otherwise: older configs may use them)\n"
-	"  --follow         --write: a package whose torch: list has the table's newest minor gets\n"
-	"                   the new minors too (their cells are then planned)\n"
-	"  --no-platforms   leave the platforms: key out (for configs without the platform axis)\n"
-	"  --timeout S      seconds one transfer may take (default 60)\n";
+	"truncated, oversized or hostile page or metadata file is an error naming its URL.\n";
+
+/* torch-table's options */
+struct torchtableopts {
+	struct cmdopts c;
+	const char *write, *index, *cudaindex, *since;
+	int pre, range, drop, follow, noplatforms;
+	long timeout; /* 0: not given */
+};
+#define TO(field) offsetof(struct torchtableopts, field)
+
+static const struct optrow torchtablerows[] = {
+	OPT_CONFIG,
+	OPTSTR("write", TO(write), "FILE",
+	       "update FILE's table instead of printing it: changed values, new rows (in version order), nothing "
+	       "else in the file (comments, quoting and the order stay); written through a temporary and a rename, "
+	       "and only when everything was read. One line per change on stdout"),
+	OPTSTR("index", TO(index), "URL", "the simple index (default " TT_INDEX "); the page is URL/torch/"),
+	OPTSTR("cuda-index", TO(cudaindex), "URL|none",
+	       "an index whose torch wheels carry +cuXYZ labels, one page for all CUDAs (default " TT_CUDAINDEX
+	       "); none: keep the cuda lists"),
+	OPTSTR("since", TO(since), "X.Y", "the oldest minor of the table"),
+	OPTFLAG("pre", TO(pre), "a minor's newest release may be a pre-release"),
+	OPTFLAG("range", TO(range),
+		"where the index serves no .metadata file, read METADATA out of the wheel with HTTP range requests "
+		"(its zip's central directory and the member: about 2 MB, not the wheel)"),
+	OPTFLAG("drop", TO(drop),
+		"--write removes the rows of minors the index does not have (kept otherwise: older configs may use "
+		"them)"),
+	OPTFLAG("follow", TO(follow),
+		"--write: a package whose torch: list has the table's newest minor gets the new minors too (their "
+		"cells are then planned)"),
+	OPTFLAG("no-platforms", TO(noplatforms), "leave the platforms: key out (for configs without the platform axis)"),
+	OPTINT("timeout", TO(timeout), "S", "seconds", 1, 86400, "seconds one transfer may take (default 60)"),
+	OPTEND,
+};
 
 static int
 cmdtorchtable(const struct command *cmd, int argc, char **argv)
 {
 	struct arena a = { 0 };
 	struct ttopts t;
-	struct opts o;
+	struct torchtableopts o = { .c = { 0 } };
 	struct host h;
 	struct matrix m;
 	struct config *c;
 	int rc = 1;
 
-	parseopts(argc, argv, &o, cmd);
+	parseopts(argc, argv, &o.c, cmd);
 	memset(&t, 0, sizeof(t));
-	if (o.write && o.configset && strcmp(o.config, o.write))
-		usagefail(cmd->usage, "--write FILE is the config read: leave --config out");
+	if (o.write && o.c.configset && strcmp(o.c.config, o.write))
+		usagefail(cmd, "--write FILE is the config read: leave --config out");
 	if ((o.drop || o.follow) && !o.write)
-		usagefail(cmd->usage, "--drop and --follow go with --write FILE");
+		usagefail(cmd, "--drop and --follow go with --write FILE");
 	if (o.since) {
 		long maj, min;
 		char *end;
 
 		maj = strtol(o.since, &end, 10);
 		if (end == o.since || *end != '.' || (min = strtol(end + 1, &end, 10)) < 0 || *end || maj < 0)
-			usagefail(cmd->usage, "--since wants MAJOR.MINOR, not '%s'", o.since);
+			usagefail(cmd, "--since wants MAJOR.MINOR, not '%s'", o.since);
 	}
 	if (o.write)
-		o.config = o.write;
-	t.config = o.config;
+		o.c.config = o.write;
+	t.config = o.c.config;
 	t.write = o.write != NULL;
 	t.index = o.index ? o.index : TT_INDEX;
 	t.cudaindex = o.cudaindex ? (strcmp(o.cudaindex, "none") ? o.cudaindex : NULL) : TT_CUDAINDEX;
@@ -310,16 +373,15 @@ cmdtorchtable(const struct command *cmd, int argc, char **argv)
 	t.platforms = !o.noplatforms;
 	t.range = o.range;
 	t.timeout = o.timeout;
-	if ((c = cmdload(&a, &o, &h, &m)))
+	if ((c = cmdload(&a, &o.c, &h, &m)))
 		rc = torchtable(c, &t);
 	free(m.cells);
 	afree(&a);
 	return rc;
 }
 
-static const char *const torchtableopts[] = { "config", "write", "index", "cuda-index", "since", "pre", "range", "drop", "follow", "no-platforms", "timeout", NULL };
 const struct command cmd_torchtable = {
 	"torch-table", cmdtorchtable, torchtableusage,
 	"the torch table read from torch's page on a package index (--write: update it)",
-	torchtableopts, 0,
+	torchtablerows, 0,
 };

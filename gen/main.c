@@ -63,6 +63,7 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	cmdsetall(commands);
 	if ((*c)->flags & CMD_GIT)
 		gitinit();
 	rc = (*c)->fn(*c, argc - 1, argv + 1);
