@@ -161,7 +161,7 @@ if [ -s "$WG_RUNDIR/works" ]; then
 	for p in /proc/[0-9]*; do
 		pid=${p#/proc/}
 		[ "$pid" != $$ ] || continue
-		cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+		cmd=$({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null) || continue
 		[ -n "$cmd" ] || continue
 		cwd=$(readlink "$p/cwd" 2>/dev/null || true)
 		while IFS= read -r w; do
