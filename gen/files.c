@@ -262,8 +262,9 @@ deadpid(const char *name, const char *prefix)
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
-void
-sweepdead(const char *dir, const char *prefix)
+/* the entries of dir that dead(name, prefix) calls a dead writer's, removed (rmtree) */
+static void
+sweep(const char *dir, const char *prefix, int (*dead)(const char *, const char *))
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -272,7 +273,7 @@ sweepdead(const char *dir, const char *prefix)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		if (deadpid(e->d_name, prefix)) {
+		if (dead(e->d_name, prefix)) {
 			sbreset(&p);
 			sbaddf(&p, "%s/%s", dir, e->d_name);
 			rmtree(p.buf);
@@ -283,25 +284,24 @@ sweepdead(const char *dir, const char *prefix)
 }
 
 void
+sweepdead(const char *dir, const char *prefix)
+{
+	sweep(dir, prefix, deadpid);
+}
+
+/* is name <anything>.tmp.<pid> of a process that no longer runs? */
+static int
+deadtemp(const char *name, const char *tmp)
+{
+	const char *t = NULL, *q = name;
+
+	while ((q = strstr(q, tmp))) /* the last one */
+		t = q++;
+	return t && deadpid(t, tmp);
+}
+
+void
 sweeptemps(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct sb p = SB_INIT;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		const char *t = NULL, *q = e->d_name;
-
-		while ((q = strstr(q, ".tmp."))) /* the last one */
-			t = q++;
-		if (t && deadpid(t, ".tmp.")) {
-			sbreset(&p);
-			sbaddf(&p, "%s/%s", dir, e->d_name);
-			unlink(p.buf);
-		}
-	}
-	closedir(d);
-	sbfree(&p);
+	sweep(dir, ".tmp.", deadtemp);
 }

@@ -121,6 +121,31 @@ cloexec(int fd)
 	fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
 }
 
+/* the arguments every transfer has, from argv[k]: http(s) alone, the time limits (nums: the
+   seconds in all, then under 1 KiB/s), ~/.netrc where asked, the token's header file (hdr:
+   "@FILE" or ""); the new k */
+static int
+limitargs(const char **argv, int k, char nums[][32], const struct httpget *g, const char *hdr)
+{
+	argv[k++] = "--proto";
+	argv[k++] = "=http,https";
+	argv[k++] = "--connect-timeout";
+	argv[k++] = "10";
+	argv[k++] = "--max-time";
+	argv[k++] = nums[0];
+	argv[k++] = "--speed-limit";
+	argv[k++] = "1024";
+	argv[k++] = "--speed-time";
+	argv[k++] = nums[1];
+	if (g->how.netrc)
+		argv[k++] = "--netrc-optional";
+	if (hdr[0]) {
+		argv[k++] = "-H";
+		argv[k++] = hdr;
+	}
+	return k;
+}
+
 /* curl's arguments for x into argv (room for 48) */
 static void
 curlargs(struct xfer *x, const struct httplimits *lim, const char **argv, char nums[3][32])
@@ -141,24 +166,9 @@ curlargs(struct xfer *x, const struct httplimits *lim, const char **argv, char n
 		argv[k++] = "--max-redirs";
 		argv[k++] = "5";
 	}
-	argv[k++] = "--proto";
-	argv[k++] = "=http,https";
 	argv[k++] = "--proto-redir";
 	argv[k++] = "=http,https";
-	argv[k++] = "--connect-timeout";
-	argv[k++] = "10";
-	argv[k++] = "--max-time";
-	argv[k++] = nums[0];
-	argv[k++] = "--speed-limit";
-	argv[k++] = "1024";
-	argv[k++] = "--speed-time";
-	argv[k++] = nums[1];
-	if (g->how.netrc)
-		argv[k++] = "--netrc-optional";
-	if (x->hdr[0]) {
-		argv[k++] = "-H";
-		argv[k++] = x->hdr;
-	}
+	k = limitargs(argv, k, nums, g, x->hdr);
 	switch (g->method) {
 	case HTTP_GET:
 		/* (refused at once when the answer announces its length; else cut off by the reader) */
@@ -395,6 +405,17 @@ answerreset(struct httpget *g)
 	g->stop = HTTP_STOP_NONE;
 }
 
+/* a request before it is made: no answer, at its URL, bounded */
+static void
+requestreset(struct httpget *g)
+{
+	answerreset(g);
+	sbreset(&g->at);
+	sbadd(&g->at, g->url);
+	if (!g->max)
+		g->max = HTTP_MAX;
+}
+
 /*
  * After x's answer: 1 when it is a redirect to follow by hand (x->g->at set to where it points),
  * else 0 (stop says why one is not followed)
@@ -461,13 +482,8 @@ httpfetch(struct httpget *g, size_t n, const struct httplimits *lim)
 		lim = &def;
 	x = xcalloc(lim->parallel ? lim->parallel : 1, sizeof(*x));
 	pf = xcalloc(lim->parallel ? lim->parallel : 1, sizeof(*pf));
-	for (i = 0; i < n; i++) {
-		answerreset(&g[i]);
-		sbreset(&g[i].at);
-		sbadd(&g[i].at, g[i].url);
-		if (!g[i].max)
-			g[i].max = HTTP_MAX;
-	}
+	for (i = 0; i < n; i++)
+		requestreset(&g[i]);
 	while (next < n || active) {
 		while (active < (lim->parallel ? lim->parallel : 1) && next < n) {
 			struct xfer *s = &x[active];
@@ -616,22 +632,7 @@ batchargs(struct batch *b, size_t k, const struct httpget *g, int first, const s
 		a[k++] = "--next";
 	a[k++] = "-sS";
 	a[k++] = "-N";
-	a[k++] = "--proto";
-	a[k++] = "=http,https";
-	a[k++] = "--connect-timeout";
-	a[k++] = "10";
-	a[k++] = "--max-time";
-	a[k++] = b->nums[0];
-	a[k++] = "--speed-limit";
-	a[k++] = "1024";
-	a[k++] = "--speed-time";
-	a[k++] = b->nums[1];
-	if (g->how.netrc)
-		a[k++] = "--netrc-optional";
-	if (b->hdr[0]) {
-		a[k++] = "-H";
-		a[k++] = b->hdr;
-	}
+	k = (size_t)limitargs(a, (int)k, b->nums, g, b->hdr);
 	if (g->range) {
 		a[k++] = "-r";
 		a[k++] = g->range;
@@ -849,13 +850,8 @@ httpbatch(struct httpget *g, size_t n, const struct httplimits *lim)
 	par = lim->parallel ? lim->parallel : 1;
 	b = xcalloc(par, sizeof(*b));
 	pf = xcalloc(2 * par, sizeof(*pf));
-	for (i = 0; i < n; i++) {
-		answerreset(&g[i]);
-		sbreset(&g[i].at);
-		sbadd(&g[i].at, g[i].url);
-		if (!g[i].max)
-			g[i].max = HTTP_MAX;
-	}
+	for (i = 0; i < n; i++)
+		requestreset(&g[i]);
 	while (next < n || active) {
 		while (active < par && next < n) {
 			int r;
