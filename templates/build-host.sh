@@ -24,6 +24,8 @@
 # A build of the wheel takes every object of the cell's key it finds there.
 set -eu
 
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
 # shellcheck source=templates/step-lib.sh
 . "$(dirname "$0")/step-lib.sh"
 wg_part=${WG_SHARD:-}

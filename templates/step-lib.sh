@@ -1,4 +1,5 @@
-# step-lib.sh: what every build step shares; sourced by build-host.sh and test-host.sh.
+# step-lib.sh: what every build step shares; sourced by build-host.sh, test-host.sh and
+# container-run.sh, after voice.sh (wg_say, wg_warn, wg_die: the steps speak through it).
 #
 #   wg_begin STEP LOGKIND "$@"    (STEP: wheel | test; LOGKIND: build | test; "$@": BUILDDIR CELL)
 #
@@ -258,35 +259,6 @@ wg_hint_object() {
         "${wg_ho:-an object}" "$wg_hn" "$wg_hd" "${WG_PLATFORM:-$(uname -m)}"
 }
 
-# A step's messages: wg_say FORMAT [ARG...] prints "wheelgen: " and printf's FORMAT (no
-# newline: wg_say adds it), wg_warn the same as "wheelgen: warning: ", wg_die MESSAGE... prints
-# "wheelgen: MESSAGE" and ends the step (status 1). Every step template says things through
-# them (t0000 holds it), so that the prefix is spelled here alone.
-wg_say() {
-    wg_f=$1
-    shift
-    # shellcheck disable=SC2059 # (the caller's format)
-    printf "wheelgen: $wg_f\n" "$@"
-}
-
-wg_warn() {
-    wg_f=$1
-    shift
-    # shellcheck disable=SC2059 # (the caller's format)
-    printf "wheelgen: warning: $wg_f\n" "$@"
-}
-
-wg_die() {
-    # wg_die_hook: what a step reports on any failure (build-host.sh: the build's peak memory)
-    if [ -n "${wg_die_hook:-}" ]; then
-        wg_h=$wg_die_hook
-        wg_die_hook=''
-        "$wg_h"
-    fi
-    wg_say '%s' "$*"
-    exit 1
-}
-
 # Run a command, logged.  fd 3 (our caller's stderr, kept for the failure
 # report) is closed for it: a daemon left behind by a build (a compiler
 # server, say) would otherwise hold ninja's pipe open and hang it.
@@ -336,7 +308,7 @@ wg_uv_cached() {
             rm -f "$wg_off"
             return 0
         fi
-        sed 's/^/wheelgen: (offline try) /' "$wg_off"
+        wg_say_lines '(offline try) ' <"$wg_off"
         rm -f "$wg_off"
         wg_say 'note: that did not work from uv'"'"'s cache alone (--offline); asking the index'
         [ -z "${wg_uv_clean:-}" ] || rm -rf "$wg_uv_clean"
