@@ -204,6 +204,15 @@ if [ -n "$WG_CUDA_HOME" ]; then
     PATH=$CUDA_HOME/bin:$PATH
     export CUDA_HOME CUDA_PATH PATH
 fi
+# wg_python_cc: CC and CXX, where the environment sets none, as distutils would run them (Python's
+# sysconfig CC and CXX, asked in one start of Python)
+wg_python_cc() {
+    if [ -z "${CC:-}" ] || [ -z "${CXX:-}" ]; then
+        wg_ccxx=$("$WG_PYTHON_EXE" -c 'import sysconfig as s; print(s.get_config_var("CC") or "cc"); print(s.get_config_var("CXX") or "c++")')
+        CC=${CC:-${wg_ccxx%%"$wg_nl"*}}
+        CXX=${CXX:-${wg_ccxx#*"$wg_nl"}}
+    fi
+}
 # ccache for the C/C++ compiler and nvcc, one cache shared by every cell. Each cell builds
 # a copy of its source under BUILDDIR/build/<cell>/src; with BASEDIR there, ccache hashes
 # paths relative to it, so the same file of another cell (another Python, say) hits.
@@ -230,12 +239,7 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
     }
     rm -rf "$wg_mask"
     mkdir -p "$wg_mask"
-    # the compilers distutils would run (Python's CC and CXX), asked in one start of Python
-    if [ -z "${CC:-}" ] || [ -z "${CXX:-}" ]; then
-        wg_ccxx=$("$WG_PYTHON_EXE" -c 'import sysconfig as s; print(s.get_config_var("CC") or "cc"); print(s.get_config_var("CXX") or "c++")')
-        CC=${CC:-${wg_ccxx%%"$wg_nl"*}}
-        CXX=${CXX:-${wg_ccxx#*"$wg_nl"}}
-    fi
+    wg_python_cc
     wg_masq "$CC"
     CC=$wg_masqd
     wg_masq "$CXX"
@@ -543,11 +547,7 @@ if [ "$wg_cc_on" = 1 ]; then
     WG_CC_MASK=$scratch/wheelgen-cc-bin
     rm -rf "$WG_CC_MASK"
     mkdir -p "$WG_CC_MASK"
-    if [ -z "${CC:-}" ] || [ -z "${CXX:-}" ]; then
-        wg_ccxx=$("$WG_PYTHON_EXE" -c 'import sysconfig as s; print(s.get_config_var("CC") or "cc"); print(s.get_config_var("CXX") or "c++")')
-        CC=${CC:-${wg_ccxx%%"$wg_nl"*}}
-        CXX=${CXX:-${wg_ccxx#*"$wg_nl"}}
-    fi
+    wg_python_cc
     # wg_ccmask CMD: "gcc -pthread" -> "$WG_CC_MASK/gcc -pthread" in $wg_masqd, the symlink made
     # and what it runs next recorded (a name already masked keeps its first)
     wg_ccmask() {
