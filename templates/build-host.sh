@@ -42,7 +42,7 @@ spec=$B/cells/$CELL/spec
 scratch=$B/build/$CELL
 outdir=$B/wheels/$CELL
 # a whole cell's depfile is wheelgen restore's; a part writes its own (no wheelgen runs before it
-# but wheelgen key), by the same rule (gen/key.h, depfilewrite)
+# but wheelgen key) through wheelgen-step, by the same writer (gen/esc.h, escdepfile)
 depfile=
 # the manifest's writer (gen/step: static, so that it runs in a build container too)
 [ -x "$B/wheelgen-step" ] || wg_die "$B/wheelgen-step not found: re-run ./configure (it builds wheelgen-step beside wheelgen)"
@@ -168,8 +168,6 @@ esac
 
 # --- environment -----------------------------------------------------------
 
-wg_tab=$(printf '\t')
-wg_cr=$(printf '\r')
 wg_nl='
 '
 
@@ -355,33 +353,6 @@ wg_find_sources() {
         -o -name .git -o -name __pycache__ \) -prune -o "$@"
 }
 
-# Escape $1 for a Ninja depfile into $wg_esc: gen/esc.c's escdep, the rule of every other
-# depfile (space and '#' as \ , '$' as $$; a backslash, tab, CR or newline cannot be named).
-wg_depfile_escape() {
-    case $1 in
-        *\\* | *"$wg_tab"* | *"$wg_cr"* | *"$wg_nl"*)
-            wg_die "source path '$1' cannot be named in a depfile (a backslash, tab, CR or newline)" ;;
-    esac
-    wg_esc=
-    wg_rest=$1
-    while :; do
-        case $wg_rest in
-            *[' #$']*)
-                wg_pre=${wg_rest%%[' #$']*}
-                wg_rest=${wg_rest#"$wg_pre"}
-                wg_ch=${wg_rest%"${wg_rest#?}"}
-                wg_rest=${wg_rest#?}
-                case $wg_ch in
-                    '$') wg_esc=$wg_esc$wg_pre\$\$ ;;
-                    *) wg_esc=$wg_esc$wg_pre\\$wg_ch ;;
-                esac
-                ;;
-            *) break ;;
-        esac
-    done
-    wg_esc=$wg_esc$wg_rest
-}
-
 mkdir -p "$scratch/dist" "$scratch/tmp" "$PIP_CACHE_DIR"
 cd "$scratch"
 # pip unpacks a PyPI sdist into $TMPDIR/pip-req-build-<random>: under the cell's scratch, that is
@@ -426,14 +397,9 @@ case $WG_SOURCE_KIND in
         tar -xpf "$scratch/src.tar" -C "$scratch/src" || wg_die "cannot copy the source tree to $scratch/src"
         rm -f "$scratch/src.tar"
         if [ -n "$depfile" ]; then
-            wg_depfile_escape "$depfile_target"
-            printf '%s:' "$wg_esc" >"$scratch/manifest.d"
-            while IFS= read -r wg_rel; do
-                # the file as the host's ninja sees it (the source is elsewhere in a container)
-                wg_depfile_escape "${WG_DEPFILE_SOURCE:-$wg_src}/${wg_rel#./}"
-                printf ' %s' "$wg_esc"
-            done <"$scratch/sources.list" >>"$scratch/manifest.d"
-            printf '\n' >>"$scratch/manifest.d"
+            # each file as the host's ninja sees it (the source is elsewhere in a container)
+            "$B/wheelgen-step" depfile "$scratch/manifest.d" "$depfile_target" "${WG_DEPFILE_SOURCE:-$wg_src}" \
+                "$scratch/sources.list" 3>&- || exit 1
         fi
         ;;
     git)
@@ -443,8 +409,7 @@ case $WG_SOURCE_KIND in
         ;;
 esac
 if [ -n "$depfile" ] && [ "$WG_SOURCE_KIND" != path ]; then
-    wg_depfile_escape "$depfile_target"
-    printf '%s:\n' "$wg_esc" >"$scratch/manifest.d"
+    "$B/wheelgen-step" depfile "$scratch/manifest.d" "$depfile_target" 3>&- || exit 1
 fi
 # Python's own CFLAGS carry -g, so compiled objects record the
 # directory they were built in; map it away so that the same source

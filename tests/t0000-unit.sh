@@ -194,6 +194,14 @@ t_expect "one voice: every script of templates/ says things through voice.sh (wg
 	[ "$(grep -c "^    printf \"wheelgen: %s" voice.sh)" = 2 ]
 	[ "$(grep -l "^\. \".*/voice\.sh\"$" *.sh | wc -l)" -ge 12 ]'
 
+# shellcheck disable=SC2016
+t_expect "one depfile writer: esc.c's escdepfile (escdep is called nowhere else), which a wheel's (key.c), a part's (wheelgen-step depfile, build-host.sh's) and a skipped compile's (wheelgen-cc) go through; no template writes a depfile line itself" '
+	cd "$top/gen"
+	[ "$(grep -l "escdep(" *.c cc/*.c step/*.c)" = esc.c ]
+	[ "$(grep -l "escdepfile(" *.c cc/*.c step/*.c | tr "\n" " ")" = "esc.c key.c cc/wheelgen-cc.c step/wheelgen-step.c " ]
+	[ "$(grep -c "\"\$B/wheelgen-step\" depfile " ../templates/build-host.sh)" = 2 ]
+	! grep -n "printf .%s:" ../templates/*.sh'
+
 t_case "one HTTP client: no file of gen/ but http.c runs curl or a shell (popen), and no template but publish-lib.sh (wg_auth, wg_curl) builds an Authorization header or hands curl a header file"
 grep -n 'popen(\|"curl[ "]' "$top"/gen/*.c "$top"/gen/cc/*.c "$top"/gen/step/*.c | grep -v '^[^:]*/gen/http\.c:' >"$WORK/curls" || true
 grep -n 'Authorization\|-H *@\|--header *@\|--location-trusted' "$top"/templates/* | grep -v '^[^:]*/templates/publish-lib\.sh:' |

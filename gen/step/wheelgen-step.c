@@ -8,16 +8,19 @@
  *   wheelgen-step manifest-entry OUT MANIFEST TESTRECORD (--blob | --release RELEASE)
  *   wheelgen-step store-blob SHA256 FILE
  *   wheelgen-step store-tmp
+ *   wheelgen-step depfile OUT TARGET [DIR LIST]
  *
- * Built from gen/manifest.c and gen/storelayout.c (with -DWG_STEP_TOOL), static and linked
+ * Built from gen/manifest.c, gen/storelayout.c (with -DWG_STEP_TOOL) and gen/esc.c, static and linked
  * against nothing of wheelgen's libraries, like wheelgen-cc: the steps may run inside a build
  * container (which mounts the build directory), where BUILDDIR/wheelgen (libgit2, libyaml,
  * PCRE2) may not run. Errors: "wheelgen-step: error: ..." and exit status 1; a usage error 2.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../esc.h"
 #include "../files.h"
 #include "../manifest.h"
 #include "../storelayout.h"
@@ -179,6 +182,46 @@ cmdtmp(int argc, char **argv)
 	return 0;
 }
 
+/* OUT gets the depfile of a part of a cell (build-host.sh): TARGET, then each line of the file
+   LIST (a source file, relative: "./" before it is dropped) under DIR, by esc.c's rule, the one
+   of every depfile; without LIST, TARGET alone */
+static int
+cmddepfile(int argc, char **argv)
+{
+	struct sb d = SB_INIT, bad = SB_INIT;
+	char *list = NULL, *line, *next;
+	const char **deps = NULL;
+	size_t len = 0, n = 0, cap = 0;
+	int rc = -1;
+
+	if (argc != 3 && argc != 5)
+		return 2;
+	if (argc == 5 && !(list = readfile(argv[4], &len)))
+		return error("cannot read '%s': %s", argv[4], strerror(errno));
+	next = list;
+	while (len && (line = nextline(&next))) {
+		if (!*line)
+			continue;
+		GROW(deps, cap, n + 1);
+		deps[n++] = line;
+	}
+	switch (escdepfile(&d, &bad, argv[2], argc == 5 ? argv[3] : NULL, deps, n)) {
+	case -1:
+		error("cannot name '%s' in a depfile", argv[2]);
+		break;
+	case -2:
+		error("source path '%s' cannot be named in a depfile (a backslash, tab, CR or newline)", bad.buf);
+		break;
+	default:
+		rc = writeifchanged(argv[1], d.buf, d.len) < 0 ? -1 : 0;
+	}
+	free(deps);
+	free(list);
+	sbfree(&d);
+	sbfree(&bad);
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(int, char **);
@@ -189,6 +232,7 @@ static const struct {
 	{ "manifest-entry", cmdentry, "manifest-entry OUT MANIFEST TESTRECORD (--blob | --release RELEASE)" },
 	{ "store-blob", cmdblob, "store-blob SHA256 FILE" },
 	{ "store-tmp", cmdtmp, "store-tmp" },
+	{ "depfile", cmddepfile, "depfile OUT TARGET [DIR LIST]" },
 };
 
 static int
