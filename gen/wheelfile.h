@@ -75,7 +75,4 @@ int wheelnamecheck(const char *filename, const struct wheelwant *w, struct sb *w
 /* does the text of a wheel's WHEEL file list "Tag: py-abi-plat" for every tag of filename's? */
 int wheeltagsok(const char *text, const char *filename);
 
-/* ELF e_machine names: "x86_64", "aarch64", or NULL for what is not an ELF file's head */
-const char *elfmachine(const unsigned char *head, size_t n);
-
 #endif

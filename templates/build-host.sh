@@ -856,11 +856,12 @@ wg_linux_repair() {
     [ -n "$WG_REPAIR_CUDA" ] || [ -z "$WG_TORCH" ] || wg_prov=torch
     set -- --machine "${WG_PLATFORM:-x86_64}" --floor "2_$wg_floor" --cuda "$WG_CUDA" --provider "$wg_prov"
     [ -z "$WG_REPAIR_PLAT" ] || set -- "$@" --plat "$WG_REPAIR_PLAT"
-    # another platform's wheel claims at least manylinux_2_28, the floor of PyPI's aarch64 torch
-    # and CUDA wheels (and what pip --platform manylinux_2_28_aarch64 and uv's
-    # aarch64-manylinux_2_28 ask for: pip matches a --platform tag exactly): a lower tag that
-    # auditwheel found (2_17) is raised, a higher one (2_34: pthread in glibc) stays
-    [ -z "$WG_PLATFORM" ] || set -- "$@" --at-least 28
+    # a platform's wheel claims at least its manylinux floor (WG_MANYLINUX_FLOOR, gen/platform.c:
+    # aarch64's 2_28, the floor of PyPI's aarch64 torch and CUDA wheels, and what pip --platform
+    # manylinux_2_28_aarch64 and uv's aarch64-manylinux_2_28 ask for: pip matches a --platform tag
+    # exactly): a lower tag that auditwheel found (2_17) is raised, a higher one (2_34: pthread
+    # in glibc) stays
+    [ -z "$WG_MANYLINUX_FLOOR" ] || set -- "$@" --at-least "${WG_MANYLINUX_FLOOR#2_}"
     eval "set -- \"\$@\" $(printf '%s' "$wg_rx" | sed "s/ '/ --exclude '/g")"
     wg_say 'repairing %s (auditwheel %s; glibc floor 2.%s; CUDA libraries: %s)' "$wheel_name" "$wg_auditwheel" "$wg_floor" "$wg_prov"
     rm -rf "$scratch/repaired"
@@ -959,9 +960,11 @@ case $wg_plat in
     any | *_"$wg_machine" | *_"$wg_machine".* | win_amd64) ;;
     *) wg_die "$wheel_name is tagged $wg_plat, not for $wg_machine: the build did not build for the cell's platform" ;;
 esac
+# (the ELF machines' names: gen/platform.c's, from wheelgen-step)
+wg_elf=$("$B/wheelgen-step" elf-machines 3>&-) || wg_die "wheelgen-step elf-machines failed"
 "$py" -c '
 import sys, zipfile
-machines = {62: "x86_64", 183: "aarch64", 3: "i386", 40: "arm"}
+machines = dict((int(m), name) for m, name in (l.split() for l in sys.argv[3].splitlines()))
 bad = []
 with zipfile.ZipFile(sys.argv[1]) as z:
     for n in z.namelist():
@@ -975,7 +978,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         if machines.get(m, "machine %d" % m) != sys.argv[2]:
             bad.append("%s (%s)" % (n, machines.get(m, "machine %d" % m)))
 sys.exit("shared objects not built for %s: %s" % (sys.argv[2], ", ".join(bad)) if bad else 0)
-' "$wheel" "$wg_machine" 3>&- || wg_die "$wheel_name holds shared objects of another machine than $wg_machine (see above): refused"
+' "$wheel" "$wg_machine" "$wg_elf" 3>&- || wg_die "$wheel_name holds shared objects of another machine than $wg_machine (see above): refused"
 # abi: abi3: the cells of the other Pythons test this very wheel, so it must be one
 if [ "$WG_ABI" = abi3 ] && [ "$wg_abi" != abi3 ] && [ "$wg_abi" != none ]; then
     wg_die "$CELL built $wheel_name, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api, e.g. Extension(..., py_limited_api=True) and bdist_wheel's py_limited_api = cp39), or remove 'abi: abi3'"

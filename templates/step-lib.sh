@@ -79,10 +79,12 @@ wg_replace() {
 # every variable a cell's specs (cells/CELL/spec and cells/CELL/test, written by gen/graph.c)
 # may set: wg_clearspec empties them before a spec is read, so that set -u holds for those it
 # leaves out (tests/t0000 checks this list against graph.c)
-wg_specvars='WG_ABI WG_CCACHE WG_CELL WG_CUDA WG_CUDA_ARCHS WG_CUDA_HOME WG_FAMILY WG_FAMILY_KEY WG_FRONTEND WG_IMAGE
-WG_CROSS_SCRIPT WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_COMPRESS WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON WG_PYTHON_EXE
-WG_QEMU WG_REPAIR WG_REPAIR_CUDA WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT
-WG_SHARDS WG_TEST_COMMAND WG_TEST_IMAGE WG_TEST_IMPORT WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION WG_WIDTH'
+wg_specvars='WG_ABI WG_CCACHE WG_CELL WG_CUDA WG_CUDA_ARCHS WG_CUDA_HOME WG_FAMILY WG_FAMILY_KEY
+WG_FRONTEND WG_IMAGE WG_CROSS_PREFIX WG_CROSS_SCRIPT WG_LOCAL_VERSION WG_MANYLINUX_FLOOR
+WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_COMPRESS WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON
+WG_PYTHON_EXE WG_QEMU WG_REPAIR WG_REPAIR_CUDA WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE
+WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT WG_SHARDS WG_TEST_COMMAND WG_TEST_IMAGE WG_TEST_IMPORT
+WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION WG_WIDTH'
 wg_clearspec() {
     for wg_v in $wg_specvars; do
         eval "$wg_v=''"
@@ -248,10 +250,12 @@ wg_hint_object() {
     if [ -n "$wg_hf" ] && [ "$(od -An -tu1 -j5 -N1 "$wg_hf" 2>/dev/null | tr -d ' ')" = 1 ]; then
         wg_hm=$(od -An -tu1 -j18 -N2 "$wg_hf" | awk '{ print $1 + 256 * $2 }')
     fi
-    case $wg_hm in
-        62) wg_hn=x86_64 ;; 183) wg_hn=aarch64 ;; 3) wg_hn=i386 ;; 40) wg_hn=arm ;; 243) wg_hn=riscv ;; 21) wg_hn=ppc64 ;;
-        '') wg_hn='another machine' ;; *) wg_hn="ELF machine $wg_hm" ;;
-    esac
+    # (its name: gen/platform.c's, from wheelgen-step)
+    wg_hn='another machine'
+    if [ -n "$wg_hm" ]; then
+        wg_hn=$("$B/wheelgen-step" elf-machines 2>/dev/null | awk -v m="$wg_hm" '$1 == m { print $2 }')
+        [ -n "$wg_hn" ] || wg_hn="ELF machine $wg_hm"
+    fi
     wg_hd=''
     [ -z "$wg_hf" ] || ! command -v file >/dev/null 2>&1 || wg_hd=" ($(file -b "$wg_hf" | cut -d, -f1-2))"
     # shellcheck disable=SC2016 # ($CC: the variables' names)

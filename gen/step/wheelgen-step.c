@@ -1,7 +1,8 @@
 /*
- * wheelgen-step: what the step scripts (templates/) ask of the manifest and the store's layout,
- * so that they never spell a manifest field or a store path themselves (manifest.h,
- * storelayout.h: one owner per format).
+ * wheelgen-step: what the step scripts (templates/) ask of the manifest, the store's layout, a
+ * depfile and the machines, so that they never spell a manifest field, a store path, a depfile's
+ * escaping or an ELF machine number themselves (manifest.h, storelayout.h, esc.h, platform.h:
+ * one owner per format and per fact).
  *
  *   wheelgen-step manifest-get MANIFEST FIELD
  *   wheelgen-step manifest-write OUT [--from MANIFEST] [--drop FIELD]... [--set FIELD VALUE]...
@@ -9,6 +10,8 @@
  *   wheelgen-step store-blob SHA256 FILE
  *   wheelgen-step store-tmp
  *   wheelgen-step depfile OUT TARGET [DIR LIST]
+ *   wheelgen-step elf-machines
+ *   wheelgen-step platform PLATFORM FIELD
  *
  * Built from gen/manifest.c, gen/storelayout.c (with -DWG_STEP_TOOL) and gen/esc.c, static and linked
  * against nothing of wheelgen's libraries, like wheelgen-cc: the steps may run inside a build
@@ -23,6 +26,7 @@
 #include "../esc.h"
 #include "../files.h"
 #include "../manifest.h"
+#include "../platform.h"
 #include "../storelayout.h"
 #include "../util.h"
 
@@ -222,6 +226,50 @@ cmddepfile(int argc, char **argv)
 	return rc;
 }
 
+/* print the ELF machines platform.c names, one "NUMBER NAME" line each (the steps' checks of a
+   shared object's machine, and their messages) */
+static int
+cmdelf(int argc, char **argv)
+{
+	const char *name;
+	unsigned em;
+	size_t i;
+
+	(void)argv;
+	if (argc != 1)
+		return 2;
+	for (i = 0; (name = elfnameat(i, &em)); i++)
+		printf("%u %s\n", em, name);
+	return 0;
+}
+
+/* print a fact of PLATFORM from platform.c's table (configure: its cross compilers' prefix, its
+   Debian architecture): FIELD cross, deb, machine or manylinux; nothing where it has none */
+static int
+cmdplatform(int argc, char **argv)
+{
+	const struct platform *p;
+	const char *v;
+
+	if (argc != 3)
+		return 2;
+	if (!(p = platformfind(argv[1])))
+		return error("'%s' is not a platform", argv[1]);
+	if (!strcmp(argv[2], "cross"))
+		v = p->cross;
+	else if (!strcmp(argv[2], "deb"))
+		v = p->deb;
+	else if (!strcmp(argv[2], "machine"))
+		v = p->machine;
+	else if (!strcmp(argv[2], "manylinux"))
+		v = p->manylinux;
+	else
+		return error("'%s' is not a field of a platform (cross, deb, machine, manylinux)", argv[2]);
+	if (v)
+		printf("%s\n", v);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(int, char **);
@@ -233,6 +281,8 @@ static const struct {
 	{ "store-blob", cmdblob, "store-blob SHA256 FILE" },
 	{ "store-tmp", cmdtmp, "store-tmp" },
 	{ "depfile", cmddepfile, "depfile OUT TARGET [DIR LIST]" },
+	{ "elf-machines", cmdelf, "elf-machines" },
+	{ "platform", cmdplatform, "platform PLATFORM (cross | deb | machine | manylinux)" },
 };
 
 static int
