@@ -12,7 +12,6 @@
 #include <zlib.h>
 
 #include "pep.h"
-#include "platform.h"
 #include "pytag.h"
 #include "wheelfile.h"
 

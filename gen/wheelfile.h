@@ -8,6 +8,8 @@
 #ifndef WG_WHEELFILE_H
 #define WG_WHEELFILE_H
 
+/* (a compiled module's machine: platform.h's elfmachine, which reads its ELF head) */
+#include "platform.h"
 #include "util.h"
 
 /* the parts of a wheel's file name, each a malloc'd string */
