@@ -68,7 +68,7 @@ printf 'package=%s\nfilename=x.whl\nsha256=%064d\n' "${2%%-*}" 0 >"$m/manifest";
 SH
 	# shellcheck disable=SC2016
 	printf 'mkdir -p "$1/tests"; printf "%%064d\\n" 0 >"$1/tests/$2.ok"\n' >"$d/templates/test-host.sh"
-	cp "$top/templates/test.sh" "$d/templates/test.sh"
+	cp "$top/templates/test.sh" "$top/templates/voice.sh" "$d/templates/"
 	: >"$d/templates/publish-dir.sh"
 	: >"$d/templates/step-lib.sh"
 	: >"$d/templates/relabel.py"

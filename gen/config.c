@@ -110,9 +110,11 @@ checkarchs(struct ctx *x, const struct strlist *l, const char *what)
 static void
 checkplatforms(struct ctx *x, const struct strlist *l, const char *what)
 {
+	struct sb all = SB_INIT;
 	size_t i;
 	const char *s;
 
+	platformlist(&all, " and ");
 	for (i = 0; i < l->n; i++) {
 		if (platformfind(l->v[i]))
 			continue;
@@ -120,14 +122,14 @@ checkplatforms(struct ctx *x, const struct strlist *l, const char *what)
 		if (!s)
 			s = nearest(l->v[i], platformnames, nplatforms);
 		if (!strncmp(l->v[i], "mac", 3) || !strncmp(l->v[i], "darwin", 6))
-			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s: wheelgen builds wheels for x86_64, aarch64 and "
-				"win_amd64 (nothing here can build or run a macOS wheel)", l->v[i], what);
+			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s: wheelgen builds wheels for %s "
+				"(nothing here can build or run a macOS wheel)", l->v[i], what, all.buf);
 		else if (s)
 			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s; did you mean '%s'?", l->v[i], what, s);
 		else
-			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s (wheelgen builds for x86_64, aarch64 and win_amd64)",
-				l->v[i], what);
+			nodeerr(x->d, l->at[i], "unknown platform '%s' in %s (wheelgen builds for %s)", l->v[i], what, all.buf);
 	}
+	sbfree(&all);
 	checkdups(x, l, what);
 }
 
@@ -183,7 +185,7 @@ loadarchs(struct ctx *x, struct node *n, const char *what, struct archsel *sel)
 			}
 			if ((plat && !platformfind(plat)) || (cuda && !(majorminor(cuda, &maj, &min) && maj >= 10 && maj <= 13))) {
 				nodeerr(x->d, k, "'%s' in %s is not a CUDA version, a platform or platform/CUDA (e.g. \"13.0\", "
-					"\"aarch64\", \"aarch64/13.0\", or \"default\")", k->s, what);
+					"\"%s\", \"%s/13.0\", or \"default\")", k->s, what, platforms[1].name, platforms[1].name);
 				continue;
 			}
 		}
@@ -258,8 +260,13 @@ loaddefaults(struct ctx *x, struct node *n)
 	if (mapget(n, "platforms")) {
 		getlist(x, mapget(n, "platforms"), "defaults.platforms", &x->c->platforms, 0);
 		checkplatforms(x, &x->c->platforms, "defaults.platforms");
-		if (x->c->platforms.n == 0 && mapget(n, "platforms")->kind == NSEQ)
-			nodeerr(x->d, mapget(n, "platforms"), "defaults.platforms is empty: name at least one (x86_64, aarch64, win_amd64)");
+		if (x->c->platforms.n == 0 && mapget(n, "platforms")->kind == NSEQ) {
+			struct sb all = SB_INIT;
+
+			platformlist(&all, ", ");
+			nodeerr(x->d, mapget(n, "platforms"), "defaults.platforms is empty: name at least one (%s)", all.buf);
+			sbfree(&all);
+		}
 	}
 }
 
@@ -519,7 +526,8 @@ loadrepair(struct ctx *x, struct package *p, struct node *n)
 		const char *s = p->repairplat;
 
 		if (strncmp(s, "manylinux", 9) && strncmp(s, "musllinux", 9))
-			nodeerr(x->d, v, "repair.plat '%s' is not a manylinux or musllinux tag, e.g. manylinux_2_28_x86_64", s);
+			nodeerr(x->d, v, "repair.plat '%s' is not a manylinux or musllinux tag, e.g. manylinux_2_28_%s", s,
+				platformdefault()->machine);
 		else if (s[strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_")])
 			nodeerr(x->d, v, "repair.plat '%s' may hold only lower-case letters, digits and '_'", s);
 	}

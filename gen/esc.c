@@ -1,4 +1,4 @@
-/* esc: quoting for ninja, POSIX sh, HTML, URLs, JSON and Markdown (see esc.h). */
+/* esc: quoting for ninja (and its depfiles), POSIX sh, HTML, URLs, JSON and Markdown (see esc.h). */
 #include <string.h>
 
 #include "esc.h"
@@ -166,6 +166,33 @@ escdep(struct sb *s, const char *p)
 		sbaddc(s, *p);
 	}
 	return 0;
+}
+
+int
+escdepfile(struct sb *s, struct sb *bad, const char *target, const char *dir, const char *const *deps, size_t n)
+{
+	struct sb path = SB_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (escdep(s, target) < 0)
+		return -1;
+	sbaddc(s, ':');
+	for (i = 0; i < n && rc == 0; i++) {
+		sbreset(&path);
+		if (dir)
+			sbaddf(&path, "%s/", dir);
+		sbadd(&path, deps[i] + (startswith(deps[i], "./") ? 2 : 0));
+		sbaddc(s, ' ');
+		if (escdep(s, path.buf) < 0) {
+			sbreset(bad);
+			sbadd(bad, path.buf);
+			rc = -2;
+		}
+	}
+	sbaddc(s, '\n');
+	sbfree(&path);
+	return rc;
 }
 
 void

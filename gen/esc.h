@@ -1,4 +1,5 @@
-/* esc: quoting for ninja, POSIX sh, HTML, URLs, JSON and Markdown. Each appends to a string buffer. */
+/* esc: quoting for ninja (and its depfiles), POSIX sh, HTML, URLs, JSON and Markdown. Each appends
+   to a string buffer. */
 #ifndef WG_ESC_H
 #define WG_ESC_H
 
@@ -19,6 +20,11 @@ void escurlpath(struct sb *s, const char *path);
 /* a path in a ninja depfile (gcc's syntax): space and '#' as \\ , '$' as $$; -1 (nothing
    added) for a backslash, tab or newline */
 int escdep(struct sb *s, const char *p);
+/* a ninja depfile, the one writer of every depfile (wheelgen restore's, a part's through
+   wheelgen-step, wheelgen-cc's): "TARGET: DEP...\n" with each of the n DEPS (DIR and '/' before
+   it where DIR is not NULL; a leading "./" dropped) after a space, each path as escdep writes
+   it. 0; -1 when TARGET cannot be named, -2 when a DEP cannot (its path then in bad) */
+int escdepfile(struct sb *s, struct sb *bad, const char *target, const char *dir, const char *const *deps, size_t n);
 /* a JSON string with its quotes; control characters as \uXXXX */
 void escjson(struct sb *s, const char *t);
 /* Markdown text (GitHub's, also in a table cell): \ ` * _ [ ] # | ~ backslash-escaped, & < > as

@@ -444,7 +444,7 @@ sysrootedges(struct sb *g, const struct matrix *m, const struct host *h)
 		sbadd(g, "build ");
 		if (escninjapath(g, p.buf) < 0)
 			BUG("sysroot path with a newline");
-		sbadd(g, ": sysroot | templates/sysroot.sh\n  dir = ");
+		sbadd(g, ": sysroot | templates/sysroot.sh templates/voice.sh\n  dir = ");
 		sbreset(&p);
 		escshell(&p, r->dir);
 		escninjavalue(g, p.buf);

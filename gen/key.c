@@ -149,29 +149,35 @@ treefiles(const char *root, struct sb *files)
 int
 depfilewrite(const struct cell *cl, const char *target, const char *path)
 {
-	struct sb d = SB_INIT, files = SB_INIT, src = SB_INIT;
+	struct sb d = SB_INIT, files = SB_INIT, bad = SB_INIT;
 	char *line, *next;
+	const char **deps = NULL;
+	size_t n = 0, cap = 0;
 	int rc = 0;
 
-	if (escdep(&d, target) < 0)
-		rc = error("cannot name '%s' in a depfile", target);
-	sbaddc(&d, ':');
-	if (rc == 0 && cl->pkg->src == SRC_PATH && treefiles(cl->pkg->path, &files) < 0)
+	if (cl->pkg->src == SRC_PATH && treefiles(cl->pkg->path, &files) < 0)
 		rc = -1;
 	next = files.buf;
 	while (rc == 0 && files.len && (line = nextline(&next))) {
-		sbreset(&src);
-		sbaddf(&src, "%s/%s", cl->pkg->path, line);
-		sbaddc(&d, ' ');
-		if (escdep(&d, src.buf) < 0)
-			rc = error("source path '%s' cannot be named in a depfile (a backslash, tab, CR or newline)", src.buf);
+		GROW(deps, cap, n + 1);
+		deps[n++] = line;
 	}
-	sbaddc(&d, '\n');
+	if (rc == 0) {
+		switch (escdepfile(&d, &bad, target, cl->pkg->path, deps, n)) {
+		case -1:
+			rc = error("cannot name '%s' in a depfile", target);
+			break;
+		case -2:
+			rc = error("source path '%s' cannot be named in a depfile (a backslash, tab, CR or newline)", bad.buf);
+			break;
+		}
+	}
 	if (rc == 0 && writeifchanged(path, d.buf, d.len) < 0)
 		rc = -1;
+	free(deps);
 	sbfree(&d);
 	sbfree(&files);
-	sbfree(&src);
+	sbfree(&bad);
 	return rc;
 }
 

@@ -55,8 +55,9 @@ int treefiles(const char *root, struct sb *files);
 /*
  * The one writer of a build's depfile (BUILDDIR/wheels/<cell>/manifest.d; wheelgen restore writes
  * it before every build and restore of cl): "target:" (the output as ninja spells it), then each
- * file of a path source, the files treefiles lists and the key hashes, as <path>/<file> escaped
- * by escdep; a git or PyPI source names none (ninja follows its checkout's stamp or its spec).
+ * file of a path source, the files treefiles lists and the key hashes, as <path>/<file>, by
+ * esc.h's escdepfile (every depfile's writer: a part's too, through wheelgen-step); a git or PyPI
+ * source names none (ninja follows its checkout's stamp or its spec).
  * Written if changed; -1 with a message (a path a depfile cannot name).
  */
 int depfilewrite(const struct cell *cl, const char *target, const char *path);

@@ -2,12 +2,17 @@
  * platform: the platforms cells are built for, one table: a platform is one more axis of the
  * matrix, like Python or CUDA. win_amd64 is the third: cross-built with mingw-w64 and tested
  * under wine (templates/windows.sh). x86_64 comes first: the default, and the one whose cells keep the names and
- * keys they had before the axis existed.
+ * keys they had before the axis existed. The machines' other names live here too: their ELF
+ * numbers (and the names of a few machines no cell is built for, for messages), the floor of
+ * their manylinux tags and their cross compilers' prefix; the steps get a cell's from its spec
+ * (spec.c) and the ELF table from wheelgen-step.
  */
 #ifndef WG_PLATFORM_H
 #define WG_PLATFORM_H
 
 #include <stddef.h>
+
+#include "util.h"
 
 /* the most platforms the table may hold (arrays indexed by a platform's place in it) */
 #define PLATFORM_MAX 4
@@ -20,6 +25,10 @@ struct platform {
 				  NULL: no Debian root file system (win_amd64: a Windows CPython) */
 	const char *runner;    /* the GitHub Actions runner that builds it natively */
 	const char *cross;     /* the cross compilers' prefix on another machine, NULL: none */
+	unsigned elf;          /* its ELF e_machine (EM_X86_64, EM_AARCH64); 0: its binaries are no ELF */
+	const char *manylinux; /* the glibc floor its manylinux tags claim at least ("2_28": the floor of
+				  PyPI's aarch64 torch and CUDA wheels, and what pip --platform and uv ask
+				  for), NULL: the one auditwheel finds */
 	const char *crossscript; /* the steps' helper (templates/) that cross-builds its cells on another
 				    machine and tests them under emulation: its spec's WG_CROSS_SCRIPT */
 	const char *image;     /* the docker/podman backends' default image of a CUDA cell */
@@ -40,5 +49,17 @@ const char *platformalias(const char *name);
 const struct platform *platformdefault(void);
 /* the platform a wheel platform tag (linux_aarch64, manylinux_2_28_x86_64, win_amd64) is for, or NULL */
 const struct platform *platformoftag(const char *tag, size_t len);
+/* the names of the platforms in a sentence: "x86_64, aarch64" and the last after and (" and ", ", ") */
+void platformlist(struct sb *s, const char *and);
+
+/* the name of ELF machine em: a platform's machine, or one of a few others ("i386", "arm",
+   "riscv", "ppc64"); NULL for one the table lacks */
+const char *elfname(unsigned em);
+/* the i-th ELF machine elfname knows (from 0: the platforms' first) and its number in *em; NULL
+   past the last */
+const char *elfnameat(size_t i, unsigned *em);
+/* the machine of an ELF file's head (its first n bytes): elfname's, "another machine" for one
+   it lacks, NULL for what is not an ELF file's head */
+const char *elfmachine(const unsigned char *head, size_t n);
 
 #endif

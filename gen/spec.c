@@ -103,11 +103,15 @@ shcell(const struct spec *sp, const struct cell *cl)
 	   target's root file system and the emulator that runs its Python */
 	if (cellforeign(cl))
 		shvar(s, "WG_PLATFORM", cl->platform->name);
+	/* (the floor of its manylinux tag: the wheel's, keyed) */
+	if (cl->platform->manylinux)
+		shvar(s, "WG_MANYLINUX_FLOOR", cl->platform->manylinux);
 	if (cl->sysroot) {
 		hostvar(sp, "WG_SYSROOT", cl->sysroot);
 		hostvar(sp, "WG_QEMU", cl->qemu);
 		/* (how it is built here, as the sysroot: a host's fact, out of the key) */
 		hostvar(sp, "WG_CROSS_SCRIPT", cl->platform->crossscript);
+		hostvar(sp, "WG_CROSS_PREFIX", cl->platform->cross);
 	}
 }
 

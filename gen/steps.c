@@ -39,6 +39,8 @@ static const struct {
 	{ "test-view.sh", STEP_TEST, ANY },
 	{ "cuda-libs.txt", STEP_BUILD | STEP_TEST, ANY },
 	{ "linux-repair.py", STEP_BUILD, ANY },
+	/* the one voice every script that speaks sources (build, test, share, publish) */
+	{ "voice.sh", STEP_BUILD | STEP_TEST | STEP_SHARE | STEP_PUBLISH, ANY },
 };
 
 const char *

@@ -356,23 +356,6 @@ out:
 
 /* --- the checks --------------------------------------------------------------------------- */
 
-const char *
-elfmachine(const unsigned char *head, size_t n)
-{
-	unsigned m;
-
-	if (n < 20 || memcmp(head, "\177ELF", 4))
-		return NULL;
-	m = head[5] == 2 ? (unsigned)head[18] << 8 | head[19] : le16(head + 18);
-	switch (m) {
-	case 62: return "x86_64";
-	case 183: return "aarch64";
-	case 3: return "i386";
-	case 40: return "arm";
-	default: return "another machine";
-	}
-}
-
 /* does each tag of the compressed set hold for pred? */
 static int
 alltags(const char *set, int (*pred)(const char *, size_t, const struct wheelwant *), const struct wheelwant *w)

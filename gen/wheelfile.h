@@ -8,6 +8,8 @@
 #ifndef WG_WHEELFILE_H
 #define WG_WHEELFILE_H
 
+/* (a compiled module's machine: platform.h's elfmachine, which reads its ELF head) */
+#include "platform.h"
 #include "util.h"
 
 /* the parts of a wheel's file name, each a malloc'd string */
@@ -74,8 +76,5 @@ int wheelcheck(const char *path, const char *filename, const struct wheelwant *w
 int wheelnamecheck(const char *filename, const struct wheelwant *w, struct sb *why);
 /* does the text of a wheel's WHEEL file list "Tag: py-abi-plat" for every tag of filename's? */
 int wheeltagsok(const char *text, const char *filename);
-
-/* ELF e_machine names: "x86_64", "aarch64", or NULL for what is not an ELF file's head */
-const char *elfmachine(const unsigned char *head, size_t n);
 
 #endif

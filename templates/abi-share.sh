@@ -11,31 +11,34 @@
 #
 # The manifest is rewritten only when it changes (ninja's restat: nothing downstream reruns).
 set -eu
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
 [ "$#" -eq 4 ] || { echo "usage: sh templates/abi-share.sh BUILDDIR BUILDER CELL CONFIG" >&2; exit 2; }
 b=$1 from=$2 cell=$3 config=$4
 for c in "$from" "$cell"; do
-    case $c in '' | . | .. | */* | -*) echo "wheelgen: bad cell name: $c" >&2; exit 2 ;; esac
+    case $c in '' | . | .. | */* | -*) wg_fail 2 'bad cell name: %s' "$c" ;; esac
 done
+wg_voice "$cell"
 src=$b/wheels/$from dst=$b/wheels/$cell
 man=$src/manifest
-[ -f "$man" ] || { echo "wheelgen: $cell: the manifest of $from is missing (ninja wheel/$from)" >&2; exit 1; }
+[ -f "$man" ] || wg_fail 1 'the manifest of %s is missing (ninja wheel/%s)' "$from" "$from"
 # the manifest's reader and writer (gen/manifest.c, through its static step tool)
 step=$b/wheelgen-step
-[ -x "$step" ] || { echo "wheelgen: $cell: $step not found: re-run ./configure (it builds wheelgen-step beside wheelgen)" >&2; exit 1; }
+[ -x "$step" ] || wg_fail 1 '%s not found: re-run ./configure (it builds wheelgen-step beside wheelgen)' "$step"
 wheel=$("$step" manifest-get "$man" filename) || exit 1
 case $wheel in
-    '' | */* | .*) echo "wheelgen: $cell: $man names no plain wheel file ('$wheel')" >&2; exit 1 ;;
+    '' | */* | .*) wg_fail 1 "%s names no plain wheel file ('%s')" "$man" "$wheel" ;;
 esac
 # this cell's Python and torch, from its test spec (the manifest's are the builder's)
 specvar() { sed -n "s/^$1='\{0,1\}\([^']*\)'\{0,1\}$/\1/p" "$b/cells/$cell/test" | head -n 1; }
 py=$(specvar WG_PYTHON)
 torch=$(specvar WG_TORCH)
-[ -n "$py" ] || { echo "wheelgen: $cell: no WG_PYTHON in $b/cells/$cell/test" >&2; exit 1; }
+[ -n "$py" ] || wg_fail 1 'no WG_PYTHON in %s/cells/%s/test' "$b" "$cell"
 # another Python installs the wheel only when it is abi3 (or pure Python)
 if [ "$py" != "$("$step" manifest-get "$man" python)" ]; then
     case $wheel in
         *-abi3-*.whl | *-none-*.whl) ;;
-        *) echo "wheelgen: $cell: $from built $wheel, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api)" >&2; exit 1 ;;
+        *) wg_fail 1 "%s built %s, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api)" "$from" "$wheel" ;;
     esac
 fi
 mkdir -p "$dst"

@@ -24,6 +24,8 @@
 # A build of the wheel takes every object of the cell's key it finds there.
 set -eu
 
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
 # shellcheck source=templates/step-lib.sh
 . "$(dirname "$0")/step-lib.sh"
 wg_part=${WG_SHARD:-}
@@ -40,7 +42,7 @@ spec=$B/cells/$CELL/spec
 scratch=$B/build/$CELL
 outdir=$B/wheels/$CELL
 # a whole cell's depfile is wheelgen restore's; a part writes its own (no wheelgen runs before it
-# but wheelgen key), by the same rule (gen/key.h, depfilewrite)
+# but wheelgen key) through wheelgen-step, by the same writer (gen/esc.h, escdepfile)
 depfile=
 # the manifest's writer (gen/step: static, so that it runs in a build container too)
 [ -x "$B/wheelgen-step" ] || wg_die "$B/wheelgen-step not found: re-run ./configure (it builds wheelgen-step beside wheelgen)"
@@ -166,8 +168,6 @@ esac
 
 # --- environment -----------------------------------------------------------
 
-wg_tab=$(printf '\t')
-wg_cr=$(printf '\r')
 wg_nl='
 '
 
@@ -202,6 +202,15 @@ if [ -n "$WG_CUDA_HOME" ]; then
     PATH=$CUDA_HOME/bin:$PATH
     export CUDA_HOME CUDA_PATH PATH
 fi
+# wg_python_cc: CC and CXX, where the environment sets none, as distutils would run them (Python's
+# sysconfig CC and CXX, asked in one start of Python)
+wg_python_cc() {
+    if [ -z "${CC:-}" ] || [ -z "${CXX:-}" ]; then
+        wg_ccxx=$("$WG_PYTHON_EXE" -c 'import sysconfig as s; print(s.get_config_var("CC") or "cc"); print(s.get_config_var("CXX") or "c++")')
+        CC=${CC:-${wg_ccxx%%"$wg_nl"*}}
+        CXX=${CXX:-${wg_ccxx#*"$wg_nl"}}
+    fi
+}
 # ccache for the C/C++ compiler and nvcc, one cache shared by every cell. Each cell builds
 # a copy of its source under BUILDDIR/build/<cell>/src; with BASEDIR there, ccache hashes
 # paths relative to it, so the same file of another cell (another Python, say) hits.
@@ -228,12 +237,7 @@ if [ -n "$WG_CCACHE" ] && [ -x "$WG_CCACHE" ]; then
     }
     rm -rf "$wg_mask"
     mkdir -p "$wg_mask"
-    # the compilers distutils would run (Python's CC and CXX), asked in one start of Python
-    if [ -z "${CC:-}" ] || [ -z "${CXX:-}" ]; then
-        wg_ccxx=$("$WG_PYTHON_EXE" -c 'import sysconfig as s; print(s.get_config_var("CC") or "cc"); print(s.get_config_var("CXX") or "c++")')
-        CC=${CC:-${wg_ccxx%%"$wg_nl"*}}
-        CXX=${CXX:-${wg_ccxx#*"$wg_nl"}}
-    fi
+    wg_python_cc
     wg_masq "$CC"
     CC=$wg_masqd
     wg_masq "$CXX"
@@ -349,33 +353,6 @@ wg_find_sources() {
         -o -name .git -o -name __pycache__ \) -prune -o "$@"
 }
 
-# Escape $1 for a Ninja depfile into $wg_esc: gen/esc.c's escdep, the rule of every other
-# depfile (space and '#' as \ , '$' as $$; a backslash, tab, CR or newline cannot be named).
-wg_depfile_escape() {
-    case $1 in
-        *\\* | *"$wg_tab"* | *"$wg_cr"* | *"$wg_nl"*)
-            wg_die "source path '$1' cannot be named in a depfile (a backslash, tab, CR or newline)" ;;
-    esac
-    wg_esc=
-    wg_rest=$1
-    while :; do
-        case $wg_rest in
-            *[' #$']*)
-                wg_pre=${wg_rest%%[' #$']*}
-                wg_rest=${wg_rest#"$wg_pre"}
-                wg_ch=${wg_rest%"${wg_rest#?}"}
-                wg_rest=${wg_rest#?}
-                case $wg_ch in
-                    '$') wg_esc=$wg_esc$wg_pre\$\$ ;;
-                    *) wg_esc=$wg_esc$wg_pre\\$wg_ch ;;
-                esac
-                ;;
-            *) break ;;
-        esac
-    done
-    wg_esc=$wg_esc$wg_rest
-}
-
 mkdir -p "$scratch/dist" "$scratch/tmp" "$PIP_CACHE_DIR"
 cd "$scratch"
 # pip unpacks a PyPI sdist into $TMPDIR/pip-req-build-<random>: under the cell's scratch, that is
@@ -420,14 +397,9 @@ case $WG_SOURCE_KIND in
         tar -xpf "$scratch/src.tar" -C "$scratch/src" || wg_die "cannot copy the source tree to $scratch/src"
         rm -f "$scratch/src.tar"
         if [ -n "$depfile" ]; then
-            wg_depfile_escape "$depfile_target"
-            printf '%s:' "$wg_esc" >"$scratch/manifest.d"
-            while IFS= read -r wg_rel; do
-                # the file as the host's ninja sees it (the source is elsewhere in a container)
-                wg_depfile_escape "${WG_DEPFILE_SOURCE:-$wg_src}/${wg_rel#./}"
-                printf ' %s' "$wg_esc"
-            done <"$scratch/sources.list" >>"$scratch/manifest.d"
-            printf '\n' >>"$scratch/manifest.d"
+            # each file as the host's ninja sees it (the source is elsewhere in a container)
+            "$B/wheelgen-step" depfile "$scratch/manifest.d" "$depfile_target" "${WG_DEPFILE_SOURCE:-$wg_src}" \
+                "$scratch/sources.list" 3>&- || exit 1
         fi
         ;;
     git)
@@ -437,8 +409,7 @@ case $WG_SOURCE_KIND in
         ;;
 esac
 if [ -n "$depfile" ] && [ "$WG_SOURCE_KIND" != path ]; then
-    wg_depfile_escape "$depfile_target"
-    printf '%s:\n' "$wg_esc" >"$scratch/manifest.d"
+    "$B/wheelgen-step" depfile "$scratch/manifest.d" "$depfile_target" 3>&- || exit 1
 fi
 # Python's own CFLAGS carry -g, so compiled objects record the
 # directory they were built in; map it away so that the same source
@@ -541,11 +512,7 @@ if [ "$wg_cc_on" = 1 ]; then
     WG_CC_MASK=$scratch/wheelgen-cc-bin
     rm -rf "$WG_CC_MASK"
     mkdir -p "$WG_CC_MASK"
-    if [ -z "${CC:-}" ] || [ -z "${CXX:-}" ]; then
-        wg_ccxx=$("$WG_PYTHON_EXE" -c 'import sysconfig as s; print(s.get_config_var("CC") or "cc"); print(s.get_config_var("CXX") or "c++")')
-        CC=${CC:-${wg_ccxx%%"$wg_nl"*}}
-        CXX=${CXX:-${wg_ccxx#*"$wg_nl"}}
-    fi
+    wg_python_cc
     # wg_ccmask CMD: "gcc -pthread" -> "$WG_CC_MASK/gcc -pthread" in $wg_masqd, the symlink made
     # and what it runs next recorded (a name already masked keeps its first)
     wg_ccmask() {
@@ -889,11 +856,12 @@ wg_linux_repair() {
     [ -n "$WG_REPAIR_CUDA" ] || [ -z "$WG_TORCH" ] || wg_prov=torch
     set -- --machine "${WG_PLATFORM:-x86_64}" --floor "2_$wg_floor" --cuda "$WG_CUDA" --provider "$wg_prov"
     [ -z "$WG_REPAIR_PLAT" ] || set -- "$@" --plat "$WG_REPAIR_PLAT"
-    # another platform's wheel claims at least manylinux_2_28, the floor of PyPI's aarch64 torch
-    # and CUDA wheels (and what pip --platform manylinux_2_28_aarch64 and uv's
-    # aarch64-manylinux_2_28 ask for: pip matches a --platform tag exactly): a lower tag that
-    # auditwheel found (2_17) is raised, a higher one (2_34: pthread in glibc) stays
-    [ -z "$WG_PLATFORM" ] || set -- "$@" --at-least 28
+    # a platform's wheel claims at least its manylinux floor (WG_MANYLINUX_FLOOR, gen/platform.c:
+    # aarch64's 2_28, the floor of PyPI's aarch64 torch and CUDA wheels, and what pip --platform
+    # manylinux_2_28_aarch64 and uv's aarch64-manylinux_2_28 ask for: pip matches a --platform tag
+    # exactly): a lower tag that auditwheel found (2_17) is raised, a higher one (2_34: pthread
+    # in glibc) stays
+    [ -z "$WG_MANYLINUX_FLOOR" ] || set -- "$@" --at-least "${WG_MANYLINUX_FLOOR#2_}"
     eval "set -- \"\$@\" $(printf '%s' "$wg_rx" | sed "s/ '/ --exclude '/g")"
     wg_say 'repairing %s (auditwheel %s; glibc floor 2.%s; CUDA libraries: %s)' "$wheel_name" "$wg_auditwheel" "$wg_floor" "$wg_prov"
     rm -rf "$scratch/repaired"
@@ -992,9 +960,11 @@ case $wg_plat in
     any | *_"$wg_machine" | *_"$wg_machine".* | win_amd64) ;;
     *) wg_die "$wheel_name is tagged $wg_plat, not for $wg_machine: the build did not build for the cell's platform" ;;
 esac
+# (the ELF machines' names: gen/platform.c's, from wheelgen-step)
+wg_elf=$("$B/wheelgen-step" elf-machines 3>&-) || wg_die "wheelgen-step elf-machines failed"
 "$py" -c '
 import sys, zipfile
-machines = {62: "x86_64", 183: "aarch64", 3: "i386", 40: "arm"}
+machines = dict((int(m), name) for m, name in (l.split() for l in sys.argv[3].splitlines()))
 bad = []
 with zipfile.ZipFile(sys.argv[1]) as z:
     for n in z.namelist():
@@ -1008,7 +978,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
         if machines.get(m, "machine %d" % m) != sys.argv[2]:
             bad.append("%s (%s)" % (n, machines.get(m, "machine %d" % m)))
 sys.exit("shared objects not built for %s: %s" % (sys.argv[2], ", ".join(bad)) if bad else 0)
-' "$wheel" "$wg_machine" 3>&- || wg_die "$wheel_name holds shared objects of another machine than $wg_machine (see above): refused"
+' "$wheel" "$wg_machine" "$wg_elf" 3>&- || wg_die "$wheel_name holds shared objects of another machine than $wg_machine (see above): refused"
 # abi: abi3: the cells of the other Pythons test this very wheel, so it must be one
 if [ "$WG_ABI" = abi3 ] && [ "$wg_abi" != abi3 ] && [ "$wg_abi" != none ]; then
     wg_die "$CELL built $wheel_name, which is not an abi3 wheel: the package's 'abi: abi3' does not hold (its build must pass py_limited_api, e.g. Extension(..., py_limited_api=True) and bdist_wheel's py_limited_api = cp39), or remove 'abi: abi3'"

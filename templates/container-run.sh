@@ -47,13 +47,12 @@ if [ "${1:-}" = --dry-run ]; then
     dry=1
     shift
 fi
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
 # shellcheck source=templates/step-lib.sh
 . "$(dirname "$0")/step-lib.sh"
 wg_cellargs "usage: sh templates/container-run.sh build|test [--dry-run] BUILDDIR CELL" "$@"
-die() {
-    printf 'wheelgen: %s %s: %s\n' "$step" "$CELL" "$*" >&2
-    exit 1
-}
+wg_voice "$step $CELL"
 templates=$(cd "$(dirname "$0")" && pwd)
 
 # --- what configure found, and the cell's spec ----------------------------------
@@ -61,7 +60,7 @@ templates=$(cd "$(dirname "$0")" && pwd)
 backend=''
 engine=''
 uv=''
-[ -f "$B/host.txt" ] || die "$BUILDDIR_ARG/host.txt not found (run ./configure --backend docker|podman)"
+[ -f "$B/host.txt" ] || wg_die "$BUILDDIR_ARG/host.txt not found (run ./configure --backend docker|podman)"
 while read -r key value; do
     case $key in
         backend) backend=$value ;;
@@ -71,12 +70,12 @@ while read -r key value; do
 done <"$B/host.txt"
 case $backend in
     docker | podman) ;;
-    *) die "configure chose the '$backend' backend, not docker or podman (re-run ./configure --backend docker)" ;;
+    *) wg_die "configure chose the '$backend' backend, not docker or podman (re-run ./configure --backend docker)" ;;
 esac
-[ -n "$engine" ] || die "host.txt names no container engine (re-run ./configure --backend $backend)"
+[ -n "$engine" ] || wg_die "host.txt names no container engine (re-run ./configure --backend $backend)"
 
 if [ "$step" = build ]; then spec=$B/cells/$CELL/spec; else spec=$B/cells/$CELL/test; fi
-[ -f "$spec" ] || die "spec file not found: $spec"
+[ -f "$spec" ] || wg_die "spec file not found: $spec"
 wg_clearspec
 # the spec is POSIX sh written by wheelgen; the build parameters it also sets are not used here
 wg_dep() { :; }
@@ -92,8 +91,8 @@ wg_patch() { # mounted at /wg/patches/<n>.patch (newline-separated host paths)
 }
 # shellcheck source=/dev/null
 . "$spec"
-[ "$WG_CELL" = "$CELL" ] || die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
-[ -n "$WG_IMAGE" ] || die "spec names no image (was it generated for the host backend? re-run ./configure --backend $backend)"
+[ "$WG_CELL" = "$CELL" ] || wg_die "spec says WG_CELL='$WG_CELL', expected '$CELL'"
+[ -n "$WG_IMAGE" ] || wg_die "spec names no image (was it generated for the host backend? re-run ./configure --backend $backend)"
 # the test runs where a user stands: in the image of the cell's platform without CUDA (the test
 # spec's WG_TEST_IMAGE, container.cpu_image), not in the devel image the wheel was built in
 if [ "$step" = test ] && [ -n "${WG_TEST_IMAGE:-}" ]; then
@@ -107,7 +106,7 @@ arg() { # arg WORD...: append to the engine's argument list (kept in $runargs, n
     for a in "$@"; do
         case $a in
             *'
-'*) die "argument with a newline: $a" ;;
+'*) wg_die "argument with a newline: $a" ;;
         esac
         runargs="$runargs$a
 "
@@ -187,7 +186,7 @@ fi
 if [ "$step" = build ] && [ -n "$WG_CUDA" ] && [ "${WHEELGEN_CONTAINER_CUDA:-}" = host ]; then
     # the host's toolkit of the cell's CUDA, read-only where manylinux images keep theirs
     hostcuda=$(sed -n "s|^cuda $WG_CUDA ||p" "$B/host.txt" | head -n 1)
-    [ -n "$hostcuda" ] || die "WHEELGEN_CONTAINER_CUDA=host, but configure found no CUDA $WG_CUDA toolkit on this host"
+    [ -n "$hostcuda" ] || wg_die "WHEELGEN_CONTAINER_CUDA=host, but configure found no CUDA $WG_CUDA toolkit on this host"
     arg -v "$hostcuda:/usr/local/cuda-$WG_CUDA:ro"
 fi
 if [ -n "${CCACHE_REMOTE_STORAGE:-}" ]; then
@@ -223,12 +222,14 @@ for a in "$@"; do
     esac
 done
 
+# (the engine's messages have no context: "pulling ...", "STEP CELL failed: ...")
+wg_voice
 pull() {
     i=1
     while :; do
         if "$engine" pull "$WG_IMAGE"; then return 0; fi
         [ "$i" -lt 3 ] || return 1
-        printf 'wheelgen: pulling %s failed (try %d of 3); again in %d s\n' "$WG_IMAGE" "$i" "$((i * ${WG_PULL_DELAY:-15}))"
+        wg_say 'pulling %s failed (try %d of 3); again in %d s' "$WG_IMAGE" "$i" "$((i * ${WG_PULL_DELAY:-15}))"
         sleep "$((i * ${WG_PULL_DELAY:-15}))"
         i=$((i + 1))
     done
@@ -246,7 +247,7 @@ englog=$B/logs/$CELL.$step-engine.log
 : >"$englog"
 if ! "$engine" image inspect "$WG_IMAGE" >/dev/null 2>&1; then
     if ! pull >>"$englog" 2>&1; then
-        printf 'wheelgen: %s %s failed: cannot pull %s; log: %s/logs/%s.%s-engine.log\n' \
+        wg_say '%s %s failed: cannot pull %s; log: %s/logs/%s.%s-engine.log' \
             "$step" "$CELL" "$WG_IMAGE" "$BUILDDIR_ARG" "$CELL" "$step" >&2
         tail -n 20 "$englog" >&2
         exit 1
@@ -265,7 +266,7 @@ case $rc in
     *)
         [ ! -s "$steplog" ] || exit "$rc"
         # the engine's own failure: no container ran the step
-        printf 'wheelgen: %s %s failed: %s could not run the container (status %d, its message above); in a sandbox see docs/troubleshooting.md, "Containers in restricted environments"; the command: %s/logs/%s.%s-engine.log\n' \
+        wg_say '%s %s failed: %s could not run the container (status %d, its message above); in a sandbox see docs/troubleshooting.md, "Containers in restricted environments"; the command: %s/logs/%s.%s-engine.log' \
             "$step" "$CELL" "$backend" "$rc" "$BUILDDIR_ARG" "$CELL" "$step" >&2
         ;;
 esac

@@ -17,26 +17,28 @@
 # --target, and runs the root file system's Python under qemu-user, without binfmt_misc.
 
 # wg_cross_begin: check the tools and the root file system; sets wg_xprefix (the compilers'
-# prefix), wg_xpy (the target's Python), wg_xtag (uv's platform for the target), wg_xmachine
+# prefix: the spec's WG_CROSS_PREFIX, gen/platform.c's), wg_xpy (the target's Python), wg_xtag
+# (uv's platform for the target), wg_xmachine
 wg_cross_begin() {
     wg_xmachine=$WG_PLATFORM
-    wg_xprefix=$wg_xmachine-linux-gnu-
+    wg_xprefix=$WG_CROSS_PREFIX
     [ -d "$WG_SYSROOT" ] || wg_die "the $wg_xmachine root file system $WG_SYSROOT is missing (ninja makes it: templates/sysroot.sh)"
     wg_xpy=$WG_SYSROOT/usr/bin/python$WG_PYTHON
     [ -f "$wg_xpy" ] || wg_die "the root file system $WG_SYSROOT has no Python $WG_PYTHON"
     command -v "${wg_xprefix}gcc" >/dev/null 2>&1 ||
-        wg_die "${wg_xprefix}gcc not found: apt-get install gcc-$wg_xmachine-linux-gnu g++-$wg_xmachine-linux-gnu (./configure --install-deps does)"
+        wg_die "${wg_xprefix}gcc not found: apt-get install gcc-${wg_xprefix%-} g++-${wg_xprefix%-} (./configure --install-deps does)"
     command -v "$WG_QEMU" >/dev/null 2>&1 || [ -x "$WG_QEMU" ] ||
         wg_die "$WG_QEMU not found: apt-get install qemu-user-static (./configure --install-deps does)"
     # uv's name of the target platform; the root file system's glibc is the floor its tests accept
-    # (its newest GLIBC_2.N symbol version is its glibc's version)
+    # (its newest GLIBC_2.N symbol version is its glibc's version), else its manylinux tag's floor
     wg_xglibc=''
-    for wg_f in "$WG_SYSROOT/lib/$wg_xmachine-linux-gnu/libc.so.6" "$WG_SYSROOT/usr/lib/$wg_xmachine-linux-gnu/libc.so.6"; do
+    for wg_f in "$WG_SYSROOT/lib/${wg_xprefix%-}/libc.so.6" "$WG_SYSROOT/usr/lib/${wg_xprefix%-}/libc.so.6"; do
         [ -f "$wg_f" ] || continue
         wg_xglibc=$(grep -ao 'GLIBC_2\.[0-9][0-9]*' "$wg_f" | sed 's/GLIBC_2\./2_/' | sort -t_ -k2,2n | tail -n 1)
         break
     done
-    [ -n "$wg_xglibc" ] || wg_xglibc=2_28
+    [ -n "$wg_xglibc" ] || wg_xglibc=$WG_MANYLINUX_FLOOR
+    [ -n "$wg_xglibc" ] || wg_die "the root file system $WG_SYSROOT has no ${wg_xprefix%-}/libc.so.6"
     # the target's environment markers (PEP 508: platform_machine, platform_system, sys_platform,
     # os_name), for its build requirements
     wg_xmarkers="$wg_xmachine Linux linux posix"
@@ -285,7 +287,7 @@ wg_cross_cmake() {
     done
     IFS=$wg_xold_ifs
     if [ -z "$wg_xgcc" ] || [ -z "$wg_xgxx" ]; then
-        wg_die "${wg_xprefix}g++ not found: apt-get install g++-$wg_xmachine-linux-gnu"
+        wg_die "${wg_xprefix}g++ not found: apt-get install g++-${wg_xprefix%-}"
     fi
     wg_xlaunch=''
     [ -z "${WG_CCACHE:-}" ] || [ ! -x "$WG_CCACHE" ] || wg_xlaunch=$WG_CCACHE
@@ -308,7 +310,7 @@ wg_cross_cmake() {
         # suffix (Python_add_library WITH_SOABI): the root file system's, which runs here (a
         # shell script), found where FindPython keeps it
         printf 'set(Python_INCLUDE_DIR "%s")\nset(Python3_INCLUDE_DIR "%s")\n' "$wg_xinc" "$wg_xinc"
-        wg_xpc=$WG_SYSROOT/usr/bin/$wg_xmachine-linux-gnu-python$WG_PYTHON-config
+        wg_xpc=$WG_SYSROOT/usr/bin/${wg_xprefix}python$WG_PYTHON-config
         if [ -f "$wg_xpc" ]; then
             printf 'set(_Python_CONFIG "%s" CACHE FILEPATH "the target'"'"'s python-config (wheelgen)")\n' "$wg_xpc"
             printf 'set(_Python3_CONFIG "%s" CACHE FILEPATH "the target'"'"'s python-config (wheelgen)")\n' "$wg_xpc"

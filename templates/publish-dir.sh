@@ -19,6 +19,9 @@
 # index.json) and files/ entries under DEST that DIR no longer has are removed, and nothing
 # else. --dry-run prints what it would copy and remove.
 set -eu
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
+wg_voice dir
 
 usage() {
     printf 'usage: sh templates/publish-dir.sh [--dry-run] [--tmp-dir REL] [--no-replace] [--prefix REL] DEST FILE...\n       sh templates/publish-dir.sh [--dry-run] --tree DIR DEST\n' >&2
@@ -50,7 +53,7 @@ while [ "$#" -gt 0 ]; do
 done
 [ "$#" -ge 1 ] || usage
 case $tmpdir in
-    /* | *..* | *[!A-Za-z0-9._/-]*) printf 'wheelgen: dir: bad --tmp-dir: %s\n' "$tmpdir" >&2; exit 2 ;;
+    /* | *..* | *[!A-Za-z0-9._/-]*) wg_fail 2 'bad --tmp-dir: %s' "$tmpdir" ;;
 esac
 dest=${1%/}
 shift
@@ -64,7 +67,7 @@ put() {
         return 0
     fi
     if [ "$dry" = 1 ]; then
-        printf 'wheelgen: dir: dry-run: copy %s to %s\n' "$1" "$dest/$2"
+        wg_say 'dry-run: copy %s to %s' "$1" "$dest/$2"
         return 0
     fi
     # (a failure names the file and the store, with the system's reason: a full disk, no permission)
@@ -75,32 +78,27 @@ put() {
     wg_tmp=$dest/$2.tmp.$$
     [ -z "$tmpdir" ] || wg_tmp=$dest/$tmpdir${2##*/}.tmp.$$
     if ! wg_err=$(mkdir -p "$wg_dir" "${wg_tmp%/*}" 2>&1); then
-        printf 'wheelgen: dir: cannot write %s to the store %s: %s\n' "$2" "$dest" "${wg_err##*: }" >&2
-        exit 1
+        wg_fail 1 'cannot write %s to the store %s: %s' "$2" "$dest" "${wg_err##*: }"
     fi
     if ! wg_err=$(cp "$1" "$wg_tmp" 2>&1); then
         rm -f "$wg_tmp"
-        printf 'wheelgen: dir: cannot write %s to the store %s: %s\n' "$2" "$dest" "${wg_err##*: }" >&2
-        exit 1
+        wg_fail 1 'cannot write %s to the store %s: %s' "$2" "$dest" "${wg_err##*: }"
     fi
     if [ "$noreplace" = 1 ]; then
         # (link(2) makes the name only where there is none: the first one there stays)
         if ! ln "$wg_tmp" "$dest/$2" 2>/dev/null; then
             rm -f "$wg_tmp"
             if [ -e "$dest/$2" ]; then
-                printf 'wheelgen: dir: %s is there already: not replaced\n' "$dest/$2" >&2
-                exit 4
+                wg_fail 4 '%s is there already: not replaced' "$dest/$2"
             fi
-            printf 'wheelgen: dir: cannot write %s to the store %s\n' "$2" "$dest" >&2
-            exit 1
+            wg_fail 1 'cannot write %s to the store %s' "$2" "$dest"
         fi
         rm -f "$wg_tmp"
     elif ! wg_err=$(mv -f "$wg_tmp" "$dest/$2" 2>&1); then
         rm -f "$wg_tmp"
-        printf 'wheelgen: dir: cannot write %s to the store %s: %s\n' "$2" "$dest" "${wg_err##*: }" >&2
-        exit 1
+        wg_fail 1 'cannot write %s to the store %s: %s' "$2" "$dest" "${wg_err##*: }"
     fi
-    printf 'wheelgen: dir: %s\n' "$dest/$2"
+    wg_say '%s' "$dest/$2"
 }
 
 if [ -z "$tree" ]; then
@@ -117,11 +115,11 @@ if [ -d "$dest" ]; then
     while IFS= read -r rel; do
         [ ! -e "$tree/$rel" ] || continue
         if [ "$dry" = 1 ]; then
-            printf 'wheelgen: dir: dry-run: remove %s\n' "$dest/$rel"
+            wg_say 'dry-run: remove %s' "$dest/$rel"
         else
             rm -f "$dest/$rel"
             rmdir "$(dirname "$dest/$rel")" 2>/dev/null || true
-            printf 'wheelgen: dir: removed %s\n' "$dest/$rel"
+            wg_say 'removed %s' "$dest/$rel"
         fi
     done <"$list.old"
 fi

@@ -32,18 +32,18 @@
 # Prints one line per file: uploaded, replaced or skipped. Exit status 1 on failure, 2 on a
 # usage error, 3 when a request timed out.
 set -eu
+case $0 in */*) gh_here=${0%/*} ;; *) gh_here=. ;; esac
+# shellcheck source=templates/voice.sh
+. "$gh_here/voice.sh"
+wg_voice github
 
 usage() {
     printf 'usage: sh templates/publish-github.sh [--dry-run] [--replace] [--retries N] [--timeout S] [--stall S] OWNER/REPO TAG FILE...\n'
 }
 bad() {
-    [ "$#" -eq 0 ] || printf 'wheelgen: github: %s\n' "$*" >&2
+    [ "$#" -eq 0 ] || wg_say '%s' "$*" >&2
     usage >&2
     exit 2
-}
-die() {
-    printf 'wheelgen: github: %s\n' "$*" >&2
-    exit 1
 }
 dry=0
 replace=0
@@ -91,12 +91,12 @@ esac
 case $tag in
     '' | *[!A-Za-z0-9._/+-]*) bad "the tag may hold letters, digits and '-_./+', not '$tag'" ;;
 esac
-command -v python3 >/dev/null 2>&1 || die "python3 is needed"
+command -v python3 >/dev/null 2>&1 || wg_die "python3 is needed"
 if [ "$dry" = 0 ]; then
-    command -v curl >/dev/null 2>&1 || die "curl is needed (apt-get install curl)"
+    command -v curl >/dev/null 2>&1 || wg_die "curl is needed (apt-get install curl)"
     # ${VAR:+x}: a test that, traced (sh -x), shows no token
     if [ -z "${GH_TOKEN:+x}" ] && [ -z "${GITHUB_TOKEN:+x}" ]; then
-        die "no token: set GH_TOKEN or GITHUB_TOKEN (a token with contents: write on $repo)"
+        wg_die "no token: set GH_TOKEN or GITHUB_TOKEN (a token with contents: write on $repo)"
     fi
 fi
 
@@ -105,22 +105,21 @@ api=${api%/}
 
 # GitHub holds at most 2 GiB an asset: refused before any request
 for f in "$@"; do
-    [ -f "$f" ] || die "no such file: $f"
+    [ -f "$f" ] || wg_die "no such file: $f"
     size=$(wc -c <"$f" | tr -d ' ')
     [ "$size" -le 2147483648 ] ||
-        die "${f##*/} is $size bytes, over the 2 GiB (2147483648 bytes) GitHub allows an asset; nothing sent"
+        wg_die "${f##*/} is $size bytes, over the 2 GiB (2147483648 bytes) GitHub allows an asset; nothing sent"
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpubgh.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
-case $0 in */*) gh_here=${0%/*} ;; *) gh_here=. ;; esac
 # shellcheck source=templates/publish-lib.sh
 . "$gh_here/publish-lib.sh"
 # the credentials, in a file only we can read (publish-lib.sh's wg_auth): neither a command
 # line nor a trace ever holds the token
 if [ "$dry" = 0 ]; then
-    wg_auth "$tmp/auth" GH_TOKEN GITHUB_TOKEN || die "the token in GH_TOKEN/GITHUB_TOKEN holds a blank or a control character"
+    wg_auth "$tmp/auth" GH_TOKEN GITHUB_TOKEN || wg_die "the token in GH_TOKEN/GITHUB_TOKEN holds a blank or a control character"
 else
     wg_auth "$tmp/auth"
 fi
@@ -164,8 +163,7 @@ req() {
             -X "$wg_method" -o "$wg_out" -w '%{http_code}' "$@" "$wg_url" 2>"$tmp/err") || wg_rc=$?
         if [ "$wg_rc" = 28 ]; then
             # a request that timed out is not tried again: the API is given up on (status 3)
-            printf 'wheelgen: github: %s %s failed: %s (--timeout %s s, --stall %s s)\n' "$wg_method" "$wg_url" "$(tail -n 1 "$tmp/err")" "$timeout" "$stall" >&2
-            exit 3
+            wg_fail 3 '%s %s failed: %s (--timeout %s s, --stall %s s)' "$wg_method" "$wg_url" "$(tail -n 1 "$tmp/err")" "$timeout" "$stall"
         elif [ "$wg_rc" != 0 ]; then
             wg_why=$(tail -n 1 "$tmp/err")
             [ -n "$wg_why" ] || wg_why="curl exit status $wg_rc"
@@ -177,9 +175,9 @@ req() {
             esac
         fi
         if [ "$wg_try" -ge "$tries" ]; then
-            die "$wg_method $wg_url failed: $wg_why (tried $wg_try times)"
+            wg_die "$wg_method $wg_url failed: $wg_why (tried $wg_try times)"
         fi
-        printf 'wheelgen: github: %s %s failed: %s; trying again in %s s\n' "$wg_method" "$wg_url" "$wg_why" "$wg_sleep" >&2
+        wg_say '%s %s failed: %s; trying again in %s s' "$wg_method" "$wg_url" "$wg_why" "$wg_sleep" >&2
         sleep "$wg_sleep"
         wg_try=$((wg_try + 1))
         wg_sleep=$((wg_sleep * 2))
@@ -192,11 +190,7 @@ fail() {
     case $code in
         401 | 403) wg_hint=" (does the token in GH_TOKEN/GITHUB_TOKEN have contents: write on $repo?)" ;;
     esac
-    die "$1 $2: HTTP $code$(msg "$3")$wg_hint"
-}
-
-say() {
-    printf 'wheelgen: github: dry-run: %s\n' "$*"
+    wg_die "$1 $2: HTTP $code$(msg "$3")$wg_hint"
 }
 
 # --- the release ---------------------------------------------------------------------
@@ -208,7 +202,7 @@ release=$tmp/release.json
 found=0
 created=0
 if [ "$dry" = 1 ]; then
-    say "GET $relurl"
+    wg_say 'dry-run: %s' "GET $relurl"
     if [ -n "${WG_GITHUB_DRYRUN_DIR:-}" ] && [ -f "$WG_GITHUB_DRYRUN_DIR/release.json" ]; then
         cp "$WG_GITHUB_DRYRUN_DIR/release.json" "$release"
         found=1
@@ -224,14 +218,14 @@ fi
 if [ "$found" = 0 ]; then
     body=$(printf '{"tag_name": "%s", "name": "%s"}' "$tag" "$tag")
     if [ "$dry" = 1 ]; then
-        say "POST $api/repos/$repo/releases $body"
+        wg_say 'dry-run: %s' "POST $api/repos/$repo/releases $body"
         printf '{"id": "<id>", "assets": []}\n' >"$release"
     else
         req POST "$api/repos/$repo/releases" "$release" -H 'Content-Type: application/json' --data-binary "$body"
         case $code in
             201)
                 created=1
-                printf 'wheelgen: github: created the release %s of %s\n' "$tag" "$repo" >&2
+                wg_say 'created the release %s of %s' "$tag" "$repo" >&2
                 ;;
             422)
                 # another publish (a parallel ninja job) may have created it meanwhile
@@ -291,12 +285,12 @@ for f in "$@"; do
     name=${f##*/}
     case $name in
         *'
-'*) die "a file name with a newline: $f" ;;
+'*) wg_die "a file name with a newline: $f" ;;
     esac
     case $names in
         *"
 $name
-"*) die "two files named $name" ;;
+"*) wg_die "two files named $name" ;;
     esac
     names="$names$name
 "
@@ -315,10 +309,10 @@ $name
             act=refuse
             refused=1
             if [ "$old" = - ]; then
-                printf 'wheelgen: github: %s is already in %s %s, with no sha256 digest; %s has sha256 %s. Not replacing it without --replace (publish.github.replace: true)\n' \
+                wg_say '%s is already in %s %s, with no sha256 digest; %s has sha256 %s. Not replacing it without --replace (publish.github.replace: true)' \
                     "$name" "$repo" "$tag" "$f" "$fsha" >&2
             else
-                printf 'wheelgen: github: %s is already in %s %s with another sha256: the asset has %s, %s has %s. Not replacing it without --replace (publish.github.replace: true)\n' \
+                wg_say '%s is already in %s %s with another sha256: the asset has %s, %s has %s. Not replacing it without --replace (publish.github.replace: true)' \
                     "$name" "$repo" "$tag" "${old#sha256:}" "$f" "$fsha" >&2
             fi
         fi
@@ -329,7 +323,7 @@ done
 # GitHub holds at most 1,000 assets a release
 nnew=$(awk '/^upload / { n++ } END { print n + 0 }' "$plan")
 if [ $((nhave + nnew)) -gt 1000 ]; then
-    die "the release $tag of $repo holds $nhave assets: $nnew more would pass the 1,000 GitHub allows a release; nothing sent"
+    wg_die "the release $tag of $repo holds $nhave assets: $nnew more would pass the 1,000 GitHub allows a release; nothing sent"
 fi
 
 # --- and doing it ---------------------------------------------------------------------
@@ -344,7 +338,7 @@ case ${last##*/} in
             if [ "$massets" != '- -' ]; then
                 mid=${massets%% *}
                 if [ "$dry" = 1 ]; then
-                    say "DELETE $api/repos/$repo/releases/assets/$mid (the manifest, before its wheel is replaced)"
+                    wg_say 'dry-run: %s' "DELETE $api/repos/$repo/releases/assets/$mid (the manifest, before its wheel is replaced)"
                 else
                     req DELETE "$api/repos/$repo/releases/assets/$mid" "$tmp/delete.json"
                     case $code in
@@ -367,14 +361,14 @@ for f in "$@"; do
 $(sed -n "${i}p" "$plan")
 EOF
     if [ "$act" = skip ]; then
-        printf 'wheelgen: github: %s already in %s %s (same sha256), skipped\n' "$name" "$repo" "$tag"
+        wg_say '%s already in %s %s (same sha256), skipped' "$name" "$repo" "$tag"
         continue
     fi
     to="$upload?name=$(enc "$name")"
     size=$(wc -c <"$f" | tr -d ' ')
     if [ "$dry" = 1 ]; then
-        [ "$act" != replace ] || say "DELETE $api/repos/$repo/releases/assets/$id"
-        say "POST $to ($size bytes, sha256 $fsha)"
+        [ "$act" != replace ] || wg_say 'dry-run: %s' "DELETE $api/repos/$repo/releases/assets/$id"
+        wg_say 'dry-run: %s' "POST $to ($size bytes, sha256 $fsha)"
         continue
     fi
     if [ "$act" = replace ]; then
@@ -394,15 +388,15 @@ EOF
     gotsha=${got%% *}
     gotname=${got#* }
     if [ "$gotsha" != - ] && [ "$gotsha" != "sha256:$fsha" ]; then
-        die "$name in $repo $tag: GitHub has sha256 ${gotsha#sha256:} for the upload, $f has $fsha (the asset is bad: delete it, or publish again with --replace)"
+        wg_die "$name in $repo $tag: GitHub has sha256 ${gotsha#sha256:} for the upload, $f has $fsha (the asset is bad: delete it, or publish again with --replace)"
     fi
     if [ "$gotname" != - ] && [ "$gotname" != "$name" ]; then
-        printf 'wheelgen: github: GitHub renamed %s to %s\n' "$name" "$gotname" >&2
+        wg_say 'GitHub renamed %s to %s' "$name" "$gotname" >&2
     fi
     if [ "$act" = replace ]; then
         [ "$old" != - ] || old='none'
-        printf 'wheelgen: github: replaced %s in %s %s (sha256 was %s, now %s)\n' "$name" "$repo" "$tag" "${old#sha256:}" "$fsha"
+        wg_say 'replaced %s in %s %s (sha256 was %s, now %s)' "$name" "$repo" "$tag" "${old#sha256:}" "$fsha"
     else
-        printf 'wheelgen: github: uploaded %s to %s %s\n' "$name" "$repo" "$tag"
+        wg_say 'uploaded %s to %s %s' "$name" "$repo" "$tag"
     fi
 done

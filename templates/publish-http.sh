@@ -43,6 +43,9 @@
 # never printed.
 # --dry-run prints what it would send, and sends nothing.
 set -eu
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
+wg_voice http
 
 usage() {
     printf 'usage: sh templates/publish-http.sh [--dry-run] [--retries N] [--timeout S] [--stall S] [--tmp-dir REL] [--no-replace] [--prefix REL] URL FILE...\n       sh templates/publish-http.sh [--dry-run] [--retries N] [--timeout S] [--stall S] [--state FILE] --tree DIR URL\n       sh templates/publish-http.sh [--timeout S] [--stall S] --cat NAME URL\n       sh templates/publish-http.sh [--timeout S] [--stall S] --size NAME URL\n' >&2
@@ -93,7 +96,7 @@ url=$1
 shift
 case $url in
     http://* | https://*) ;;
-    *) printf 'wheelgen: http: not an http:// or https:// URL: %s\n' "$url" >&2; exit 2 ;;
+    *) wg_fail 2 'not an http:// or https:// URL: %s' "$url" ;;
 esac
 case $url in
     */) ;;
@@ -103,15 +106,15 @@ esac
 . "$(dirname "$0")/publish-lib.sh"
 [ -n "$cat$size" ] || wg_pub_operands http "$tree" "$#"
 case $tmpdir in
-    /* | *..* | *[!A-Za-z0-9._/-]*) printf 'wheelgen: http: bad --tmp-dir: %s\n' "$tmpdir" >&2; exit 2 ;;
+    /* | *..* | *[!A-Za-z0-9._/-]*) wg_fail 2 'bad --tmp-dir: %s' "$tmpdir" ;;
 esac
-command -v curl >/dev/null 2>&1 || { printf 'wheelgen: http: curl is needed (apt-get install curl)\n' >&2; exit 1; }
+command -v curl >/dev/null 2>&1 || wg_fail 1 'curl is needed (apt-get install curl)'
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpubhttp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # the credentials, in a file only we can read (wg_auth); never an argument
 wg_auth "$tmp/headers" WG_HTTP_TOKEN ||
-    { printf 'wheelgen: http: the token in WG_HTTP_TOKEN holds a blank or a control character\n' >&2; exit 1; }
+    wg_fail 1 'the token in WG_HTTP_TOKEN holds a blank or a control character'
 
 # enc NAME: NAME percent-encoded for a URL path ('/' kept)
 enc() {
@@ -147,21 +150,21 @@ hcurl() {
 
 if [ -n "$cat" ]; then
     wg_code=$(hcurl -o "$tmp/cat" -w '%{http_code}' "$url$(enc "$cat")" 2>"$tmp/err") ||
-        { printf 'wheelgen: http: GET %s: %s\n' "$url$(enc "$cat")" "$(tail -n 1 "$tmp/err")" >&2; exit 1; }
+        wg_fail 1 'GET %s: %s' "$url$(enc "$cat")" "$(tail -n 1 "$tmp/err")"
     case $wg_code in
         200) cat "$tmp/cat" ;;
         404 | 410) ;;
-        *) printf 'wheelgen: http: GET %s: HTTP status %s\n' "$url$(enc "$cat")" "$wg_code" >&2; exit 1 ;;
+        *) wg_fail 1 'GET %s: HTTP status %s' "$url$(enc "$cat")" "$wg_code" ;;
     esac
     exit 0
 fi
 if [ -n "$size" ]; then
     wg_code=$(hcurl -I -o /dev/null -w '%{http_code} %header{content-length}' "$url$(enc "$size")" 2>"$tmp/err") ||
-        { printf 'wheelgen: http: HEAD %s: %s\n' "$url$(enc "$size")" "$(tail -n 1 "$tmp/err")" >&2; exit 1; }
+        wg_fail 1 'HEAD %s: %s' "$url$(enc "$size")" "$(tail -n 1 "$tmp/err")"
     case ${wg_code%% *} in
         200) printf '%s\n' "${wg_code#* }" ;;
         404 | 410) ;;
-        *) printf 'wheelgen: http: HEAD %s: HTTP status %s\n' "$url$(enc "$size")" "${wg_code%% *}" >&2; exit 1 ;;
+        *) wg_fail 1 'HEAD %s: HTTP status %s' "$url$(enc "$size")" "${wg_code%% *}" ;;
     esac
     exit 0
 fi
@@ -181,7 +184,7 @@ put() {
     wg_to=$url$(enc "$2")
     wg_ct=$(ctype "$2")
     if [ "$dry" = 1 ]; then
-        printf 'wheelgen: http: dry-run: PUT %s (%s bytes, sha256 %s, %s)\n' "$wg_to" "$(wc -c <"$1" | tr -d ' ')" "$wg_sha" "$wg_ct"
+        wg_say 'dry-run: PUT %s (%s bytes, sha256 %s, %s)' "$wg_to" "$(wc -c <"$1" | tr -d ' ')" "$wg_sha" "$wg_ct"
         return 0
     fi
     wg_try=1
@@ -204,8 +207,7 @@ put() {
         wg_code=$(hcurl -H "Content-Type: $wg_ct" -H "$wg_inm" -T "$1" -o /dev/null -w '%{http_code} %{redirect_url}' "$wg_at" 2>"$tmp/err") || wg_rc=$?
         if [ "$wg_rc" = 28 ]; then
             # a store that did not answer in time is given up on, not tried again (status 3)
-            printf 'wheelgen: http: %s: PUT failed: %s (--timeout %s s, --stall %s s)\n' "$wg_to" "$(tail -n 1 "$tmp/err")" "$timeout" "$stall" >&2
-            exit 3
+            wg_fail 3 '%s: PUT failed: %s (--timeout %s s, --stall %s s)' "$wg_to" "$(tail -n 1 "$tmp/err")" "$timeout" "$stall"
         elif [ "$wg_rc" != 0 ]; then
             wg_why="PUT failed: $(tail -n 1 "$tmp/err")"
         else
@@ -213,23 +215,19 @@ put() {
                 2??) ;;
                 412)
                     # (--no-replace, no MOVE: the name is taken)
-                    printf 'wheelgen: http: %s is there already: not replaced\n' "$wg_to" >&2
-                    exit 4
+                    wg_fail 4 '%s is there already: not replaced' "$wg_to"
                     ;;
                 3??)
-                    printf 'wheelgen: http: %s: the store answered the PUT with HTTP %s, a redirect to %s: a PUT is not redirected (publish.http must name the store itself)\n' \
-                        "$wg_to" "${wg_code%% *}" "${wg_code#* }" >&2
-                    exit 1
+                    wg_fail 1 '%s: the store answered the PUT with HTTP %s, a redirect to %s: a PUT is not redirected (publish.http must name the store itself)' \
+                        "$wg_to" "${wg_code%% *}" "${wg_code#* }"
                     ;;
                 401 | 403)
-                    printf 'wheelgen: http: %s: PUT: HTTP %s: the store refused %s (not tried again)\n' "$wg_to" "${wg_code%% *}" \
-                        "$([ -n "${WG_HTTP_TOKEN:+x}" ] && echo 'the token in WG_HTTP_TOKEN: may it write there?' || echo 'a request without a token: set WG_HTTP_TOKEN (or a ~/.netrc entry)')" >&2
-                    exit 1
+                    wg_fail 1 '%s: PUT: HTTP %s: the store refused %s (not tried again)' "$wg_to" "${wg_code%% *}" \
+                        "$([ -n "${WG_HTTP_TOKEN:+x}" ] && echo 'the token in WG_HTTP_TOKEN: may it write there?' || echo 'a request without a token: set WG_HTTP_TOKEN (or a ~/.netrc entry)')"
                     ;;
                 404 | 507)
-                    printf 'wheelgen: http: %s: PUT: HTTP %s%s (not tried again)\n' "$wg_to" "${wg_code%% *}" \
-                        "$([ "${wg_code%% *}" = 507 ] && echo ': the store has no room' || echo ': no such place on the store')" >&2
-                    exit 1
+                    wg_fail 1 '%s: PUT: HTTP %s%s (not tried again)' "$wg_to" "${wg_code%% *}" \
+                        "$([ "${wg_code%% *}" = 507 ] && echo ': the store has no room' || echo ': no such place on the store')"
                     ;;
                 *) wg_why="PUT failed: HTTP ${wg_code%% *}" ;;
             esac
@@ -249,12 +247,11 @@ put() {
                 2??) ;;
                 412)
                     hcurl -X DELETE -o /dev/null "$wg_tmpto" 2>/dev/null || true
-                    printf 'wheelgen: http: %s is there already: not replaced\n' "$wg_to" >&2
-                    exit 4
+                    wg_fail 4 '%s is there already: not replaced' "$wg_to"
                     ;;
                 405 | 501 | 400)
                     # no MOVE here: PUT at the name itself (its PUT replaces the file whole)
-                    printf 'wheelgen: http: %s does not move files (MOVE: HTTP %s): PUT at the name\n' "$url" "$wg_mv" >&2
+                    wg_say '%s does not move files (MOVE: HTTP %s): PUT at the name' "$url" "$wg_mv" >&2
                     hcurl -X DELETE -o /dev/null "$wg_tmpto" 2>/dev/null || true
                     nomove=1
                     continue
@@ -263,17 +260,16 @@ put() {
             esac
         fi
         if [ -z "$wg_why" ]; then
-            printf 'wheelgen: http: %s\n' "$wg_to"
+            wg_say '%s' "$wg_to"
             if [ -n "$state" ]; then
                 printf '%s %s\n' "$wg_sha" "$2" >>"$state"
             fi
             return 0
         fi
         if [ "$wg_try" -ge "$tries" ]; then
-            printf 'wheelgen: http: %s: %s (tried %s times)\n' "$wg_to" "$wg_why" "$wg_try" >&2
-            exit 1
+            wg_fail 1 '%s: %s (tried %s times)' "$wg_to" "$wg_why" "$wg_try"
         fi
-        printf 'wheelgen: http: %s: %s; trying again in %s s\n' "$wg_to" "$wg_why" "$wg_sleep" >&2
+        wg_say '%s: %s; trying again in %s s' "$wg_to" "$wg_why" "$wg_sleep" >&2
         sleep "$wg_sleep"
         wg_try=$((wg_try + 1))
         wg_sleep=$((wg_sleep * 2))

@@ -1,6 +1,6 @@
 # publish-lib.sh: what the publishers share; sourced by publish-dir.sh, publish-http.sh,
-# publish-github.sh and upstream-pr.sh. wg_auth and wg_curl are the one place a script
-# builds an Authorization header (tests/t0000 holds that).
+# publish-github.sh and upstream-pr.sh, after voice.sh (its messages: wg_fail). wg_auth and
+# wg_curl are the one place a script builds an Authorization header (tests/t0000 holds that).
 
 # wg_auth FILE VAR...: FILE, made private (mode 0600) or emptied, holds "Authorization: Bearer
 # TOKEN", TOKEN the value of the first VAR set and not empty in the environment; FILE stays
@@ -34,11 +34,11 @@ wg_curl() {
 }
 
 # wg_pub_operands WHO TREE NFILES: with --tree, no FILE operands and TREE a directory; without,
-# at least one FILE (usage() otherwise)
+# at least one FILE (usage() otherwise). WHO: the context of its message (wg_voice's)
 wg_pub_operands() {
     if [ -n "$2" ]; then
         [ "$3" -eq 0 ] || usage
-        [ -d "$2" ] || { printf 'wheelgen: %s: %s is not a directory\n' "$1" "$2" >&2; exit 1; }
+        [ -d "$2" ] || { wg_voice "$1"; wg_fail 1 '%s is not a directory' "$2"; }
     else
         [ "$3" -ge 1 ] || usage
     fi
@@ -52,16 +52,16 @@ wg_pub_order() {
 }
 
 # wg_pub_files WHO PREFIX FILE...: put (the caller's function: put SRC NAME) each FILE under
-# PREFIX (empty, or ending in /) and its name
+# PREFIX (empty, or ending in /) and its name; WHO: the context of a message that ends the script
 wg_pub_files() {
     wg_who=$1
     wg_prefix=$2
     shift 2
     case $wg_prefix in
-        /* | *..* | *[!A-Za-z0-9._/-]*) printf 'wheelgen: %s: bad --prefix: %s\n' "$wg_who" "$wg_prefix" >&2; exit 2 ;;
+        /* | *..* | *[!A-Za-z0-9._/-]*) wg_voice "$wg_who"; wg_fail 2 'bad --prefix: %s' "$wg_prefix" ;;
     esac
     for wg_f in "$@"; do
-        [ -f "$wg_f" ] || { printf 'wheelgen: %s: no such file: %s\n' "$wg_who" "$wg_f" >&2; exit 1; }
+        [ -f "$wg_f" ] || { wg_voice "$wg_who"; wg_fail 1 'no such file: %s' "$wg_f"; }
         put "$wg_f" "$wg_prefix${wg_f##*/}"
     done
 }

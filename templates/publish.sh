@@ -32,6 +32,9 @@
 # WG_PUBLISH_DRY_RUN=1 passes --dry-run to every publisher: they print what they would send,
 # send nothing, and no cell is marked published.
 set -eu
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
+wg_voice publish
 
 usage() {
     printf 'usage: sh templates/publish.sh BUILDDIR CELL [RELEASE]\n       sh templates/publish.sh --index BUILDDIR\n' >&2
@@ -48,7 +51,7 @@ else
 fi
 builddir=${1%/}
 spec=$builddir/publish.spec
-[ -f "$spec" ] || { printf 'wheelgen: publish: %s is missing (run ninja build.ninja)\n' "$spec" >&2; exit 1; }
+[ -f "$spec" ] || wg_fail 1 '%s is missing (run ninja build.ninja)' "$spec"
 # shellcheck source=/dev/null
 . "$spec"
 dry=
@@ -58,7 +61,7 @@ case ${WG_PUBLISH_DRY_RUN:-0} in
 esac
 
 if [ "$index" = 1 ]; then
-    [ -f "$builddir/index/simple/index.html" ] || { printf 'wheelgen: publish: no index in %s/index (run ninja index)\n' "$builddir" >&2; exit 1; }
+    [ -f "$builddir/index/simple/index.html" ] || wg_fail 1 'no index in %s/index (run ninja index)' "$builddir"
     if [ -n "$WG_PUBLISH_INDEX_DIR" ]; then
         sh "$here/publish-dir.sh" $dry --tree "$builddir/index" "$WG_PUBLISH_INDEX_DIR"
     fi
@@ -71,24 +74,25 @@ fi
 
 cell=$2
 release=${3:-}
+wg_voice
 case $cell in
-    '' | . | .. | */* | -*) printf 'wheelgen: bad cell name: %s\n' "$cell" >&2; exit 2 ;;
+    '' | . | .. | */* | -*) wg_fail 2 'bad cell name: %s' "$cell" ;;
 esac
+wg_voice "publish $cell"
 manifest=$builddir/wheels/$cell/manifest
 stamp=$builddir/publish/$cell.done
-[ -f "$manifest" ] || { printf 'wheelgen: publish %s: no manifest (ninja wheel/%s)\n' "$cell" "$cell" >&2; exit 1; }
+[ -f "$manifest" ] || wg_fail 1 'no manifest (ninja wheel/%s)' "$cell"
 # the manifest's reader and the store's layout (gen/manifest.c, gen/storelayout.c: their step tool)
 step=$builddir/wheelgen-step
-[ -x "$step" ] || { printf 'wheelgen: publish %s: %s not found: re-run ./configure (it builds wheelgen-step beside wheelgen)\n' "$cell" "$step" >&2; exit 1; }
+[ -x "$step" ] || wg_fail 1 '%s not found: re-run ./configure (it builds wheelgen-step beside wheelgen)' "$step"
 filename=$("$step" manifest-get "$manifest" filename) || exit 1
 sha=$("$step" manifest-get "$manifest" sha256) || exit 1
 if [ -z "$filename" ] || [ -z "$sha" ]; then
-    printf 'wheelgen: publish %s: no filename or sha256 in %s\n' "$cell" "$manifest" >&2
-    exit 1
+    wg_fail 1 'no filename or sha256 in %s' "$manifest"
 fi
 wheel=$builddir/wheels/$cell/$filename
 [ "$(sha256sum "$wheel" | cut -d' ' -f1)" = "$sha" ] ||
-    { printf 'wheelgen: publish %s: %s does not match the sha256 its manifest records (rebuild: ninja wheel/%s)\n' "$cell" "$wheel" "$cell" >&2; exit 1; }
+    wg_fail 1 '%s does not match the sha256 its manifest records (rebuild: ninja wheel/%s)' "$wheel" "$cell"
 if [ -z "$dry" ]; then
     mkdir -p "$builddir/publish"
     rm -f "$stamp"
@@ -100,8 +104,7 @@ if [ -n "$WG_PUBLISH_GITHUB_REPO" ]; then
     for f in "$@"; do
         size=$(wc -c <"$f" | tr -d ' ')
         if [ "$size" -gt 2147483648 ]; then
-            printf 'wheelgen: publish %s: %s is %s bytes, over the 2 GiB (2147483648 bytes) GitHub allows an asset; nothing sent\n' "$cell" "${f##*/}" "$size" >&2
-            exit 1
+            wg_fail 1 '%s is %s bytes, over the 2 GiB (2147483648 bytes) GitHub allows an asset; nothing sent' "${f##*/}" "$size"
         fi
     done
 fi
@@ -111,7 +114,7 @@ trap 'rm -rf "$tmp"' EXIT
 # depends on test/<cell>): the store's entry of the cell, read back by wheelgen restore
 tested=$builddir/tests/$cell.ok
 [ "$(sed -n 1p "$tested" 2>/dev/null)" = "$sha" ] ||
-    { printf 'wheelgen: publish %s: %s does not record a passed test of this wheel (ninja test/%s)\n' "$cell" "$tested" "$cell" >&2; exit 1; }
+    wg_fail 1 '%s does not record a passed test of this wheel (ninja test/%s)' "$tested" "$cell"
 # the store's entries of the cell: a directory or HTTP store keeps the wheel at its blob
 # (blobs/<sha256>/<file>: a name that never holds other bytes), a GitHub store in the cell's
 # release; each entry's stored= says which
@@ -140,8 +143,7 @@ send() {
     shift
     wg_mark=$(downmark "$wg_store")
     if [ -n "$run" ] && [ -f "$wg_mark" ] && [ "$(sed -n 1p "$wg_mark")" = "$run" ]; then
-        printf 'wheelgen: publish %s: %s (given up on earlier in this run: not tried again)\n' "$cell" "$(sed -n 2p "$wg_mark")" >&2
-        exit 1
+        wg_fail 1 '%s (given up on earlier in this run: not tried again)' "$(sed -n 2p "$wg_mark")"
     fi
     wg_st=0
     "$@" 2>"$tmp/err" || wg_st=$?
@@ -151,11 +153,10 @@ send() {
     [ "$wg_st" != 4 ] || return 4
     if [ "$wg_st" = 3 ] && [ -n "$run" ]; then
         mkdir -p "${wg_mark%/*}"
-        { printf '%s\n' "$run"; tail -n 1 "$tmp/err" | sed 's/^wheelgen: [a-z]*: //'; } >"$wg_mark.tmp.$$"
+        { printf '%s\n' "$run"; tail -n 1 "$tmp/err" | wg_unsay '[a-z]*: '; } >"$wg_mark.tmp.$$"
         mv -f "$wg_mark.tmp.$$" "$wg_mark"
     fi
-    printf 'wheelgen: publish %s: the store %s failed (see above); the cell is not marked published\n' "$cell" "$wg_store" >&2
-    exit 1
+    wg_fail 1 'the store %s failed (see above); the cell is not marked published' "$wg_store"
 }
 
 # A directory or an HTTP store: the wheel and its .metadata under blobs/<their sha256>/, then
@@ -212,8 +213,7 @@ place() {
         [ "$wg_st" = 4 ] || return 0
         wg_tries=$((wg_tries + 1))
         if [ "$wg_tries" -ge 3 ]; then
-            printf 'wheelgen: publish %s: %s: its manifest of the cell came and went three times while this publish placed its own\n' "$cell" "$1" >&2
-            exit 1
+            wg_fail 1 '%s: its manifest of the cell came and went three times while this publish placed its own' "$1"
         fi
     done
 }
@@ -233,17 +233,16 @@ for dest in "$WG_PUBLISH_DIR" "$WG_PUBLISH_HTTP"; do
     place "$dest" "$pub"
     now=$(field "$(current "$dest")" sha256)
     if [ -z "$now" ]; then
-        printf 'wheelgen: publish %s: %s holds no manifest of the cell after its publish (read back: none)\n' "$cell" "$dest" >&2
-        exit 1
+        wg_fail 1 '%s holds no manifest of the cell after its publish (read back: none)' "$dest"
     elif [ "$now" != "$sha" ]; then
-        printf 'wheelgen: publish %s: another publisher'"'"'s build of the cell (sha256 %s) is the entry of %s now; this one (sha256 %s) stays there unreferenced\n' \
-            "$cell" "$now" "$dest" "$sha" >&2
+        wg_say 'another publisher'"'"'s build of the cell (sha256 %s) is the entry of %s now; this one (sha256 %s) stays there unreferenced' \
+            "$now" "$dest" "$sha" >&2
         # (the mark records the bytes the store names, not this build's)
         marked=$now
     fi
 done
 if [ -n "$WG_PUBLISH_GITHUB_REPO" ]; then
-    [ -n "$release" ] || { printf 'wheelgen: publish %s: publish.github needs the release of the cell (ninja publish/%s passes it)\n' "$cell" "$cell" >&2; exit 2; }
+    [ -n "$release" ] || wg_fail 2 'publish.github needs the release of the cell (ninja publish/%s passes it)' "$cell"
     replace=
     [ "$WG_PUBLISH_GITHUB_REPLACE" != 1 ] || replace=--replace
     mkdir -p "$tmp/gh"

@@ -1,4 +1,5 @@
-# step-lib.sh: what every build step shares; sourced by build-host.sh and test-host.sh.
+# step-lib.sh: what every build step shares; sourced by build-host.sh, test-host.sh and
+# container-run.sh, after voice.sh (wg_say, wg_warn, wg_die: the steps speak through it).
 #
 #   wg_begin STEP LOGKIND "$@"    (STEP: wheel | test; LOGKIND: build | test; "$@": BUILDDIR CELL)
 #
@@ -78,10 +79,12 @@ wg_replace() {
 # every variable a cell's specs (cells/CELL/spec and cells/CELL/test, written by gen/graph.c)
 # may set: wg_clearspec empties them before a spec is read, so that set -u holds for those it
 # leaves out (tests/t0000 checks this list against graph.c)
-wg_specvars='WG_ABI WG_CCACHE WG_CELL WG_CUDA WG_CUDA_ARCHS WG_CUDA_HOME WG_FAMILY WG_FAMILY_KEY WG_FRONTEND WG_IMAGE
-WG_CROSS_SCRIPT WG_LOCAL_VERSION WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_COMPRESS WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON WG_PYTHON_EXE
-WG_QEMU WG_REPAIR WG_REPAIR_CUDA WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT
-WG_SHARDS WG_TEST_COMMAND WG_TEST_IMAGE WG_TEST_IMPORT WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION WG_WIDTH'
+wg_specvars='WG_ABI WG_CCACHE WG_CELL WG_CUDA WG_CUDA_ARCHS WG_CUDA_HOME WG_FAMILY WG_FAMILY_KEY
+WG_FRONTEND WG_IMAGE WG_CROSS_PREFIX WG_CROSS_SCRIPT WG_LOCAL_VERSION WG_MANYLINUX_FLOOR
+WG_MAX_JOBS WG_MEMORY_GB WG_NVCC_COMPRESS WG_NVCC_THREADS WG_PACKAGE WG_PLATFORM WG_PYTHON
+WG_PYTHON_EXE WG_QEMU WG_REPAIR WG_REPAIR_CUDA WG_REPAIR_PLAT WG_SKIP_SUBMODULES WG_SOURCE
+WG_SOURCE_DIR WG_SOURCE_KIND WG_SYSROOT WG_SHARDS WG_TEST_COMMAND WG_TEST_IMAGE WG_TEST_IMPORT
+WG_TORCH WG_TORCH_INDEX WG_TORCH_REQUIREMENT WG_UV WG_VERSION WG_WIDTH'
 wg_clearspec() {
     for wg_v in $wg_specvars; do
         eval "$wg_v=''"
@@ -247,44 +250,17 @@ wg_hint_object() {
     if [ -n "$wg_hf" ] && [ "$(od -An -tu1 -j5 -N1 "$wg_hf" 2>/dev/null | tr -d ' ')" = 1 ]; then
         wg_hm=$(od -An -tu1 -j18 -N2 "$wg_hf" | awk '{ print $1 + 256 * $2 }')
     fi
-    case $wg_hm in
-        62) wg_hn=x86_64 ;; 183) wg_hn=aarch64 ;; 3) wg_hn=i386 ;; 40) wg_hn=arm ;; 243) wg_hn=riscv ;; 21) wg_hn=ppc64 ;;
-        '') wg_hn='another machine' ;; *) wg_hn="ELF machine $wg_hm" ;;
-    esac
+    # (its name: gen/platform.c's, from wheelgen-step)
+    wg_hn='another machine'
+    if [ -n "$wg_hm" ]; then
+        wg_hn=$("$B/wheelgen-step" elf-machines 2>/dev/null | awk -v m="$wg_hm" '$1 == m { print $2 }')
+        [ -n "$wg_hn" ] || wg_hn="ELF machine $wg_hm"
+    fi
     wg_hd=''
     [ -z "$wg_hf" ] || ! command -v file >/dev/null 2>&1 || wg_hd=" ($(file -b "$wg_hf" | cut -d, -f1-2))"
     # shellcheck disable=SC2016 # ($CC: the variables' names)
     wg_say 'hint: the linker refused %s, an object for %s%s, in a build for %s: the step that compiled it did not use the cross compilers. A CMake build reads them from the toolchain file wheelgen hands over (CMAKE_TOOLCHAIN_FILE, CMAKE_ARGS); a build that runs gcc, g++ or nvcc by a fixed name, or ships prebuilt objects, needs a patch (patches:) to use $CC, $CXX and $NVCC (docs/troubleshooting.md, "Cross builds")' \
         "${wg_ho:-an object}" "$wg_hn" "$wg_hd" "${WG_PLATFORM:-$(uname -m)}"
-}
-
-# A step's messages: wg_say FORMAT [ARG...] prints "wheelgen: " and printf's FORMAT (no
-# newline: wg_say adds it), wg_warn the same as "wheelgen: warning: ", wg_die MESSAGE... prints
-# "wheelgen: MESSAGE" and ends the step (status 1). Every step template says things through
-# them (t0000 holds it), so that the prefix is spelled here alone.
-wg_say() {
-    wg_f=$1
-    shift
-    # shellcheck disable=SC2059 # (the caller's format)
-    printf "wheelgen: $wg_f\n" "$@"
-}
-
-wg_warn() {
-    wg_f=$1
-    shift
-    # shellcheck disable=SC2059 # (the caller's format)
-    printf "wheelgen: warning: $wg_f\n" "$@"
-}
-
-wg_die() {
-    # wg_die_hook: what a step reports on any failure (build-host.sh: the build's peak memory)
-    if [ -n "${wg_die_hook:-}" ]; then
-        wg_h=$wg_die_hook
-        wg_die_hook=''
-        "$wg_h"
-    fi
-    wg_say '%s' "$*"
-    exit 1
 }
 
 # Run a command, logged.  fd 3 (our caller's stderr, kept for the failure
@@ -336,7 +312,7 @@ wg_uv_cached() {
             rm -f "$wg_off"
             return 0
         fi
-        sed 's/^/wheelgen: (offline try) /' "$wg_off"
+        wg_say_lines '(offline try) ' <"$wg_off"
         rm -f "$wg_off"
         wg_say 'note: that did not work from uv'"'"'s cache alone (--offline); asking the index'
         [ -z "${wg_uv_clean:-}" ] || rm -rf "$wg_uv_clean"

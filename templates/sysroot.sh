@@ -22,10 +22,13 @@
 # bytecode: remove it to have it made again); DIR is hard links to that tree. Needs mmdebstrap
 # (root, or user namespaces for its unshare mode) and deb.debian.org, or WHEELGEN_DEBIAN_MIRROR.
 set -eu
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
+wg_voice sysroot
 [ "$#" -eq 3 ] || { echo "usage: sh templates/sysroot.sh DIR SUITE DEBARCH" >&2; exit 2; }
 dir=${1%/} suite=$2 arch=$3
 case $suite:$arch in
-    *[!a-z0-9:-]* | :* | *:) echo "wheelgen: sysroot: bad suite or architecture: $suite $arch" >&2; exit 2 ;;
+    *[!a-z0-9:-]* | :* | *:) wg_fail 2 'bad suite or architecture: %s %s' "$suite" "$arch" ;;
 esac
 case $dir in /*) ;; *) dir=$(pwd)/$dir ;; esac
 hash=$(sha256sum "$0" | cut -c1-12)
@@ -37,8 +40,8 @@ start=$(date +%s)
 mkdir -p "$cache"
 if [ ! -s "$tar" ]; then
     command -v mmdebstrap >/dev/null 2>&1 ||
-        { echo "wheelgen: sysroot: mmdebstrap not found: apt-get install mmdebstrap (or ./configure --install-deps)" >&2; exit 1; }
-    echo "wheelgen: sysroot: making a Debian $suite $arch root file system with mmdebstrap (from $mirror)"
+        wg_fail 1 'mmdebstrap not found: apt-get install mmdebstrap (or ./configure --install-deps)'
+    wg_say 'making a Debian %s %s root file system with mmdebstrap (from %s)' "$suite" "$arch" "$mirror"
     rm -f "$tar.tmp.$$"
     # python3-dev: the headers and _sysconfigdata (and through its dependencies libc6-dev, zlib's
     # headers); libstdc++6: the C++ runtime that C++ extensions and torch load under qemu
@@ -69,7 +72,7 @@ if [ ! -f "$tree/.done" ]; then
     for p in "$@"; do
         case $p in *[0-9]) py=$p ;; esac
     done
-    [ -n "$py" ] || { echo "wheelgen: sysroot: no Python in the $suite $arch root file system" >&2; rm -rf "$ttmp"; exit 1; }
+    [ -n "$py" ] || { rm -rf "$ttmp"; wg_fail 1 'no Python in the %s %s root file system' "$suite" "$arch"; }
     # The standard library's bytecode, which no maintainer script made: compiled by this host's
     # CPython of the same version (configure's out/host.txt; bytecode does not depend on the
     # machine), where each start of the target's Python under qemu-user compiled every module it
@@ -117,10 +120,10 @@ for f in possible present online; do
 done
 # (oneDNN reads MIDR_EL1; without it torch prints a warning at import. A Neoverse-N1.)
 echo 0x00000000413fd0c1 >"$tmp/sys/devices/system/cpu/cpu0/regs/identification/midr_el1"
-{ read -r py && read -r pyc; } <"$tree/.done" || { echo "wheelgen: sysroot: $tree/.done is damaged: remove $tree" >&2; rm -rf "$tmp"; exit 1; }
+{ read -r py && read -r pyc; } <"$tree/.done" || { rm -rf "$tmp"; wg_fail 1 '%s/.done is damaged: remove %s' "$tree" "$tree"; }
 rm -rf "$dir.old.$$"
 [ ! -e "$dir" ] || mv "$dir" "$dir.old.$$"
 mv "$tmp" "$dir"
 rm -rf "$dir.old.$$"
-echo "wheelgen: sysroot: $dir: Debian $suite $arch, $py (bytecode: $pyc), $(du -sh "$dir" | cut -f1), $(($(date +%s) - start)) s"
+wg_say '%s: Debian %s %s, %s (bytecode: %s), %s, %s s' "$dir" "$suite" "$arch" "$py" "$pyc" "$(du -sh "$dir" | cut -f1)" "$(($(date +%s) - start))"
 : >"$dir/.done"

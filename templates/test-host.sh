@@ -32,6 +32,8 @@
 # tail of the log to stderr and exits non-zero.
 set -eu
 
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
 # shellcheck source=templates/step-lib.sh
 . "$(dirname "$0")/step-lib.sh"
 wg_begin test test "$@"

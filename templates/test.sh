@@ -10,9 +10,11 @@
 # Writes BUILDDIR/tests/CELL.done ("passed SHA256", rewritten only when it changes) on a pass;
 # on a failure removes it (the next ninja tests again) and writes BUILDDIR/tests/CELL.failed.
 set -u
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
 [ "$#" -eq 3 ] || { echo "usage: sh templates/test.sh BUILDDIR CELL BACKEND" >&2; exit 2; }
 b=$1 cell=$2 backend=$3
-case $cell in '' | . | .. | */* | -*) echo "wheelgen: bad cell name: $cell" >&2; exit 2 ;; esac
+case $cell in '' | . | .. | */* | -*) wg_fail 2 'bad cell name: %s' "$cell" ;; esac
 done=$b/tests/$cell.done
 mkdir -p "$b/tests"
 rm -f "$b/tests/$cell.failed"

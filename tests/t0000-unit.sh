@@ -65,17 +65,22 @@ t_expect "one reader per format: the config is parsed by config.c alone (torch-t
 	grep -q "jsonparse(" "$top/gen/summary.c"
 	! grep -n "left out \|wheelgen: " "$top/gen/summary.c"'
 
-t_case "one platform table: no file of gen/ but platform.c names a machine (wheelfile.c's ELF numbers are a format's), and torchindex.h's M_X86, M_ARM are its places"
-grep -n '"[^" ]*\(x86_64\|aarch64\)"' "$top"/gen/*.c | grep -v '^[^:]*/gen/platform.c:' |
-	grep -v '^[^:]*/gen/wheelfile.c:[0-9]*:	case [0-9]*: return "[a-z0-9_]*";$' >"$WORK/machines" || true
-if [ ! -s "$WORK/machines" ] && grep -q '^	{ "x86_64", .*$' "$top/gen/platform.c" &&
-	[ "$(grep -n '^	{ "[a-z0-9_]*", "' "$top/gen/platform.c" | sed -n 's/^[0-9]*:	{ "\([a-z0-9_]*\)".*/\1/p' | head -n 2 | tr '\n' ' ')" = "x86_64 aarch64 " ] &&
-	grep -q '^enum { M_X86, M_ARM, NMACH };$' "$top/gen/torchindex.h"; then
-	t_pass
-else
-	t_fail "$(cat "$WORK/machines")"
-fi
-
+# shellcheck disable=SC2016 # (single-quoted cases: t_expect)
+t_expect "one platform table: no file of gen/ but platform.c names a machine (\"x86_64\", \"aarch64\": ELF numbers too), torchindex.h's M_X86, M_ARM are its places, config.c's messages name platforms from it" '
+	cd "$top/gen"
+	! grep -n "\"[^\" ]*\(x86_64\|aarch64\)\"" *.c cc/*.c step/*.c | grep -v "^platform\.c:"
+	grep -q "^	{ \"x86_64\", .*\$" platform.c
+	[ "$(sed -n "s/^	{ \"\([a-z0-9_]*\)\", \".*/\1/p" platform.c | head -n 2 | tr "\n" " ")" = "x86_64 aarch64 " ]
+	grep -q "^enum { M_X86, M_ARM, NMACH };\$" torchindex.h
+	! grep -n "\"[^\"]*\(x86_64\|aarch64\|win_amd64\)[^\"]*\"" config.c'
+# shellcheck disable=SC2016
+t_expect "one platform table: no template spells an ELF machine number (62, 183: wheelgen-step elf-machines), a cross compilers' prefix or a manylinux floor (the spec's WG_CROSS_PREFIX, WG_MANYLINUX_FLOOR); configure asks wheelgen for the config's platforms, never greps its text" '
+	cd "$top"
+	! grep -nw -E "62|183" templates/*
+	! grep -n -E "linux-gnu-|w64-mingw32|2_28|--at-least [0-9]" templates/*.sh | grep -v -E "^[^:]*:[0-9]*:[[:space:]]*#"
+	[ "$("$WORK/src/out/wheelgen-step" elf-machines | head -n 2 | tr "\n" " ")" = "62 x86_64 183 aarch64 " ]
+	! grep -n "grep[^|]*\"\$config\"" configure
+	grep -q "matrix --config \"\$config\" --tsv" configure'
 # shellcheck disable=SC2016 # (single-quoted cases: t_expect)
 t_expect "wheelgen-step writes a manifest as the build step did (manifest.py before it), byte for byte, and reads each field back" '
 	st=$WORK/src/out/wheelgen-step sha=$(printf x | sha256sum | cut -c1-64)
@@ -156,18 +161,51 @@ spelled "$top"/gen/*.c "$top"/gen/*.h "$top"/gen/cc/*.c "$top"/gen/step/*.c "$to
 		-e '^\(gen/index\.c\|gen/simpleapi\.c\|templates/relabel\.py\):[0-9]*:sha256= ' \
 		-e '^\(templates/test-host\.sh\|gen/restore\.c\):[0-9]*:gpu= ' >"$WORK/owners" || true
 if [ ! -s "$WORK/owners" ] && [ ! -e "$top/templates/manifest.py" ]; then t_pass; else t_fail "$(cat "$WORK/owners")"; fi
-t_case "a step's messages through step-lib.sh: no step template spells \"wheelgen: \" in a printf but wg_say and wg_warn"
-# shellcheck disable=SC2016 # (the patterns: printf's, not expansions)
-grep -n -e "printf 'wheelgen: " -e 'printf "wheelgen: ' "$top"/templates/build-host.sh "$top"/templates/test-host.sh \
-	"$top"/templates/cross.sh "$top"/templates/windows.sh "$top"/templates/step-lib.sh >"$WORK/says" || true
+# One voice (issue 49): ownvoice FILE... lists each line of code (a comment line does not count)
+# that writes wheelgen's prefix itself -- a string or a sed pattern that starts with "wheelgen: "
+# -- or defines a say, warn, die or fail of its own, as FILE:LINE:TEXT; and each script (#!)
+# that speaks (wg_say, wg_warn, wg_die, wg_fail, wg_unsay, or through step-lib.sh or
+# publish-lib.sh) without sourcing voice.sh, as "FILE: speaks without voice.sh"
+ownvoice() {
+	# shellcheck disable=SC2016 # (the patterns)
+	grep -n -E "['\"^]wheelgen: |(^|[[:space:];])(wg_)?(say|warn|die|fail)[[:space:]]*\(\)" "$@" |
+		grep -v -E '^[^:]*:[0-9]*:[[:space:]]*#' || true
+	for f in "$@"; do
+		head -n 1 "$f" | grep -q '^#!' || continue
+		if grep -q -E 'wg_(say|warn|die|fail|unsay)|/(step|publish)-lib\.sh"' "$f" && ! grep -q '^\. ".*/voice\.sh"$' "$f"; then
+			echo "$f: speaks without voice.sh"
+		fi
+	done
+}
+# shellcheck disable=SC2016 # (single-quoted cases: t_expect)
+t_expect "one voice: the check finds a script that spells wheelgen's prefix, defines its own die or say, or speaks without voice.sh (and not a comment)" '
+	mkdir -p "$WORK/voice"
+	cd "$WORK/voice"
+	printf "%s\n" "#!/bin/sh" ". \"\$(dirname \"\$0\")/voice.sh\"" "# prints \"wheelgen: x\" (a comment)" \
+		"printf '"'"'wheelgen: http: %s\\n'"'"' \"\$u\" >&2" "echo \"wheelgen: \$cell: gone\"" "sed '"'"'s/^wheelgen: //'"'"'" \
+		"die() {" "    wg_say x" "}" "f.write(\"# wheelgen: a file'"'"'s comment\")" >spells.sh
+	printf "%s\n" "#!/bin/sh" ". \"\$(dirname \"\$0\")/publish-lib.sh\"" "wg_fail 1 x" >mute.sh
+	printf "%s\n" "#!/bin/sh" "exec sh run.sh" >silent.sh
+	ownvoice spells.sh mute.sh silent.sh | sed "s/^\\([^:]*:[0-9]*\\):.*/\\1/" >found
+	printf "%s\n" spells.sh:4 spells.sh:5 spells.sh:6 spells.sh:7 "mute.sh: speaks without voice.sh" >want
+	diff want found'
 # shellcheck disable=SC2016
-if [ "$(grep -c -v -e '/templates/step-lib\.sh:[0-9]*:    printf "wheelgen: $wg_f\\n" "$@"$' \
-	-e '/templates/step-lib\.sh:[0-9]*:    printf "wheelgen: warning: $wg_f\\n" "$@"$' "$WORK/says")" = 0 ] &&
-	[ "$(wc -l <"$WORK/says")" = 2 ] && [ "$(grep -c "wg_say '" "$top/templates/build-host.sh")" -gt 30 ]; then
-	t_pass
-else
-	t_fail "$(cat "$WORK/says")"
-fi
+t_expect "one voice: every script of templates/ says things through voice.sh (wg_say, wg_warn, wg_die, wg_fail): none spells \"wheelgen: \" or defines its own die or say, and each that speaks sources it" '
+	cd "$top/templates"
+	set --
+	for f in *.sh; do [ "$f" = voice.sh ] || set -- "$@" "$f"; done
+	ownvoice "$@" >"$WORK/voices"
+	! grep . "$WORK/voices"
+	[ "$(grep -c "^    printf \"wheelgen: %s" voice.sh)" = 2 ]
+	[ "$(grep -l "^\. \".*/voice\.sh\"$" *.sh | wc -l)" -ge 12 ]'
+
+# shellcheck disable=SC2016
+t_expect "one depfile writer: esc.c's escdepfile (escdep is called nowhere else), which a wheel's (key.c), a part's (wheelgen-step depfile, build-host.sh's) and a skipped compile's (wheelgen-cc) go through; no template writes a depfile line itself" '
+	cd "$top/gen"
+	[ "$(grep -l "escdep(" *.c cc/*.c step/*.c)" = esc.c ]
+	[ "$(grep -l "escdepfile(" *.c cc/*.c step/*.c | tr "\n" " ")" = "esc.c key.c cc/wheelgen-cc.c step/wheelgen-step.c " ]
+	[ "$(grep -c "\"\$B/wheelgen-step\" depfile " ../templates/build-host.sh)" = 2 ]
+	! grep -n "printf .%s:" ../templates/*.sh'
 
 t_case "one HTTP client: no file of gen/ but http.c runs curl or a shell (popen), and no template but publish-lib.sh (wg_auth, wg_curl) builds an Authorization header or hands curl a header file"
 grep -n 'popen(\|"curl[ "]' "$top"/gen/*.c "$top"/gen/cc/*.c "$top"/gen/step/*.c | grep -v '^[^:]*/gen/http\.c:' >"$WORK/curls" || true

@@ -88,7 +88,7 @@ for s in templates/*; do
 	s=${s#templates/}
 	case $s in
 	build-host.sh | wheel-info.py | relabel.py | linux-repair.py) want=wheel ;;
-	step-lib.sh | cuda-libs.txt) want="test wheel" ;;
+	step-lib.sh | voice.sh | cuda-libs.txt) want="test wheel" ;;
 	test.sh | test-host.sh | test-view.sh) want='test' ;;
 	*) want= ;; # the container's, the shared wheels', the variants' and the publishers': no edge of this cell's
 	esac

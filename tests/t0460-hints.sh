@@ -198,7 +198,7 @@ chmod +x "$WORK/fakeuv"
 # shellcheck disable=SC2016
 # (two steps: the first asks the index and stamps it, the second tries offline first)
 for i in 1 2; do
-	sh -c '. templates/step-lib.sh; B=$1 WG_UV=$2 UV_CACHE_DIR=$1/uv py=python3; wg_uv_cached pip install ninja' sh "$WORK/uvtry" "$WORK/fakeuv"
+	sh -c '. templates/voice.sh; . templates/step-lib.sh; B=$1 WG_UV=$2 UV_CACHE_DIR=$1/uv py=python3; wg_uv_cached pip install ninja' sh "$WORK/uvtry" "$WORK/fakeuv"
 done >"$WORK/uvtry.log" 2>&1
 # shellcheck disable=SC2016
 if grep -q "^wheelgen: (offline try) error: Because ninja was not found" "$WORK/uvtry.log" && [ "$(grep -c "^Installed 1 package$" "$WORK/uvtry.log")" = 2 ] &&

@@ -33,6 +33,12 @@ for d in "$a" "$b"; do
 	sed -i "s/python: \[\"3.12\"\]/python: [\"$py\"]/" "$d/examples/shards/cpu.yml"
 done
 cell=wgshardsc-0.1.0-py$(echo "$py" | tr -d .)
+# a file of the source whose path a depfile must escape ('$', '#', spaces; ':' as t1320's)
+weird='examples/shards/cpkg/data/we$ird #x :dir/a b:c.txt'
+for d in "$a" "$b"; do
+	mkdir -p "$d/${weird%/*}"
+	echo one >"$d/$weird"
+done
 t_pass
 
 cd "$a"
@@ -67,6 +73,14 @@ t_expect "ninja wheel/CELL after the parts compiles nothing: its log ends with t
 	grep -qx objects_reused=9 "out/wheels/$cell/manifest"
 	./out/wheelgen summary build --builddir out "$cell" | grep -q "objects: 0 compiled here, 0 from the family, 9 from parts or an earlier attempt"'
 sha_a=$(sed -n 's/^sha256=//p' "out/wheels/$cell/manifest")
+
+t_expect "a part's depfile (build-host.sh, through wheelgen-step) and the wheel's (wheelgen restore) have one writer: each names the file with \$, #, spaces and : as one source, and both list the same sources" '
+	ninja -t deps "out/shards/$cell/1.done" | sed 1d >"$WORK/part.deps"
+	ninja -t deps "out/wheels/$cell/manifest" | sed 1d >"$WORK/wheel.deps"
+	grep -qxF "    $a/$weird" "$WORK/part.deps"
+	grep -qxF "    $a/examples/shards/cpkg/setup.py" "$WORK/part.deps"
+	[ "$(grep -c "^    /" "$WORK/part.deps")" -ge 12 ]
+	diff "$WORK/wheel.deps" "$WORK/part.deps"'
 
 cd "$b"
 sed -i 's/shards: "4"/shards: "1"/' examples/shards/cpu.yml

@@ -43,8 +43,9 @@
  * files (nvccsame): build-host.sh puts it before nvcc in every CUDA build, shards or not, with
  * only WG_CC_MASK set.
  *
- * Static, and linked against nothing of wheelgen's libraries: it runs inside the build
- * containers too (which mount the build directory).
+ * Static, and linked against nothing of wheelgen's libraries (only its own sha256.c, and esc.c
+ * and util.c for the depfile's rule): it runs inside the build containers too (which mount the
+ * build directory).
  */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
@@ -63,6 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../esc.h"
 #include "../sha256.h"
 
 /* the first bytes of a placeholder object (no object format starts so) */
@@ -400,13 +402,14 @@ logline(const char *what, const char *id, double secs, const char *src)
 	close(fd);
 }
 
-/* the depfile a compile the compiler did not run must still leave (ninja reads it) */
+/* the depfile a compile the compiler did not run must still leave (ninja reads it): OUT and
+   its source, by esc.c's rule (the one of every depfile) */
 static void
 fakedeps(const struct call *cl)
 {
-	char path[PATH_MAX], text[2 * PATH_MAX + 8];
+	char path[PATH_MAX];
 	const char *dot, *slash;
-	int n;
+	struct sb text = SB_INIT, bad = SB_INIT;
 
 	if (cl->depfile) {
 		snprintf(path, sizeof(path), "%s", cl->depfile);
@@ -420,9 +423,12 @@ fakedeps(const struct call *cl)
 	} else {
 		return;
 	}
-	n = snprintf(text, sizeof(text), "%s: %s\n", cl->out, cl->src);
-	if (n > 0 && (size_t)n < sizeof(text) && writefile(path, text, (size_t)n) != 0)
+	if (escdepfile(&text, &bad, cl->out, NULL, &cl->src, 1) < 0)
+		die("cannot name %s in a depfile (a backslash, tab, CR or newline)", bad.len ? bad.buf : cl->out);
+	if (writefile(path, text.buf, text.len) != 0)
 		die("cannot write the depfile %s", path);
+	sbfree(&text);
+	sbfree(&bad);
 }
 
 /* whether store/dir is a directory of objects of this key */

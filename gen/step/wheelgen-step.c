@@ -1,25 +1,32 @@
 /*
- * wheelgen-step: what the step scripts (templates/) ask of the manifest and the store's layout,
- * so that they never spell a manifest field or a store path themselves (manifest.h,
- * storelayout.h: one owner per format).
+ * wheelgen-step: what the step scripts (templates/) ask of the manifest, the store's layout, a
+ * depfile and the machines, so that they never spell a manifest field, a store path, a depfile's
+ * escaping or an ELF machine number themselves (manifest.h, storelayout.h, esc.h, platform.h:
+ * one owner per format and per fact).
  *
  *   wheelgen-step manifest-get MANIFEST FIELD
  *   wheelgen-step manifest-write OUT [--from MANIFEST] [--drop FIELD]... [--set FIELD VALUE]...
  *   wheelgen-step manifest-entry OUT MANIFEST TESTRECORD (--blob | --release RELEASE)
  *   wheelgen-step store-blob SHA256 FILE
  *   wheelgen-step store-tmp
+ *   wheelgen-step depfile OUT TARGET [DIR LIST]
+ *   wheelgen-step elf-machines
+ *   wheelgen-step platform PLATFORM FIELD
  *
- * Built from gen/manifest.c and gen/storelayout.c (with -DWG_STEP_TOOL), static and linked
+ * Built from gen/manifest.c, gen/storelayout.c (with -DWG_STEP_TOOL) and gen/esc.c, static and linked
  * against nothing of wheelgen's libraries, like wheelgen-cc: the steps may run inside a build
  * container (which mounts the build directory), where BUILDDIR/wheelgen (libgit2, libyaml,
  * PCRE2) may not run. Errors: "wheelgen-step: error: ..." and exit status 1; a usage error 2.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../esc.h"
 #include "../files.h"
 #include "../manifest.h"
+#include "../platform.h"
 #include "../storelayout.h"
 #include "../util.h"
 
@@ -179,6 +186,90 @@ cmdtmp(int argc, char **argv)
 	return 0;
 }
 
+/* OUT gets the depfile of a part of a cell (build-host.sh): TARGET, then each line of the file
+   LIST (a source file, relative: "./" before it is dropped) under DIR, by esc.c's rule, the one
+   of every depfile; without LIST, TARGET alone */
+static int
+cmddepfile(int argc, char **argv)
+{
+	struct sb d = SB_INIT, bad = SB_INIT;
+	char *list = NULL, *line, *next;
+	const char **deps = NULL;
+	size_t len = 0, n = 0, cap = 0;
+	int rc = -1;
+
+	if (argc != 3 && argc != 5)
+		return 2;
+	if (argc == 5 && !(list = readfile(argv[4], &len)))
+		return error("cannot read '%s': %s", argv[4], strerror(errno));
+	next = list;
+	while (len && (line = nextline(&next))) {
+		if (!*line)
+			continue;
+		GROW(deps, cap, n + 1);
+		deps[n++] = line;
+	}
+	switch (escdepfile(&d, &bad, argv[2], argc == 5 ? argv[3] : NULL, deps, n)) {
+	case -1:
+		error("cannot name '%s' in a depfile", argv[2]);
+		break;
+	case -2:
+		error("source path '%s' cannot be named in a depfile (a backslash, tab, CR or newline)", bad.buf);
+		break;
+	default:
+		rc = writeifchanged(argv[1], d.buf, d.len) < 0 ? -1 : 0;
+	}
+	free(deps);
+	free(list);
+	sbfree(&d);
+	sbfree(&bad);
+	return rc;
+}
+
+/* print the ELF machines platform.c names, one "NUMBER NAME" line each (the steps' checks of a
+   shared object's machine, and their messages) */
+static int
+cmdelf(int argc, char **argv)
+{
+	const char *name;
+	unsigned em;
+	size_t i;
+
+	(void)argv;
+	if (argc != 1)
+		return 2;
+	for (i = 0; (name = elfnameat(i, &em)); i++)
+		printf("%u %s\n", em, name);
+	return 0;
+}
+
+/* print a fact of PLATFORM from platform.c's table (configure: its cross compilers' prefix, its
+   Debian architecture): FIELD cross, deb, machine or manylinux; nothing where it has none */
+static int
+cmdplatform(int argc, char **argv)
+{
+	const struct platform *p;
+	const char *v;
+
+	if (argc != 3)
+		return 2;
+	if (!(p = platformfind(argv[1])))
+		return error("'%s' is not a platform", argv[1]);
+	if (!strcmp(argv[2], "cross"))
+		v = p->cross;
+	else if (!strcmp(argv[2], "deb"))
+		v = p->deb;
+	else if (!strcmp(argv[2], "machine"))
+		v = p->machine;
+	else if (!strcmp(argv[2], "manylinux"))
+		v = p->manylinux;
+	else
+		return error("'%s' is not a field of a platform (cross, deb, machine, manylinux)", argv[2]);
+	if (v)
+		printf("%s\n", v);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(int, char **);
@@ -189,6 +280,9 @@ static const struct {
 	{ "manifest-entry", cmdentry, "manifest-entry OUT MANIFEST TESTRECORD (--blob | --release RELEASE)" },
 	{ "store-blob", cmdblob, "store-blob SHA256 FILE" },
 	{ "store-tmp", cmdtmp, "store-tmp" },
+	{ "depfile", cmddepfile, "depfile OUT TARGET [DIR LIST]" },
+	{ "elf-machines", cmdelf, "elf-machines" },
+	{ "platform", cmdplatform, "platform PLATFORM (cross | deb | machine | manylinux)" },
 };
 
 static int
