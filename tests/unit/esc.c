@@ -37,5 +37,20 @@ testesc(void)
 	CHECK(s.len == 0, "markdown escaping of nothing");
 	escmdcode(&s, "x = a\tb\r | `c` <d>\x1b[0m");
 	CHECKSTR(s.buf, "x = a?b? | `c` <d>?[0m", "a markdown code line: control characters as ?");
+	sbreset(&s);
+	{
+		/* the one depfile writer: every path escaped one way, "./" dropped, DIR before each */
+		const char *deps[] = { "./a b.c", "we$ird#x.h", "tab\there" };
+		struct sb bad = SB_INIT;
+
+		CHECK(escdepfile(&s, &bad, "out/x y.o", "src dir", deps, 2) == 0, "a depfile of two");
+		CHECKSTR(s.buf, "out/x\\ y.o: src\\ dir/a\\ b.c src\\ dir/we$$ird\\#x.h\n", "its text");
+		sbreset(&s);
+		CHECK(escdepfile(&s, &bad, "t", NULL, deps, 3) == -2, "a dep a depfile cannot hold");
+		CHECKSTR(bad.buf, "tab\there", "named in bad");
+		sbreset(&s);
+		CHECK(escdepfile(&s, &bad, "new\nline", NULL, deps, 1) == -1, "a target a depfile cannot hold");
+		sbfree(&bad);
+	}
 	sbfree(&s);
 }
