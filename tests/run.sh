@@ -13,7 +13,7 @@
 #                 (PyPI) into out/tools
 # --sanitize      build wheelgen and the unit tests with ASan + UBSan
 # --werror        build with -Werror
-# --fuzz SECONDS  run only the fuzz targets (t1400), each for SECONDS (default in a full run: 3)
+# --fuzz SECONDS  run only the fuzz targets (t1400), each for SECONDS (default in a full run: 2)
 # Names select test scripts by prefix (default: all). Work directories are removed, also after
 # a failure, unless WG_KEEP=1. Downloads are cached in WG_TEST_CACHE (~/.cache/wheelgen-tests).
 set -eu

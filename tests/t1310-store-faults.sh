@@ -368,13 +368,13 @@ consistent() {
 	done
 }
 for kind in dir http; do
-	t_case "$kind store: 20 trials of kill -9 at a random moment of one of two racing publishers of differing builds: every manifest names bytes the store holds, and a publisher that finished marks the bytes the store names"
+	t_case "$kind store: 12 trials of kill -9 at a random moment of one of two racing publishers of differing builds: every manifest names bytes the store holds, and a publisher that finished marks the bytes the store names"
 	if [ "$kind" = dir ]; then dest="{dir: \"$store\"}" sdir=$store; else dest="{http: \"$hurl\"}" sdir=$nd_/root/s; fi
 	(writeconfig "$dest" && cd "$other" && writeconfig "$dest")
 	(cd "$other" && ninja build.ninja >/dev/null 2>&1)
 	ninja build.ninja >/dev/null 2>&1
 	bad='' i=0
-	while [ "$i" -lt 20 ]; do
+	while [ "$i" -lt 12 ]; do
 		i=$((i + 1))
 		rm -f out/publish/*.done "$other"/out/publish/*.done
 		setsid sh templates/publish.sh out "$b" >"$WORK/race.a" 2>&1 &

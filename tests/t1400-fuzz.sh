@@ -2,13 +2,13 @@
 # the fuzz targets (tests/fuzz/fuzz-*.c): the config loader with the matrix and the cell specs,
 # the manifest reader, the PEP 440/503/508 parsers, a stored wheel's zip, a package index's JSON
 # and HTML pages (torch-table) and core metadata with its markers, each built with libFuzzer, ASan and UBSan
-# and run for WG_FUZZ_SECONDS (default 3; tests/run.sh --fuzz N sets it) from a corpus seeded
+# and run for WG_FUZZ_SECONDS (default 2; tests/run.sh --fuzz N sets it) from a corpus seeded
 # with the configs of tests/configs, examples/ and config/: no crash, no leak, no input that
 # takes over a second
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-secs=${WG_FUZZ_SECONDS:-3}
+secs=${WG_FUZZ_SECONDS:-2}
 cc=$(command -v clang || true)
 targets=$(find "$top/tests/fuzz" -name 'fuzz-*.c' | sed 's|.*/fuzz-||; s/\.c$//' | sort | tr '\n' ' ')
 t_case "clang with libFuzzer builds the targets: $targets"
