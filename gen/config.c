@@ -561,15 +561,14 @@ loadfrontend(struct ctx *x, struct package *p, struct node *n)
 		p->frontend = f;
 }
 
-/* patches: files (relative to the config) that patch -p1 applies to the source, in order */
+/* patches: files (relative to the config) that patch -p1 applies to the source (a PyPI source's
+ * unpacked sdist too), in order */
 static void
 loadpatches(struct ctx *x, struct package *p, struct node *n)
 {
 	size_t i;
 
 	getlist(x, n, "'patches'", &p->patches, 0);
-	if (p->patches.n && p->src == SRC_PYPI)
-		nodeerr(x->d, n, "patches need a git or path source (pip builds a PyPI sdist where they cannot be applied)");
 	for (i = 0; i < p->patches.n; i++) {
 		const char *s = p->patches.v[i];
 

@@ -353,12 +353,48 @@ wg_find_sources() {
         -o -name .git -o -name __pycache__ \) -prune -o "$@"
 }
 
+# wg_apply_patches PATCH...: on the copy in $scratch/src, in order (eval'd with $wg_patches, the
+# config's); one that does not apply stops the build
+wg_apply_patches() {
+    for wg_p in "$@"; do
+        wg_say 'applying %s' "$wg_p"
+        patch -p1 --forward --batch --no-backup-if-mismatch -d "$scratch/src" -i "$wg_p" ||
+            wg_die "patch $wg_p does not apply to $WG_PACKAGE $WG_VERSION (see above)"
+    done
+}
+
+# wg_sdist [PIP-ARGS]: a PyPI source's sdist, downloaded (pip download: the build venv's pip, its
+# index; PIP-ARGS: --no-build-isolation where the build has it, since pip prepares an sdist's
+# metadata as pip wheel would) and unpacked into $scratch/src, which the build then builds as a
+# tree, as a git or path source's copy: not where pip wheel would unpack it
+# ($TMPDIR/pip-wheel-<random>/<name>_<uuid>), a new name in every wheel's debug information and
+# every compile's cache key; the patches are applied there; a cross build reads its
+# [build-system].requires from there (wg_cross_buildreqs)
+wg_sdist() {
+    if [ "$WG_SOURCE_KIND" != pypi ] || [ -d "$scratch/src" ]; then return 0; fi
+    rm -rf "$scratch/sdist" "$scratch/src.tmp"
+    wg_run "$py" -m pip download --no-deps --no-binary :all: "$@" -d "$scratch/sdist" "$WG_SOURCE==$WG_VERSION" ||
+        wg_die "cannot download the sdist of $WG_SOURCE $WG_VERSION"
+    set -- "$scratch/sdist"/*
+    { [ "$#" -eq 1 ] && [ -f "$1" ]; } || wg_die "pip download of $WG_SOURCE $WG_VERSION gave no one sdist: $*"
+    mkdir -p "$scratch/src.tmp"
+    case $1 in
+        *.tar.gz | *.tgz) tar -xzf "$1" -C "$scratch/src.tmp" ;;
+        *.zip) "$py" -m zipfile -e "$1" "$scratch/src.tmp" ;;
+        *) wg_die "the sdist of $WG_SOURCE $WG_VERSION is no .tar.gz or .zip: ${1##*/}" ;;
+    esac || wg_die "cannot unpack ${1##*/}"
+    set -- "$scratch/src.tmp"/*
+    { [ "$#" -eq 1 ] && [ -d "$1" ]; } || wg_die "${1##*/}: an sdist holds one directory"
+    mv "$1" "$scratch/src"
+    rmdir "$scratch/src.tmp"
+    wg_say 'the sdist of %s %s, unpacked into %s' "$WG_SOURCE" "$WG_VERSION" "$scratch/src"
+    eval "wg_apply_patches $wg_patches"
+}
+
 mkdir -p "$scratch/dist" "$scratch/tmp" "$PIP_CACHE_DIR"
 cd "$scratch"
-# pip unpacks a PyPI sdist into $TMPDIR/pip-req-build-<random>: under the cell's scratch, that is
-# inside ccache's base_dir, so the absolute include paths setup.py files build from their own
-# location become relative, and the next cell's compiles hit the cache; /tmp would put a new
-# path into every compile
+# pip's temporary directories (its build environments) under the cell's scratch: inside ccache's
+# base_dir, and removed with the scratch
 TMPDIR=$scratch/tmp
 export TMPDIR
 
@@ -418,9 +454,9 @@ fi
 # recent setuptools (seen in 84.2.1) lets CFLAGS *replace* them (-O3 gone).
 # Only when the compiler knows the flag (gcc >= 8, clang >= 10) and
 # the path has no blanks (distutils splits the flags on them).
-# The scratch directory maps to "." too (the last map that matches wins): what pip unpacks a
-# PyPI sdist into (tmp/pip-req-build-*), a cross build's target directories, so that no path
-# of the build directory stays in the wheel (wheel-info.py --forbid checks it)
+# The scratch directory maps to "." too (the last map that matches wins): pip's temporary
+# directories (tmp/), a cross build's target directories, so that no path of the build directory
+# stays in the wheel (wheel-info.py --forbid checks it)
 wg_cc=${CC:-$("$WG_PYTHON_EXE" -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}
 wg_map="-ffile-prefix-map=$scratch=. -ffile-prefix-map=$scratch/src=."
 # (and a toolkit inside the build directory, configure --cuda-from-pypi's BUILDDIR/toolkits, named
@@ -437,13 +473,8 @@ if [ -n "$wg_map" ] && $wg_cc $wg_map -x c -c -o /dev/null - </dev/null 2>/dev/n
     export CPPFLAGS
     wg_say 'CPPFLAGS=%s' "$CPPFLAGS"
 fi
-# patches: on the copy, in the config's order; one that does not apply stops the build
-eval "set -- $wg_patches"
-for wg_p in "$@"; do
-    wg_say 'applying %s' "$wg_p"
-    patch -p1 --forward --batch --no-backup-if-mismatch -d "$scratch/src" -i "$wg_p" ||
-        wg_die "patch $wg_p does not apply to $WG_PACKAGE $WG_VERSION (see above)"
-done
+# patches: on the copy (a PyPI source's, once its sdist is unpacked: wg_sdist)
+[ "$WG_SOURCE_KIND" = pypi ] || eval "wg_apply_patches $wg_patches"
 if [ -n "$depfile" ]; then
     mkdir -p "${depfile%/*}"
     mv -f "$scratch/manifest.d" "$depfile.tmp"
@@ -489,8 +520,6 @@ if [ "$wg_cc_on" = 1 ]; then
         wg_key=$(cat "$B/cells/$CELL/key" 2>/dev/null || true)
     fi
     [ -n "$wg_key" ] || wg_say 'note: the key of %s is unknown: no objects are kept or reused' "$CELL"
-    [ "$WG_SOURCE_KIND" != pypi ] ||
-        wg_say 'note: a PyPI source is built in a temporary directory outside the cell'"'"'s copy: its compiles are neither split nor kept'
     # WG_CC_SAVE: the directory this build keeps its objects in, made for this key (one that
     # held another key's objects is emptied first)
     WG_CC_SAVE=
@@ -701,6 +730,12 @@ if [ -n "$WG_TORCH" ] || [ -n "$WG_SYSROOT" ]; then
     done
     [ "$wg_iso" = 1 ] || set -- --no-build-isolation "$@"
 fi
+# a PyPI source (a cross build's is unpacked already): its metadata prepared as the build's will be
+wg_iso=
+for wg_a in "$@"; do
+    [ "$wg_a" != --no-build-isolation ] || wg_iso=$wg_a
+done
+wg_sdist ${wg_iso:+"$wg_iso"}
 # The frontend: uv build where uv made the venv (a tree's build in well under a second of its
 # own, where pip wheel spends about 1.3 s in pip and a separate metadata step), else pip wheel.
 wg_frontend=$WG_FRONTEND
@@ -731,12 +766,9 @@ wg_say 'building with %s' "$([ "$wg_frontend" = uv ] && echo 'uv build' || echo 
     [ -z "$WG_SYSROOT" ] || eval "export $wg_xenv" || exit 1
     if [ "$wg_frontend" = uv ]; then
         wg_uv build --wheel --python "$py" -o "$scratch/dist" "$@" "$scratch/src"
-    elif [ "$WG_SOURCE_KIND" != pypi ] || [ -d "$scratch/src" ]; then
-        # (a tree: a git or path source's copy, or a PyPI sdist a cross build unpacked)
-        wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" "$@" "$scratch/src"
     else
-        wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" \
-            --no-binary "$WG_SOURCE" "$@" "$WG_SOURCE==$WG_VERSION"
+        # (a tree: a git or path source's copy, or a PyPI source's unpacked sdist)
+        wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" "$@" "$scratch/src"
     fi
 ) || {
     wg_rc=$?

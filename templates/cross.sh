@@ -164,35 +164,11 @@ for r in reqs:
     wg_install "$@" || wg_die "cannot install $wg_xwhat of $WG_PACKAGE for $wg_xmachine: $*"
 }
 
-# wg_cross_sdist: a PyPI source's sdist, downloaded (pip download: the build venv's pip, its
-# index) and unpacked into $scratch/src, which the build then builds as a tree: its
-# [build-system].requires can be read and installed for the target (wg_cross_buildreqs), as for a
-# git or path source, and the build needs no extra_deps for them
-wg_cross_sdist() {
-    [ "$WG_SOURCE_KIND" = pypi ] || return 0
-    rm -rf "$scratch/sdist" "$scratch/src"
-    wg_run "$py" -m pip download --no-deps --no-binary :all: -d "$scratch/sdist" "$WG_SOURCE==$WG_VERSION" ||
-        wg_die "cannot download the sdist of $WG_SOURCE $WG_VERSION"
-    set -- "$scratch/sdist"/*
-    { [ "$#" -eq 1 ] && [ -f "$1" ]; } || wg_die "pip download of $WG_SOURCE $WG_VERSION gave no one sdist: $*"
-    mkdir -p "$scratch/src.tmp"
-    case $1 in
-        *.tar.gz | *.tgz) tar -xzf "$1" -C "$scratch/src.tmp" ;;
-        *.zip) "$py" -m zipfile -e "$1" "$scratch/src.tmp" ;;
-        *) wg_die "the sdist of $WG_SOURCE $WG_VERSION is no .tar.gz or .zip: ${1##*/}" ;;
-    esac || wg_die "cannot unpack ${1##*/}"
-    set -- "$scratch/src.tmp"/*
-    { [ "$#" -eq 1 ] && [ -d "$1" ]; } || wg_die "${1##*/}: an sdist holds one directory"
-    mv "$1" "$scratch/src"
-    rmdir "$scratch/src.tmp"
-    wg_say 'cross: the sdist of %s %s, unpacked into %s' "$WG_SOURCE" "$WG_VERSION" "$scratch/src"
-}
-
 # wg_cross_prepare: after the build venv has its build dependencies: the target's sysconfig in
 # the venv, the target's torch or CUDA runtime in $scratch/target; sets wg_xenv, the exports the
 # build step evals before the build (and only there: the venv's own installs stay native)
 wg_cross_prepare() {
-    wg_cross_sdist
+    wg_sdist
     wg_cross_buildreqs
     wg_xsysconfig=''
     for wg_f in "$WG_SYSROOT/usr/lib/python$WG_PYTHON"/_sysconfigdata_*"$wg_xmachine"*.py; do

@@ -20,7 +20,7 @@
 # streams when they are files, so every run goes through a pipe.
 
 # The build requirements of pyproject.toml and what the build backend asks for, and a PyPI
-# source's sdist, come as for aarch64: cross.sh's wg_cross_buildreqs and wg_cross_sdist, its
+# source's sdist, come as for aarch64: cross.sh's wg_cross_buildreqs and build-host.sh's wg_sdist, its
 # markers those of Windows (the functions below replace cross.sh's others)
 # shellcheck source=templates/cross.sh
 . "$wg_templates/cross.sh"
@@ -73,7 +73,7 @@ wg_cross_target() {
 # target in the venv, the link command; sets wg_xenv, the exports the build step evals
 wg_cross_prepare() {
     [ -z "$WG_CUDA$WG_TORCH" ] || wg_die "$CELL: CUDA and torch extensions for Windows need MSVC (a Windows runner)"
-    wg_cross_sdist
+    wg_sdist
     wg_cross_buildreqs
     # the UCRT instead of msvcrt.dll: the C runtime python.org's CPython uses
     "${wg_xprefix}gcc" -dumpspecs | sed 's/-lmsvcrt/-lucrt/g' >"$scratch/ucrt.specs"

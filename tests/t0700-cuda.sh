@@ -166,9 +166,10 @@ t_expect "configure --cuda-from-pypi 13.2 assembles a second toolkit from PyPI's
 	sed -n "/ccache statistics of this build/,\$p" "out/logs/$cell.build.log" | grep -m 1 "^  |   Hits:" | grep -q "^  |   Hits: *0 / 2 "
 '
 
-t_case "a pypi: source: pip unpacks the sdist under the cell's build directory, so the next Python's CUDA object comes from the cache"
+t_case "a pypi: source: the sdist is unpacked into the cell's build directory, so the next Python's CUDA object comes from the cache, and a rebuild gives the same bytes"
 # the fixture's setup.py passes nvcc an absolute -I into its own tree, as real packages do;
-# pip's default /tmp/pip-req-build-<random> would put a new path into every compile
+# pip's own /tmp/pip-req-build-<random> (or $TMPDIR's) would put a new path into every compile
+# and into the wheel's debug information
 uv=$(sed -n 's/^uv //p' out/host.txt)
 a=$(echo "$cells" | head -n 1)
 b=$(echo "$cells" | tail -n 1)
@@ -187,10 +188,18 @@ else
 		t_fail "not built from the sdist:" "$(tail -n 20 "$WORK/pypi-a.log" "$WORK/pypi-b.log")"
 	elif [ "$a" = "$b" ]; then
 		t_fail "needs two buildable cells"
-	elif grep -A2 "ccache statistics of this build" "out/logs/$b.build.log" | grep -q "Hits: *[1-9]"; then
-		t_pass
-	else
+	elif ! grep -A2 "ccache statistics of this build" "out/logs/$b.build.log" | grep -q "Hits: *[1-9]"; then
 		t_fail "$(sed -n '/ccache statistics of this build/,$p' "out/logs/$b.build.log" | head -n 12)"
+	elif unzip -p "out/wheels/$b/"*.whl | grep -a -q -E "pip-(req-build|wheel|unpack)-"; then
+		t_fail "the wheel names one of pip's temporary directories:" \
+			"$(unzip -p "out/wheels/$b/"*.whl | grep -a -o -E "[[:print:]]*pip-(req-build|wheel|unpack)-[[:print:]]*" | head -n 3)"
+	else
+		# (without the cache: a hit would give back the first build's object, names and all)
+		sum=$(sha256sum "out/wheels/$b/"*.whl | cut -d " " -f 1)
+		rm -f "out/wheels/$b/manifest"
+		CCACHE_DISABLE=1 PIP_NO_INDEX=1 PIP_FIND_LINKS=$WORK/dl ninja "wheel/$b" >"$WORK/pypi-b2.log" 2>&1
+		again=$(sha256sum "out/wheels/$b/"*.whl | cut -d " " -f 1)
+		if [ "$sum" = "$again" ]; then t_pass; else t_fail "built twice: $sum, then $again" "$(tail -n 5 "$WORK/pypi-b2.log")"; fi
 	fi
 fi
 cp "$WORK/cuda.yml" examples/cuda/packages.yml
