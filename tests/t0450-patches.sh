@@ -1,6 +1,5 @@
 #!/bin/sh
-# patches: a package's patches: are applied (patch -p1) to the build's copy of the source (a PyPI
-# source's unpacked sdist too),
+# patches: a package's patches: are applied (patch -p1) to the build's copy of the source,
 # in order; the original tree is untouched; editing a patch rebuilds the wheel; a patch that
 # does not apply stops the build with the reason; the container backends mount each patch
 # shellcheck source=tests/lib.sh
@@ -75,20 +74,6 @@ elif grep -q "patch .*flavor.patch does not apply to alpha 1.0" "$WORK/bad.log";
 else
 	t_fail "$(tail -n 20 "$WORK/bad.log")"
 fi
-
-# shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
-t_expect "a PyPI source: its sdist is unpacked into the build directory and patched there (pip download from a local find-links)" '
-	mkpatch patched
-	writeconfig patched
-	sed -i "s|source: {path: alpha}|source: {pypi: true}\n    build_args: \"--no-build-isolation\"|" fixture/packages.yml
-	uv=$(sed -n "s/^uv //p" out/host.txt)
-	[ -n "$uv" ] || { echo "configure found no uv"; exit 1; }
-	"$uv" build -q --sdist -o "$WORK/dl" fixture/alpha >"$WORK/sdist.log" 2>&1 || { cat "$WORK/sdist.log"; exit 1; }
-	PIP_NO_INDEX=1 PIP_FIND_LINKS=$WORK/dl ninja "test/$cell" >"$WORK/pypi.log" 2>&1 || { tail -n 30 "$WORK/pypi.log" "out/logs/$cell.build.log"; exit 1; }
-	grep -q "wheelgen: the sdist of alpha 1.0, unpacked into .*/src$" "out/logs/$cell.build.log"
-	grep -q "wheelgen: applying .*flavor.patch" "out/logs/$cell.build.log"
-	grep -q "\"plain\"" fixture/alpha/setup.py
-'
 
 t_case "the container backends mount each patch read-only at /wg/patches/<n>.patch"
 mkdir -p "$WORK/bin"

@@ -82,17 +82,23 @@ t_expect "the same wheel, byte for byte, from a build in one piece" '
 	[ "$(sed -n "s/^sha256=//p" "out/wheels/$cell/manifest")" = "$sha" ]'
 
 # a PyPI source: its sdist is unpacked into the cell's directory, where the parts' objects are
-# told apart by their source path as a path source's are
+# told apart by their source path as a path source's are, and patched there: a(x) = x + 2
 # (its build requirement from the build venv, where uv installs it from its cache: pip's own
 # isolated environments would fetch it from PyPI, twice a build)
-sed -i 's/shards: "1"/shards: "2"/; s|source: {path: pkg}|source: {pypi: true}\n    extra_deps: ["scikit-build-core>=0.10"]\n    build_args: "--no-build-isolation"|' skb/packages.yml
-t_expect "a PyPI source (the sdist from a local find-links) in two parts: the wheel compiles nothing, and the import test passes" '
+sed -i 's/shards: "1"/shards: "2"/; s/== 5"/== 6"/; s|source: {path: pkg}|source: {pypi: true}\n    extra_deps: ["scikit-build-core>=0.10"]\n    build_args: "--no-build-isolation"\n    patches: [a.patch]|' skb/packages.yml
+t_expect "a PyPI source (the sdist from a local find-links) in two parts, patched: the wheel compiles nothing, and the import test sees the patch" '
 	uv=$(sed -n "s/^uv //p" out/host.txt)
 	"$uv" build -q --sdist -o "$WORK/dl" skb/pkg >"$WORK/sdist.log" 2>&1 || { cat "$WORK/sdist.log"; exit 1; }
+	mkdir -p "$WORK/p/a/src" "$WORK/p/b/src"
+	cp skb/pkg/src/a.c "$WORK/p/a/src/a.c"
+	sed "s/x + 1/x + 2/" skb/pkg/src/a.c >"$WORK/p/b/src/a.c"
+	(cd "$WORK/p" && diff -u a/src/a.c b/src/a.c) >skb/a.patch || true
+	grep -q "^+.*x + 2" skb/a.patch
 	rm -rf out/shards "out/wheels/$cell"
 	export PIP_FIND_LINKS="$WORK/dl" PIP_NO_INDEX=1
 	ninja "shard/$cell/1" "shard/$cell/2" >"$WORK/pypi-parts.log" 2>&1 || { tail -n 30 "$WORK/pypi-parts.log"; exit 1; }
 	grep -q "wheelgen: the sdist of wgskb 0.1.0, unpacked into" "out/logs/$cell.shard1.log"
+	grep -q "wheelgen: applying .*a.patch" "out/logs/$cell.shard1.log"
 	ninja "test/$cell" >"$WORK/pypi-test.log" 2>&1 || { tail -n 30 "$WORK/pypi-test.log"; exit 1; }
 	grep -x "wheelgen: objects: .*" "out/logs/$cell.build.log"
 	grep -qx "wheelgen: objects: 0 compiled, 5 reused, 0 from the family" "out/logs/$cell.build.log"'
