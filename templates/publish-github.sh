@@ -184,8 +184,8 @@ req() {
     done
 }
 
-# fail METHOD URL OUT: an unexpected answer is an error, with the API's message
-fail() {
+# apifail METHOD URL OUT: an unexpected answer is an error, with the API's message
+apifail() {
     wg_hint=
     case $code in
         401 | 403) wg_hint=" (does the token in GH_TOKEN/GITHUB_TOKEN have contents: write on $repo?)" ;;
@@ -212,7 +212,7 @@ else
     case $code in
         200) found=1 ;;
         404) ;;
-        *) fail GET "$relurl" "$release" ;;
+        *) apifail GET "$relurl" "$release" ;;
     esac
 fi
 if [ "$found" = 0 ]; then
@@ -230,10 +230,10 @@ if [ "$found" = 0 ]; then
             422)
                 # another publish (a parallel ninja job) may have created it meanwhile
                 req GET "$relurl" "$tmp/again.json"
-                [ "$code" = 200 ] || { code=422; fail POST "$api/repos/$repo/releases" "$release"; }
+                [ "$code" = 200 ] || { code=422; apifail POST "$api/repos/$repo/releases" "$release"; }
                 mv -f "$tmp/again.json" "$release"
                 ;;
-            *) fail POST "$api/repos/$repo/releases" "$release" ;;
+            *) apifail POST "$api/repos/$repo/releases" "$release" ;;
         esac
     fi
 fi
@@ -248,7 +248,7 @@ elif [ "$created" = 0 ]; then
     page=1
     while :; do
         req GET "$api/repos/$repo/releases/$relid/assets?per_page=100&page=$page" "$tmp/assets.$page.json"
-        [ "$code" = 200 ] || fail GET "$api/repos/$repo/releases/$relid/assets?per_page=100&page=$page" "$tmp/assets.$page.json"
+        [ "$code" = 200 ] || apifail GET "$api/repos/$repo/releases/$relid/assets?per_page=100&page=$page" "$tmp/assets.$page.json"
         pages="$pages $tmp/assets.$page.json"
         [ "$(py count "$tmp/assets.$page.json")" -ge 100 ] || break
         page=$((page + 1))
@@ -343,7 +343,7 @@ case ${last##*/} in
                     req DELETE "$api/repos/$repo/releases/assets/$mid" "$tmp/delete.json"
                     case $code in
                         204 | 404) ;;
-                        *) fail DELETE "$api/repos/$repo/releases/assets/$mid" "$tmp/delete.json" ;;
+                        *) apifail DELETE "$api/repos/$repo/releases/assets/$mid" "$tmp/delete.json" ;;
                     esac
                 fi
                 # (it is uploaded last, as a new asset)
@@ -375,14 +375,14 @@ EOF
         req DELETE "$api/repos/$repo/releases/assets/$id" "$tmp/delete.json"
         case $code in
             204 | 404) ;;
-            *) fail DELETE "$api/repos/$repo/releases/assets/$id" "$tmp/delete.json" ;;
+            *) apifail DELETE "$api/repos/$repo/releases/assets/$id" "$tmp/delete.json" ;;
         esac
     fi
     # -T streams the file (--data-binary @FILE would read a large wheel into memory first)
     req POST "$to" "$tmp/asset.json" -H 'Content-Type: application/octet-stream' -H 'Expect:' -T "$f"
     case $code in
         200 | 201) ;;
-        *) fail POST "$to" "$tmp/asset.json" ;;
+        *) apifail POST "$to" "$tmp/asset.json" ;;
     esac
     got=$(py uploaded "$tmp/asset.json") || exit 1
     gotsha=${got%% *}

@@ -84,8 +84,9 @@ t_check() {
 }
 
 # t_expect TITLE SCRIPT: a whole case with one verdict: SCRIPT (shell commands, run by eval in
-# a subshell with set -e, so every command must succeed; a "! cmd" must be followed by a check,
-# since set -e ignores it) passes or fails; on failure the last lines it printed are shown.
+# a subshell with set -e, so every command must succeed; set -e ignores a "! cmd" and each part
+# of "a && b" but the last: write "! cmd || exit 1", and one condition a line) passes or fails;
+# on failure the last lines it printed are shown.
 # Assignments inside do not outlive it. (The subshell runs outside an "if": there set -e would
 # be ignored, and only the last command would count.)
 t_expect() {

@@ -68,7 +68,7 @@ t_expect "one reader per format: the config is parsed by config.c alone (torch-t
 # shellcheck disable=SC2016 # (single-quoted cases: t_expect)
 t_expect "one platform table: no file of gen/ but platform.c names a machine (\"x86_64\", \"aarch64\": ELF numbers too), torchindex.h's M_X86, M_ARM are its places, config.c's messages name platforms from it" '
 	cd "$top/gen"
-	! grep -n "\"[^\" ]*\(x86_64\|aarch64\)\"" *.c cc/*.c step/*.c | grep -v "^platform\.c:"
+	! grep -n "\"[^\" ]*\(x86_64\|aarch64\)\"" *.c cc/*.c step/*.c | grep -v "^platform\.c:" || exit 1
 	grep -q "^	{ \"x86_64\", .*\$" platform.c
 	[ "$(sed -n "s/^	{ \"\([a-z0-9_]*\)\", \".*/\1/p" platform.c | head -n 2 | tr "\n" " ")" = "x86_64 aarch64 " ]
 	grep -q "^enum { M_X86, M_ARM, NMACH };\$" torchindex.h
@@ -76,10 +76,10 @@ t_expect "one platform table: no file of gen/ but platform.c names a machine (\"
 # shellcheck disable=SC2016
 t_expect "one platform table: no template spells an ELF machine number (62, 183: wheelgen-step elf-machines), a cross compilers' prefix or a manylinux floor (the spec's WG_CROSS_PREFIX, WG_MANYLINUX_FLOOR); configure asks wheelgen for the config's platforms, never greps its text" '
 	cd "$top"
-	! grep -nw -E "62|183" templates/*
-	! grep -n -E "linux-gnu-|w64-mingw32|2_28|--at-least [0-9]" templates/*.sh | grep -v -E "^[^:]*:[0-9]*:[[:space:]]*#"
+	! grep -nw -E "62|183" templates/* || exit 1
+	! grep -n -E "linux-gnu-|w64-mingw32|2_28|--at-least [0-9]" templates/*.sh | grep -v -E "^[^:]*:[0-9]*:[[:space:]]*#" || exit 1
 	[ "$("$WORK/src/out/wheelgen-step" elf-machines | head -n 2 | tr "\n" " ")" = "62 x86_64 183 aarch64 " ]
-	! grep -n "grep[^|]*\"\$config\"" configure
+	! grep -n "grep[^|]*\"\$config\"" configure || exit 1
 	grep -q "matrix --config \"\$config\" --tsv" configure'
 # shellcheck disable=SC2016 # (single-quoted cases: t_expect)
 t_expect "wheelgen-step writes a manifest as the build step did (manifest.py before it), byte for byte, and reads each field back" '
@@ -195,7 +195,7 @@ t_expect "one voice: every script of templates/ says things through voice.sh (wg
 	set --
 	for f in *.sh; do [ "$f" = voice.sh ] || set -- "$@" "$f"; done
 	ownvoice "$@" >"$WORK/voices"
-	! grep . "$WORK/voices"
+	! grep . "$WORK/voices" || exit 1
 	[ "$(grep -c "^    printf \"wheelgen: %s" voice.sh)" = 2 ]
 	[ "$(grep -l "^\. \".*/voice\.sh\"$" *.sh | wc -l)" -ge 12 ]'
 

@@ -71,7 +71,8 @@ t_expect "--wheelgen PATH copies a prebuilt wheelgen (no compile; a changed one 
 	[ ! -d build5/obj ]
 	cmp build2/wheelgen build5/wheelgen
 	build5/wheelgen --version
-	cp build2/wheelgen "$WORK/wg2" && printf x >>"$WORK/wg2"
+	cp build2/wheelgen "$WORK/wg2"
+	printf x >>"$WORK/wg2"
 	./configure --builddir build5 --wheelgen "$WORK/wg2" --config examples/quickstart/packages.yml >"$WORK/o" 2>&1
 	cmp "$WORK/wg2" build5/wheelgen
 	if ./configure --builddir build6 --wheelgen nope/wheelgen >"$WORK/o" 2>&1; then exit 1; fi

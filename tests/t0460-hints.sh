@@ -142,7 +142,7 @@ fi
 # shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
 t_expect "a failed CMake configure: its CMake Error, with the missing imported target, is the first error; the hint names the target" '
 	cb=$(out/wheelgen matrix --config fixture/packages.yml --host out/host.txt --tsv | awk -F"\t" "\$2 == \"cmakebad\" {print \$1}")
-	! ninja "wheel/$cb" >"$WORK/cb.log" 2>&1
+	! ninja "wheel/$cb" >"$WORK/cb.log" 2>&1 || exit 1
 	grep -A1 "^wheelgen: the first errors in the log (line: text):\$" "$WORK/cb.log" |
 		grep -q "^  [0-9]*: CMake Error at CMakeLists.txt:4 (target_link_libraries): Target \"cmakebad\" links to: CUDA::cublas but the target was not found.\$"
 	grep -q "^wheelgen: hint: CMake found no CUDA::cublas" "$WORK/cb.log"

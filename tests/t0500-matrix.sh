@@ -174,7 +174,7 @@ t_expect "platforms: aarch64 cells end in -aarch64, x86_64 cells keep their name
 '
 t_expect "an unknown platform is file:line:col with a suggestion" '
 	printf "defaults: {python: [\"3.12\"], platforms: [x86_64, arm64, macos_arm64]}\npackages:\n  a: {source: {path: .}, versions: [\"1\"]}\n" >"$WORK/badplat.yml"
-	! $wg check --config "$WORK/badplat.yml" 2>"$WORK/badplat.err"
+	! $wg check --config "$WORK/badplat.yml" 2>"$WORK/badplat.err" || exit 1
 	grep -q "badplat.yml:1:50: error: unknown platform .arm64. in defaults.platforms; did you mean .aarch64.?" "$WORK/badplat.err"
 	grep -q "badplat.yml:1:57: error: unknown platform .macos_arm64. in defaults.platforms: wheelgen builds wheels for x86_64, aarch64 and win_amd64 (nothing here can build or run a macOS wheel)" "$WORK/badplat.err"
 '
@@ -183,9 +183,10 @@ t_expect "on an aarch64 host (an arm runner) its cells build natively, every Pyt
 	$wg matrix --config "$WORK/plat.yml" --host "$WORK/arm.host" --table >"$WORK/arm.table"
 	[ "$(awk "\$3 == \"yes\" { print \$1 }" "$WORK/arm.table" | tr "\n" " ")" = "a-1.0-py311-cu130-torch2.14-aarch64 b-1.0-py311-aarch64 b-1.0-py312-aarch64 " ]
 	grep -q "^a-1.0-py311-cu130-torch2.13 .* no: this aarch64 host builds only aarch64 cells (build x86_64 cells on an x86_64 host, or cross-build them on x86_64)" "$WORK/arm.table"
-	rm -rf "$WORK/armgen" && $wg gen --config "$WORK/plat.yml" --builddir "$WORK/armgen" --host "$WORK/arm.host" >/dev/null
-	! grep -q "^WG_SYSROOT=\|^WG_QEMU=" "$WORK/armgen/cells/b-1.0-py312-aarch64/spec"
-	! grep -q "^rule sysroot" "$WORK/armgen/graph.ninja"
+	rm -rf "$WORK/armgen"
+	$wg gen --config "$WORK/plat.yml" --builddir "$WORK/armgen" --host "$WORK/arm.host" >/dev/null
+	! grep -q "^WG_SYSROOT=\|^WG_QEMU=" "$WORK/armgen/cells/b-1.0-py312-aarch64/spec" || exit 1
+	! grep -q "^rule sysroot" "$WORK/armgen/graph.ninja" || exit 1
 '
 
 cat >"$WORK/cmp.yml" <<'YML'
@@ -196,10 +197,11 @@ packages:
 YML
 t_expect "nvcc_compress reaches the specs of CUDA 12.8 and later only (older nvcc has no -compress-mode), and not those of packages without it" '
 	printf "python 3.12 /usr/bin/python3\ncuda 12.6 /usr/local/cuda-12.6\ncuda 13.0 /usr/local/cuda-13.0\n" >"$WORK/cmp.host"
-	rm -rf "$WORK/cmpgen" && $wg gen --config "$WORK/cmp.yml" --builddir "$WORK/cmpgen" --host "$WORK/cmp.host" >/dev/null
+	rm -rf "$WORK/cmpgen"
+	$wg gen --config "$WORK/cmp.yml" --builddir "$WORK/cmpgen" --host "$WORK/cmp.host" >/dev/null
 	grep -qx "WG_NVCC_COMPRESS=.size." "$WORK/cmpgen/cells/a-1.0-py312-cu130/spec"
-	! grep -q "WG_NVCC_COMPRESS" "$WORK/cmpgen/cells/a-1.0-py312-cu126/spec"
-	! grep -q "WG_NVCC_COMPRESS" "$WORK/cmpgen/cells/b-1.0-py312-cu130/spec"
+	! grep -q "WG_NVCC_COMPRESS" "$WORK/cmpgen/cells/a-1.0-py312-cu126/spec" || exit 1
+	! grep -q "WG_NVCC_COMPRESS" "$WORK/cmpgen/cells/b-1.0-py312-cu130/spec" || exit 1
 '
 
 # a plan of 600 rows over two platforms: no matrix over 256 rows
@@ -228,7 +230,7 @@ for l in open(sys.argv[1]):
         rows += m
 assert len(rows) == 600 and len({r[\"cell\"] for r in rows}) == 600
 " "$WORK/split"
-	! $wg matrix --config "$WORK/big.yml" --github --split 2 >/dev/null 2>"$WORK/split.err"
+	! $wg matrix --config "$WORK/big.yml" --github --split 2 >/dev/null 2>"$WORK/split.err" || exit 1
 	grep -q "the plan has 600 rows, which need 4 job matrices of at most 256 rows" "$WORK/split.err"
 '
 
@@ -272,7 +274,9 @@ t_expect "shards: --by-build gives a sharded wheel N part rows (part, parts, tar
 	grep -qx "parts2={\"include\": \[\]}" "$WORK/sh.split" && grep -qx "partcount2=0" "$WORK/sh.split" && grep -qx "finalcount2=0" "$WORK/sh.split"
 	grep "^matrix1=" "$WORK/sh.split" | grep -q "small-1.0-py312" && ! grep "^matrix1=" "$WORK/sh.split" | grep -q "big-"
 	$wg matrix --config "$WORK/sharded.yml" --github --by-build --split 2 >"$WORK/shf.split"
-	grep -qx "count1=2" "$WORK/shf.split" && grep -qx "partcount1=5" "$WORK/shf.split" && grep -qx "finalcount1=3" "$WORK/shf.split"
+	grep -qx "count1=2" "$WORK/shf.split"
+	grep -qx "partcount1=5" "$WORK/shf.split"
+	grep -qx "finalcount1=3" "$WORK/shf.split"
 	$wg matrix --config "$WORK/sharded.yml" --count --no-families >"$WORK/sh.count"
 	[ "$(cat "$WORK/sh.count")" = "$(printf "(all)\t6\t8\nbigonly\t1\t3")" ]
 	$wg matrix --config "$WORK/sharded.yml" --count >"$WORK/shf.count"
@@ -315,7 +319,7 @@ packages:
 PY
 t_expect "shards: part and final rows count against GitHub's limit of 256 rows a matrix: --split N gives N of each, filled in order, a wheel's parts in one where they fit, to the brim where not; more than N x 256 is an error" '
 	sed "s/^    cuda: \[\]$/    cuda: []\n    shards: \"4\"/" "$WORK/big.yml" >"$WORK/bigsharded.yml"
-	! $wg matrix --config "$WORK/bigsharded.yml" --github --by-build --split 4 --no-families >/dev/null 2>"$WORK/bigsharded.err"
+	! $wg matrix --config "$WORK/bigsharded.yml" --github --by-build --split 4 --no-families >/dev/null 2>"$WORK/bigsharded.err" || exit 1
 	grep -q "the plan has 2400 part rows and 600 final rows: --split 4 matrices of each hold at most 1024 rows (256 each" "$WORK/bigsharded.err"
 	$wg matrix --config "$WORK/bigsharded.yml" --count --no-families | grep -qx "(all)	600	2400"
 	# (families: the 3 Pythons of each version share one set of parts)
@@ -324,7 +328,7 @@ t_expect "shards: part and final rows count against GitHub's limit of 256 rows a
 	sed "s/^    cuda: \[\]$/    cuda: []\n    shards: \"3\"/" "$WORK/big.yml" >"$WORK/three.yml"
 	$wg matrix --config "$WORK/three.yml" --github --by-build --split 8 --no-families >"$WORK/three.split"
 	[ "$("$py" "$WORK/splitcheck.py" "$WORK/three.split" whole 8)" = "255 255 255 255 255 255 255 15 / 256 256 88 0 0 0 0 0" ]
-	! $wg matrix --config "$WORK/three.yml" --github --by-build --split 7 --no-families >/dev/null 2>"$WORK/three.err"
+	! $wg matrix --config "$WORK/three.yml" --github --by-build --split 7 --no-families >/dev/null 2>"$WORK/three.err" || exit 1
 	grep -q "the plan has 1800 part rows and 600 final rows: --split 7" "$WORK/three.err"
 	# (341 wheels of 3 parts, 1023 rows: whole wheels would need 5 matrices, 4 hold them filled to the brim)
 	$wg matrix --config "$WORK/brim.yml" --github --by-build --split 4 >"$WORK/brim.split"
@@ -365,7 +369,8 @@ t_expect "matrix --estimate: runner-hours, the wall time on 1 and 2 concurrent j
 	grep -qx "  big: 2 wheels, 0.15 runner-hours; 12 objects, 12 with Python.h; 10 s an object, 1m00s of setup (times.txt:2)" one.txt
 	$wg matrix --config est.yml --estimate --times times.txt --job-overhead 0 --runners 2 | grep -qx "wall: 0.11 h (380 s) on 2 concurrent jobs"
 	$wg matrix --config est.yml --estimate --times times.txt --job-overhead 0 --runners 1 --no-families >each.txt
-	grep -qx "plan: 2 wheels: 0 build rows, 6 part rows, 2 final rows" each.txt && grep -qx "runner-hours: 0.20 (720 s)" each.txt
+	grep -qx "plan: 2 wheels: 0 build rows, 6 part rows, 2 final rows" each.txt
+	grep -qx "runner-hours: 0.20 (720 s)" each.txt
 	# (each job 3 minutes more by default)
 	$wg matrix --config est.yml --estimate --times times.txt --runners 1 | grep -qx "runner-hours: 0.40 (1440 s)"
 '
@@ -377,12 +382,16 @@ t_expect "matrix --estimate from the manifests of earlier builds: job_times fitt
 	grep -qx "runner-hours: 0.12 (440 s)" rec.txt
 	grep -qx "wall: 0.08 h (280 s) on 2 concurrent jobs" rec.txt
 	grep -qx "  big: 2 wheels, 0.12 runner-hours; 12 objects, 2 with Python.h; 10 s an object, 1m00s of setup (5 jobs of 2 builds recorded)" rec.txt
-	! $wg matrix --config est.yml --runners 2 2>err.txt && grep -q "go with --estimate" err.txt
-	! $wg matrix --config est.yml --estimate --github 2>err.txt && grep -q "estimate prints the estimate" err.txt
+	! $wg matrix --config est.yml --runners 2 2>err.txt || exit 1
+	grep -q "go with --estimate" err.txt
+	! $wg matrix --config est.yml --estimate --github 2>err.txt || exit 1
+	grep -q "estimate prints the estimate" err.txt
 	printf "big objects=12 speed=3\n" >bad.txt
-	! $wg matrix --config est.yml --estimate --times bad.txt 2>err.txt && grep -q "^wheelgen: error: bad.txt:1: .speed=3. is not one of objects=" err.txt
+	! $wg matrix --config est.yml --estimate --times bad.txt 2>err.txt || exit 1
+	grep -q "^wheelgen: error: bad.txt:1: .speed=3. is not one of objects=" err.txt
 	printf "nosuch objects=1\n" >bad.txt
-	! $wg matrix --config est.yml --estimate --times bad.txt 2>err.txt && grep -q "bad.txt:1: no package .nosuch. in the config" err.txt
+	! $wg matrix --config est.yml --estimate --times bad.txt 2>err.txt || exit 1
+	grep -q "bad.txt:1: no package .nosuch. in the config" err.txt
 '
 
 # shards suggest: flash-attn's production cell as the issue measured it (73 objects, 9.5 hours)
@@ -398,21 +407,26 @@ t_expect "shards suggest: the objects from the build log, setup and time per obj
 	[ "$(tail -n 1 "$WORK/sug.out")" = "shards: \"3\"   (jobs of at most 5h30m)" ]
 	$wg shards suggest --builddir "$WORK/sug" --target-minutes 240 "$sugcell" | tail -n 1 | grep -qx "shards: \"4\" .*"
 	rm "$WORK/sug/logs/$sugcell.shard1.log"
-	! $wg shards suggest --builddir "$WORK/sug" "$sugcell" 2>"$WORK/sug.err" && grep -q "give --setup-minutes" "$WORK/sug.err"
+	! $wg shards suggest --builddir "$WORK/sug" "$sugcell" 2>"$WORK/sug.err" || exit 1
+	grep -q "give --setup-minutes" "$WORK/sug.err"
 	$wg shards suggest --builddir "$WORK/sug" --setup-minutes 10 "$sugcell" | tail -n 1 | grep -qx "shards: \"3\" .*"
-	! $wg shards suggest --builddir "$WORK/sug" --setup-minutes 10 --target-minutes 5 "$sugcell" 2>"$WORK/sug.err" && grep -q "no N up to 64 fits" "$WORK/sug.err"
+	! $wg shards suggest --builddir "$WORK/sug" --setup-minutes 10 --target-minutes 5 "$sugcell" 2>"$WORK/sug.err" || exit 1
+	grep -q "no N up to 64 fits" "$WORK/sug.err"
 '
 
 # memory-aware width: configure --memory-gb 16 on the production config
 t_expect "configure --memory-gb 16: flash-attn builds with MAX_JOBS x NVCC_THREADS x 7 GB within 16 GB, and its spec says how; a build that does not fit even once says that" '
-	rm -rf "$WORK/m16" && mkdir "$WORK/m16"
+	rm -rf "$WORK/m16"
+	mkdir "$WORK/m16"
 	printf "machine x86_64\nmemory_gb 16\ncpus 4\npython 3.12 /usr/bin/python3\ncuda 13.0 /usr/local/cuda-13.0\n" >"$WORK/m16/host.txt"
 	$wg gen --config "$top/config/packages.yml" --builddir "$WORK/m16" --host "$WORK/m16/host.txt" >/dev/null 2>&1
 	spec=$WORK/m16/cells/flash-attn-2.8.3-py312-cu130-torch2.15/spec
 	j=$(sed -n "s/^WG_MAX_JOBS=//p" "$spec") t=$(sed -n "s/^WG_NVCC_THREADS=//p" "$spec")
-	[ "$j" -le 2 ] && [ $((j * t * 7)) -le 16 ]
+	[ "$j" -le 2 ]
+	[ $((j * t * 7)) -le 16 ]
 	grep -q "^WG_WIDTH=.MAX_JOBS $j of 4: $j x NVCC_THREADS $t x memory_per_job_gb 7.0 = 14.0 GB of the 16.0 GB builds may use here" "$spec"
 	sed "s/^memory_gb .*/memory_gb 10/" "$WORK/m16/host.txt" >"$WORK/m16/host10.txt"
 	$wg gen --config "$top/config/packages.yml" --builddir "$WORK/m16" --host "$WORK/m16/host10.txt" >/dev/null 2>&1
-	grep -q "^WG_MAX_JOBS=1$" "$spec" && grep -q "even 1 job x NVCC_THREADS 2 x memory_per_job_gb 7.0 = 14.0 GB is more than the 10.0 GB" "$spec"
+	grep -q "^WG_MAX_JOBS=1$" "$spec"
+	grep -q "even 1 job x NVCC_THREADS 2 x memory_per_job_gb 7.0 = 14.0 GB is more than the 10.0 GB" "$spec"
 '

@@ -99,19 +99,25 @@ if t_ninja_ran "$WORK/ran2" && [ ! -s "$WORK/ran2" ]; then t_pass; else t_fail "
 # (in copies of the tree, so that this build directory stays as it is; the shared cells are made
 # again from the restored wheel and tested again: their test records are not restored)
 t_expect "published to a directory store, the builder is restored by a fresh copy (its cp38-abi3 wheel taken as a wheel for Python $py1) and nothing is built" '
-	t_copytree "$WORK/pub" && cp -R fixture "$WORK/pub/" && cd "$WORK/pub"
+	t_copytree "$WORK/pub"
+	cp -R fixture "$WORK/pub/"
+	cd "$WORK/pub"
 	printf "publish: {dir: \"%s\"}\n" "$WORK/store" >>fixture/packages.yml
 	./configure ${WG_CONFARGS:-} --config fixture/packages.yml >"$WORK/pub.configure.log" 2>&1
 	ninja publish >"$WORK/pub.log" 2>&1 || { tail -n 20 "$WORK/pub.log"; exit 1; }
-	[ -f "$WORK/store/$s1.manifest" ] && [ -f "$WORK/store/$s3.manifest" ]
-	t_copytree "$WORK/fresh" && cp -R "$src/fixture" "$WORK/fresh/" && cd "$WORK/fresh"
+	[ -f "$WORK/store/$s1.manifest" ]
+	[ -f "$WORK/store/$s3.manifest" ]
+	t_copytree "$WORK/fresh"
+	cp -R "$src/fixture" "$WORK/fresh/"
+	cd "$WORK/fresh"
 	./configure ${WG_CONFARGS:-} --config fixture/packages.yml >"$WORK/fresh.configure.log" 2>&1
 	WHEELGEN_STORE=$WORK/store ninja >"$WORK/fresh.log" 2>&1 || { tail -n 20 "$WORK/fresh.log"; exit 1; }
 	cat "$WORK/fresh.log"
 	grep -q "restored $s1 from the store $WORK/store/" "$WORK/fresh.log"
-	! grep -q "not for Python\|damaged" "$WORK/fresh.log"
+	! grep -q "not for Python\|damaged" "$WORK/fresh.log" || exit 1
 	[ -z "$(find out/logs -name "*.build.log" -o -name "$s1.test.log")" ]
-	grep -q "^origin=store$" "out/wheels/$s1/manifest" && grep -q "^abi_from=$s1$" "out/wheels/$s3/manifest"
+	grep -q "^origin=store$" "out/wheels/$s1/manifest"
+	grep -q "^abi_from=$s1$" "out/wheels/$s3/manifest"
 '
 
 t_case "a package that claims abi3 but builds a CPython-specific wheel fails, saying so"

@@ -213,13 +213,16 @@ t_expect "each CUDA wheel's manifest lists its GPU code (gpu_archs), as NVIDIA's
 	t_toolvenv "$WORK/cuobjdump" "nvidia-cuda-cuobjdump>=13"
 	cuobjdump=$(find "$WORK/cuobjdump" -name cuobjdump -type f | head -n 1)
 	for cell in $cells; do
-		rm -rf "$WORK/so" && mkdir "$WORK/so" && (cd "$WORK/so" && unzip -q "$src/out/wheels/$cell/"*.whl)
+		rm -rf "$WORK/so"
+		mkdir "$WORK/so"
+		(cd "$WORK/so" && unzip -q "$src/out/wheels/$cell/"*.whl)
 		# cuobjdump: "ELF file 1: x.1.sm_90.cubin", "PTX file 1: x.1.sm_90.ptx"
 		want=$(find "$WORK/so" -name "*.so" -exec "$cuobjdump" --list-elf --list-ptx {} \; 2>/dev/null |
 			sed -n "s/^ELF file.*\.\(sm_[0-9a-z]*\)\.cubin$/\1/p; s/^PTX file.*\.sm_\([0-9a-z]*\)\.ptx$/compute_\1/p" | sort -u)
 		got=$(sed -n "s/^gpu_archs=//p" "out/wheels/$cell/manifest" | tr " " "\n" | sort -u)
 		echo "$cell: manifest [$got], cuobjdump [$want]"
-		[ -n "$want" ] && [ "$got" = "$want" ]
+		[ -n "$want" ]
+		[ "$got" = "$want" ]
 	done
 '
 
@@ -339,7 +342,9 @@ t_expect "a C extension linking the shared CUDA runtime and cuBLAS: its wheel re
 	case ${w##*/} in wgrt-0.1.0-cp*-manylinux_2_*_x86_64.whl) ;; *) echo "$w"; exit 1 ;; esac
 	unzip -p "$w" "*.dist-info/METADATA" | grep -qx "Requires-Dist: cuda-toolkit\[cublas,cudart\]==$cu\.\*"
 	[ -z "$(unzip -Z1 "$w" | grep libcu)" ]
-	rm -rf "$WORK/rtx" && mkdir "$WORK/rtx" && (cd "$WORK/rtx" && unzip -q "$w")
+	rm -rf "$WORK/rtx"
+	mkdir "$WORK/rtx"
+	(cd "$WORK/rtx" && unzip -q "$w")
 	readelf -d "$WORK"/rtx/wgrt/_rt*.so | grep -q "Library runpath: \[\$ORIGIN/../nvidia/cu${cu%%.*}/lib\]"
 	grep -q "^wheelgen: the view: a mount namespace (unshare) hides" "out/logs/$rt.test.log"
 	grep -q "^  | hidden: /usr/local/cuda-$cu$" "out/logs/$rt.test.log"
@@ -351,7 +356,7 @@ rtcfg '    repair: {cuda: none}'
 # shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
 t_expect "the same wheel with repair.cuda: none (it neither carries nor declares the runtime): its test fails, naming libcudart.so.13, which this host has outside the view" '
 	ninja build.ninja >/dev/null 2>&1
-	! ninja "test/$rt" >"$WORK/rtnone.log" 2>&1
+	! ninja "test/$rt" >"$WORK/rtnone.log" 2>&1 || exit 1
 	[ ! -f "out/tests/$rt.ok" ]
 	unzip -p out/wheels/$rt/*.whl "*.dist-info/METADATA" | grep -c "^Requires-Dist:" | grep -qx 0
 	grep -q "links libcublas.so.13, libcudart.so.13, which it does not carry nor declares (repair.cuda: none)" "out/logs/$rt.build.log"

@@ -195,7 +195,7 @@ if [ -n "$pimage" ]; then
 		ninja -n -d explain "test/$c" >"$WORK/x5.log" 2>&1
 		got=$(explain test-container.sh <"$WORK/x5.log")
 		[ "$got" = "test " ] || { echo "test-container.sh: $got"; exit 1; }
-		! grep -q "WHEEL $c" "$WORK/x5.log"
+		! grep -q "WHEEL $c" "$WORK/x5.log" || exit 1
 	'
 	# shellcheck disable=SC2016
 	t_expect "podman and the host backend build the same wheel bytes where the toolchain is the same (Debian 12 Python 3.11 and gcc 12), or the difference is the Python build's" '

@@ -53,15 +53,20 @@ t_expect "ninja builds and tests both cells; the root file system is made first"
 	ninja >"$WORK/q.log" 2>&1
 	echo "# the quickstart for x86_64 and aarch64: $(($(date +%s) - start)) s (the root file system: $(sed -n "s/.*root file system.*, \([0-9]*\) s$/\1/p" out/sysroots/aarch64-bookworm.log) s)"
 	grep -q "SYSROOT .*aarch64-bookworm" "$WORK/q.log"
-	[ -f "out/tests/$q.ok" ] && [ -f "out/tests/$qa.ok" ]
+	[ -f "out/tests/$q.ok" ]
+	[ -f "out/tests/$qa.ok" ]
 '
 t_expect "the aarch64 wheel: its extension is ELF aarch64, its tag manylinux aarch64, its manifest says aarch64; the x86_64 wheel is as it was" '
 	w=$src/$(ls out/wheels/$qa/*.whl)
 	case ${w##*/} in wgquickstart-0.1.0-cp311-cp311-manylinux_2_28_aarch64.whl) ;; *) echo "$w"; exit 1 ;; esac
-	rm -rf "$WORK/x" && mkdir "$WORK/x" && cd "$WORK/x" && unzip -q "$w"
+	rm -rf "$WORK/x"
+	mkdir "$WORK/x"
+	cd "$WORK/x"
+	unzip -q "$w"
 	readelf -h wgquickstart/_speedups.cpython-311-aarch64-linux-gnu.so | grep -q "Machine: *AArch64"
 	cd "$src"
-	grep -q "^platform=aarch64$" "out/wheels/$qa/manifest" && grep -q "^tags=cp311-cp311-manylinux_2_28_aarch64$" "out/wheels/$qa/manifest"
+	grep -q "^platform=aarch64$" "out/wheels/$qa/manifest"
+	grep -q "^tags=cp311-cp311-manylinux_2_28_aarch64$" "out/wheels/$qa/manifest"
 	ls out/wheels/$q/wgquickstart-0.1.0-cp311-cp311-manylinux_2_*_x86_64.whl
 	grep -q "wheelgen: cross-building for aarch64 on x86_64: aarch64-linux-gnu-gcc" "out/logs/$qa.build.log"
 '
@@ -69,7 +74,7 @@ t_expect "its test ran emulated: the log says so, the module was loaded by the P
 	grep -q "^wheelgen: testing emulated (qemu-user, no binfmt_misc) for aarch64 on x86_64" "out/logs/$qa.test.log"
 	grep -q "^imported compiled module wgquickstart._speedups$" "out/logs/$qa.test.log"
 	grep -q "^emulated=qemu-aarch64-static$" "out/tests/$qa.ok"
-	! grep -q "^emulated=" "out/tests/$q.ok"
+	! grep -q "^emulated=" "out/tests/$q.ok" || exit 1
 '
 
 t_expect "both cells published to a directory store: a fresh clone's ninja restores the aarch64 cell (its wheel checked as aarch64) and builds nothing" '
@@ -108,7 +113,8 @@ trap stop_exit EXIT
 nginx -c "$nd/nginx.conf" >"$nd/start.log" 2>&1 || cat "$nd/start.log"
 t_expect "the index lists both wheels; pip download --platform manylinux_2_28_aarch64 resolves the aarch64 one, and pip here installs the x86_64 one, which works" '
 	[ "$(grep -c "\.whl#sha256=" out/index/simple/wgquickstart/index.html)" -eq 2 ]
-	grep -q "<td>aarch64</td>" out/index/index.html && grep -q "<td>x86_64</td>" out/index/index.html
+	grep -q "<td>aarch64</td>" out/index/index.html
+	grep -q "<td>x86_64</td>" out/index/index.html
 	python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_28_aarch64 --python-version 3.11 \
 		--index-url "http://127.0.0.1:$port/simple/" -d "$WORK/dl" wgquickstart
 	ls "$WORK/dl/wgquickstart-0.1.0-cp311-cp311-manylinux_2_28_aarch64.whl"
@@ -137,7 +143,7 @@ packages:
 YML
 t_expect "a wheel holding a shared object of another machine is refused by the build" '
 	./configure ${WG_CONFARGS:-} --config fixture/alien.yml >"$WORK/alien.configure.log" 2>&1
-	! ninja wheel/alien-1.0-py311-aarch64 >"$WORK/alien.log" 2>&1
+	! ninja wheel/alien-1.0-py311-aarch64 >"$WORK/alien.log" 2>&1 || exit 1
 	grep -q "holds shared objects of another machine than aarch64" "$WORK/alien.log"
 	grep -q "alien/libnative.so (x86_64)" "out/logs/alien-1.0-py311-aarch64.build.log"
 	[ ! -f out/wheels/alien-1.0-py311-aarch64/manifest ]
@@ -169,7 +175,7 @@ YML
 t_expect "an aarch64 wheel without a compiled module of the x86_64 wheel built here is refused, naming the module and both wheels" '
 	./configure ${WG_CONFARGS:-} --config fixture/wgmods.yml >"$WORK/mods.configure.log" 2>&1
 	ninja wheel/wgmods-1.0-py311 >"$WORK/mods.log" 2>&1
-	! ninja wheel/wgmods-1.0-py311-aarch64 >>"$WORK/mods.log" 2>&1
+	! ninja wheel/wgmods-1.0-py311-aarch64 >>"$WORK/mods.log" 2>&1 || exit 1
 	grep -q "wgmods-1.0-cp311-cp311-linux_aarch64.whl lacks compiled modules that the x86_64 wheel wgmods-1.0-cp311-cp311-manylinux_2_[0-9]*_x86_64.whl (wgmods-1.0-py311) has: wgmods.fast._x: the build for aarch64 left them out" "$WORK/mods.log"
 	[ ! -f out/wheels/wgmods-1.0-py311-aarch64/manifest ]
 '
@@ -276,7 +282,7 @@ t_expect "a host without the cross tools: configure says what is missing, and as
 	done
 	PATH=$WORK/nobin ./configure ${WG_CONFARGS:-} --config "$qcfg" >"$WORK/nocross.log" 2>&1
 	grep -q "warning: the config names aarch64 cells, but this x86_64 host lacks what cross-builds them: gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static" "$WORK/nocross.log"
-	! PATH=$WORK/nobin ninja "wheel/$qa" >"$WORK/nocross.ninja.log" 2>&1
+	! PATH=$WORK/nobin ninja "wheel/$qa" >"$WORK/nocross.ninja.log" 2>&1 || exit 1
 	grep -q "cannot build $qa on this host: this x86_64 host has no cross toolchain for aarch64" "$WORK/nocross.ninja.log"
 '
 
@@ -291,10 +297,13 @@ t_expect "the CUDA fixture for aarch64, two Pythons: nvcc builds an aarch64 exte
 	ninja test/wgcuda-0.1.0-py311-cu130-aarch64 >"$WORK/cuda.log" 2>&1
 	ninja test/wgcuda-0.1.0-py313-cu130-aarch64 >>"$WORK/cuda.log" 2>&1
 	for c in wgcuda-0.1.0-py311-cu130-aarch64 wgcuda-0.1.0-py313-cu130-aarch64; do
-		[ -f "out/tests/$c.ok" ] && grep -q "^gpu=skipped$" "out/tests/$c.ok"
+		[ -f "out/tests/$c.ok" ]
+		grep -q "^gpu=skipped$" "out/tests/$c.ok"
 		w=$src/$(ls out/wheels/$c/*.whl)
 		case ${w##*/} in wgcuda-0.1.0+cu130-cp31[13]-cp31[13]-manylinux_2_*_aarch64.whl) ;; *) echo "$w"; exit 1 ;; esac
-		rm -rf "$WORK/cx" && mkdir "$WORK/cx" && (cd "$WORK/cx" && unzip -q "$w")
+		rm -rf "$WORK/cx"
+		mkdir "$WORK/cx"
+		(cd "$WORK/cx" && unzip -q "$w")
 		so=$(find "$WORK/cx" -name "_kernels*.so")
 		readelf -h "$so" | grep -q "Machine: *AArch64"
 		readelf -S "$so" | grep -q "\.nv_fatbin"
@@ -341,7 +350,9 @@ t_expect "CMake's CUDA cross build (examples/cmake-cuda, scikit-build-core, CUDA
 	grep "Linking CXX shared module\|-shared .*-o _kernels" "$l" | grep -q "cuda-aarch64/targets/aarch64-linux/lib/libcublas.so"
 	w=$src/$(ls out/wheels/$c/*.whl)
 	case ${w##*/} in wgcmake-0.1.0+cu130-cp311-cp311-manylinux_2_*_aarch64.whl) ;; *) echo "$w"; exit 1 ;; esac
-	rm -rf "$WORK/cm" && mkdir "$WORK/cm" && (cd "$WORK/cm" && unzip -q "$w")
+	rm -rf "$WORK/cm"
+	mkdir "$WORK/cm"
+	(cd "$WORK/cm" && unzip -q "$w")
 	so=$WORK/cm/wgcmake/_kernels.cpython-311-aarch64-linux-gnu.so
 	readelf -h "$so" | grep -q "Machine: *AArch64"
 	readelf -S "$so" | grep -q "\.nv_fatbin"
@@ -353,9 +364,12 @@ t_expect "the CMake wheel for aarch64 links the shared CUDA runtime and cuBLAS a
 	for c in $a; do
 		w=$(ls out/wheels/$c/*.whl)
 		unzip -p "$w" "*.dist-info/METADATA" | grep -qx "Requires-Dist: cuda-toolkit\[cublas,cudart\]==13.0.\*"
-		rm -rf "$WORK/cmr" && mkdir "$WORK/cmr" && (cd "$WORK/cmr" && unzip -q "$src/$w")
+		rm -rf "$WORK/cmr"
+		mkdir "$WORK/cmr"
+		(cd "$WORK/cmr" && unzip -q "$src/$w")
 		readelf -d "$WORK"/cmr/wgcmake/_kernels*.so >"$WORK/cmr.dyn"
-		grep -q "Shared library: \[libcudart.so.13\]" "$WORK/cmr.dyn" && grep -q "Shared library: \[libcublas.so.13\]" "$WORK/cmr.dyn"
+		grep -q "Shared library: \[libcudart.so.13\]" "$WORK/cmr.dyn"
+		grep -q "Shared library: \[libcublas.so.13\]" "$WORK/cmr.dyn"
 		grep -q "Library runpath: \[\$ORIGIN/../nvidia/cu13/lib\]" "$WORK/cmr.dyn"
 		[ -z "$(unzip -Z1 "$w" | grep "libcu")" ]
 		grep -q "^wheelgen: the view: a mount namespace (unshare) hides" "out/logs/$c.test.log"
@@ -370,8 +384,10 @@ t_expect "the CMake wheel for aarch64 links the shared CUDA runtime and cuBLAS a
 # shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
 t_expect "no path of the build machine in any wheel built here, and a clone at another, longer path builds the CMake CUDA wheel cross-built for aarch64 to the same bytes" '
 	for w in out/wheels/*/*.whl; do
-		rm -rf "$WORK/bp" && mkdir "$WORK/bp" && (cd "$WORK/bp" && unzip -q "$src/$w")
-		! grep -r -l -F "$src/out" "$WORK/bp" >"$WORK/bp.found"
+		rm -rf "$WORK/bp"
+		mkdir "$WORK/bp"
+		(cd "$WORK/bp" && unzip -q "$src/$w")
+		! grep -r -l -F "$src/out" "$WORK/bp" >"$WORK/bp.found" || exit 1
 		[ ! -s "$WORK/bp.found" ] || { echo "$w names $src/out: $(cat "$WORK/bp.found")"; exit 1; }
 	done
 	t_copytree "$WORK/a/much/longer/clone"

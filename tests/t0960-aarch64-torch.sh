@@ -26,15 +26,19 @@ t_expect "the torch fixture cross-builds for aarch64 and its test runs emulated"
 	start=$(date +%s)
 	ninja "test/$c" >"$WORK/ninja.log" 2>&1
 	echo "# the aarch64 torch cell: $(($(date +%s) - start)) s (build $(sed -n "s/^wheelgen-step: end [0-9]* 0 \([0-9]*\) s$/\1/p" "out/logs/$c.build.log") s, test $(sed -n "s/^wheelgen-step: end [0-9]* 0 \([0-9]*\) s$/\1/p" "out/logs/$c.test.log") s)"
-	[ -f "out/tests/$c.ok" ] && grep -q "^emulated=qemu-aarch64-static$" "out/tests/$c.ok"
+	[ -f "out/tests/$c.ok" ]
+	grep -q "^emulated=qemu-aarch64-static$" "out/tests/$c.ok"
 '
 t_expect "its wheel: aarch64, manylinux, labelled, torch and CUDA libraries left out; its extension ELF aarch64, built for sm_90 against the aarch64 torch" '
 	w=$src/$(ls out/wheels/$c/*.whl)
 	case ${w##*/} in wgtorch-0.1.0+cu130torch2.13-cp311-cp311-manylinux_2_*_aarch64.whl) ;; *) echo "$w"; exit 1 ;; esac
-	rm -rf "$WORK/x" && mkdir "$WORK/x" && cd "$WORK/x" && unzip -q "$w"
+	rm -rf "$WORK/x"
+	mkdir "$WORK/x"
+	cd "$WORK/x"
+	unzip -q "$w"
 	readelf -h wgtorch/_C.cpython-311-aarch64-linux-gnu.so | grep -q "Machine: *AArch64"
 	readelf -d wgtorch/_C.cpython-311-aarch64-linux-gnu.so | grep -q "NEEDED.*libc10.so"
-	! ls -d wgtorch.libs 2>/dev/null | grep -q .
+	! ls -d wgtorch.libs 2>/dev/null | grep -q . || exit 1
 	cd "$src"
 	grep -q "target/torch/include" "out/logs/$c.build.log"
 	grep -q "GPU code in the wheel: sm_90" "out/logs/$c.build.log"

@@ -133,16 +133,17 @@ t_expect "the CUDA cell for win_amd64 is not buildable here, and says why; it is
 	out/wheelgen matrix --config "$cfg" --host out/host.txt --table >"$WORK/table"
 	grep -q "^$cu  *win_amd64  no: a Windows runner with MSVC is needed" "$WORK/table"
 	grep -q "^wgnodll-0.1.0-py314-win_amd64  *win_amd64  no: no Windows CPython 3.14 on this host: configure fetches python.org.s CPython 3.10 to 3.13" "$WORK/table"
-	! out/wheelgen matrix --config "$cfg" | grep -q "^$cu$"
-	! out/wheelgen matrix --config "$cfg" --github --split 3 | grep -q "$cu"
-	! ninja "wheel/$cu" >"$WORK/cu.log" 2>&1
+	! out/wheelgen matrix --config "$cfg" | grep -q "^$cu$" || exit 1
+	! out/wheelgen matrix --config "$cfg" --github --split 3 | grep -q "$cu" || exit 1
+	! ninja "wheel/$cu" >"$WORK/cu.log" 2>&1 || exit 1
 	grep -q "cannot build $cu on this host: a Windows runner with MSVC is needed" "$WORK/cu.log"
 '
 
 t_expect "--table: the columns line up for win_amd64 rows too; --count counts the cells matrix lists (not the CUDA cell no lane builds)" '
 	out/wheelgen matrix --config "$cfg" --host out/host.txt --table >"$WORK/table"
 	[ "$(awk "{ print index(\$0, \"  yes\") + index(\$0, \"  no: \") + index(\$0, \"  BUILDS HERE\") }" "$WORK/table" | sort -u | wc -l)" = 1 ]
-	grep -q "^$w13  *win_amd64  yes$" "$WORK/table" && grep -q "^$q  *x86_64     yes$" "$WORK/table"
+	grep -q "^$w13  *win_amd64  yes$" "$WORK/table"
+	grep -q "^$q  *x86_64     yes$" "$WORK/table"
 	[ "$(out/wheelgen matrix --config "$cfg" --count)" = "$(printf "(all)\t%s" "$(out/wheelgen matrix --config "$cfg" | wc -l)")" ]
 	sed -n "/^  wgcuda:/,/^    test_import:/p" "$cfg" | sed "1i packages:" >examples/quickstart/cuonly.yml
 	[ -z "$(out/wheelgen matrix --config examples/quickstart/cuonly.yml)" ]
@@ -151,10 +152,13 @@ t_expect "--table: the columns line up for win_amd64 rows too; --count counts th
 
 t_expect "ninja builds and tests the win_amd64 cells under wine; the one whose DLL is missing fails with DLL load failed" '
 	start=$(date +%s)
-	! ninja -k 0 >"$WORK/q.log" 2>&1
+	! ninja -k 0 >"$WORK/q.log" 2>&1 || exit 1
 	echo "# ninja, 4 wheels and tests: $(($(date +%s) - start)) s; wine tests: $(sed -n "s/^wheelgen-step: end .* 0 \([0-9]*\) s$/\1 s/p" out/logs/$w10.test.log out/logs/$w13.test.log | tr "\n" " ")"
-	[ -f "out/tests/$q.ok" ] && [ -f "out/tests/$w10.ok" ] && [ -f "out/tests/$w13.ok" ]
-	[ ! -f "out/tests/$nodll.ok" ] && [ -f "out/wheels/$nodll/manifest" ]
+	[ -f "out/tests/$q.ok" ]
+	[ -f "out/tests/$w10.ok" ]
+	[ -f "out/tests/$w13.ok" ]
+	[ ! -f "out/tests/$nodll.ok" ]
+	[ -f "out/wheels/$nodll/manifest" ]
 	grep -q "DLL load failed while importing wgnodll" "out/logs/$nodll.test.log"
 	grep -q "FAILED: .*$nodll" "$WORK/q.log"
 '
@@ -172,13 +176,18 @@ t_expect "each win_amd64 wheel: tagged cpXY-win_amd64, its module a PE32+ x86-64
 		py=$(echo "$c" | sed "s/.*-py\([0-9]*\)-.*/\1/")
 		w=$src/$(ls out/wheels/$c/*.whl)
 		case ${w##*/} in "wgquickstart-0.1.0-cp$py-cp$py-win_amd64.whl") ;; *) echo "$w"; exit 1 ;; esac
-		rm -rf "$WORK/x" && mkdir "$WORK/x" && cd "$WORK/x" && unzip -q "$w"
+		rm -rf "$WORK/x"
+		mkdir "$WORK/x"
+		cd "$WORK/x"
+		unzip -q "$w"
 		file "wgquickstart/_speedups.cp$py-win_amd64.pyd" | grep -q "PE32+ executable (DLL).* x86-64, for MS Windows"
 		x86_64-w64-mingw32-objdump -p "wgquickstart/_speedups.cp$py-win_amd64.pyd" >"$WORK/dlls"
-		grep -q "DLL Name: python$py.dll" "$WORK/dlls" && grep -q "DLL Name: api-ms-win-crt-" "$WORK/dlls"
-		! grep -qi "DLL Name: msvcrt.dll\|libgcc" "$WORK/dlls"
+		grep -q "DLL Name: python$py.dll" "$WORK/dlls"
+		grep -q "DLL Name: api-ms-win-crt-" "$WORK/dlls"
+		! grep -qi "DLL Name: msvcrt.dll\|libgcc" "$WORK/dlls" || exit 1
 		cd "$src"
-		grep -q "^platform=win_amd64$" "out/wheels/$c/manifest" && grep -q "^tags=cp$py-cp$py-win_amd64$" "out/wheels/$c/manifest"
+		grep -q "^platform=win_amd64$" "out/wheels/$c/manifest"
+		grep -q "^tags=cp$py-cp$py-win_amd64$" "out/wheels/$c/manifest"
 		grep -q "^wheelgen: repairing .* with delvewheel" "out/logs/$c.build.log"
 		grep -q "^wheelgen: testing under wine for win_amd64" "out/logs/$c.test.log"
 		grep -qi "^imported wgquickstart from Z:.*\\\\venv\\\\Lib\\\\site-packages\\\\wgquickstart" "out/logs/$c.test.log"
@@ -190,7 +199,8 @@ t_expect "each win_amd64 wheel: tagged cpXY-win_amd64, its module a PE32+ x86-64
 t_expect "the index lists the win_amd64 wheels beside the linux one; pip download --platform win_amd64 gets the right one" '
 	ninja index >/dev/null 2>&1
 	p=out/index/simple/wgquickstart/index.html
-	grep -q "wgquickstart-0.1.0-cp311-cp311-manylinux_2_[0-9]*_x86_64.whl" $p && grep -q "wgquickstart-0.1.0-cp313-cp313-win_amd64.whl" $p &&
+	grep -q "wgquickstart-0.1.0-cp311-cp311-manylinux_2_[0-9]*_x86_64.whl" $p
+	grep -q "wgquickstart-0.1.0-cp313-cp313-win_amd64.whl" $p &&
 		grep -q "wgquickstart-0.1.0-cp310-cp310-win_amd64.whl" $p
 	grep -q ">win_amd64<" out/index/index.html
 	python3 -m pip download -q --no-deps --only-binary=:all: --platform win_amd64 --python-version 3.13 \

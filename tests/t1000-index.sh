@@ -679,19 +679,20 @@ t_expect "a torch package: without torch the finder takes the newest torch the d
 t_expect "the selector in headless chromium shows, for each setup chosen (in the URL fragment), the command the finder prints when told that setup, or the same reason" '
 	[ -s "$WORK/dom.html" ]
 	fail=
-	# the page as it opens (no fragment: the newest Python and CUDA), and CUDA 13.0
+	# the page as it opens (no fragment: the newest Python and CUDA), and CUDA 13.0; the finder told
+	# of no driver and no GPU, as the page knows none (not the nvidia-smi of this host)
 	pick "$WORK/dom.html" >"$WORK/s1"
-	"$WORK/fv/bin/python" templates/find.py --index "$url" --platform x86_64 --python "$py" --cuda 13.2 --json wgcuda >"$WORK/f1" || true
+	"$WORK/fv/bin/python" templates/find.py --index "$url" --platform x86_64 --python "$py" --cuda 13.2 --driver none --gpu none --json wgcuda >"$WORK/f1" || true
 	dom "$url/#package=wgcuda&platform=x86_64&python=$py&cuda=13.0" >"$WORK/dom2.html"
 	pick "$WORK/dom2.html" >"$WORK/s2"
-	"$WORK/fv/bin/python" templates/find.py --index "$url" --platform x86_64 --python "$py" --cuda 13.0 --json wgcuda >"$WORK/f2" || true
+	"$WORK/fv/bin/python" templates/find.py --index "$url" --platform x86_64 --python "$py" --cuda 13.0 --driver none --gpu none --json wgcuda >"$WORK/f2" || true
 	# the made-up torch package, from file://: no torch (it brings one); a Python it has no wheel for
 	dom "$fk/index.html#package=wgfake&platform=x86_64&python=3.11&torch=none&cuda=12.8" >"$WORK/dom3.html"
 	pick "$WORK/dom3.html" >"$WORK/s3"
-	"$WORK/fv/bin/python" templates/find.py --index "$fk" --platform x86_64 --python 3.11 --torch none --cuda 12.8 --json wgfake >"$WORK/f3" || true
+	"$WORK/fv/bin/python" templates/find.py --index "$fk" --platform x86_64 --python 3.11 --torch none --cuda 12.8 --driver none --gpu none --json wgfake >"$WORK/f3" || true
 	dom "$fk/index.html#package=wgfake&platform=x86_64&python=3.15&torch=2.14&cuda=13.0" >"$WORK/dom4.html"
 	pick "$WORK/dom4.html" >"$WORK/s4"
-	"$WORK/fv/bin/python" templates/find.py --index "$fk" --platform x86_64 --python 3.15 --torch 2.14 --cuda 13.0 --json wgfake >"$WORK/f4" || true
+	"$WORK/fv/bin/python" templates/find.py --index "$fk" --platform x86_64 --python 3.15 --torch 2.14 --cuda 13.0 --driver none --gpu none --json wgfake >"$WORK/f4" || true
 	for k in 1 2 3 4; do
 		told "$WORK/f$k" >"$WORK/t$k"
 		echo "setup $k: selector / finder"; cat "$WORK/s$k" "$WORK/t$k"
@@ -797,7 +798,8 @@ t_expect "the landing page shows the uv variants command; run as printed (a 13.2
 	cmd=$(sed -n "s|^<pre><code>\(uv pip install --preview-features wheel-variants .*\)|\1|p" out/index/index.html |
 		sed -e "s|<span class=\"index\">INDEX</span>|$url|")
 	[ "$cmd" = "uv pip install --preview-features wheel-variants --index $url/variants/simple/ --default-index https://pypi.org/simple wgcuda" ]
-	rm -rf "$WORK/uvv" && "$UV" venv -q -p "$exe" "$WORK/uvv" >/dev/null 2>&1
+	rm -rf "$WORK/uvv"
+	"$UV" venv -q -p "$exe" "$WORK/uvv" >/dev/null 2>&1
 	(VIRTUAL_ENV=$WORK/uvv PATH=$(dirname "$UV"):$PATH NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION=13.2 && export VIRTUAL_ENV PATH NV_VARIANT_PROVIDER_FORCE_CUDA_DRIVER_VERSION && eval "$cmd")
 	"$WORK/uvv/bin/python" -c "import importlib.metadata as m; assert \"cu132\" in m.distribution(\"wgcuda\").read_text(\"variant.json\")"
 '
@@ -805,7 +807,8 @@ cp "$WORK/novariants.yml" examples/cuda/variants.yml
 # shellcheck disable=SC2016
 t_expect "index.variants off again: the variants tree and variants.json are removed, the rest stays" '
 	ninja >"$WORK/novariants.log" 2>&1
-	[ ! -e out/index/variants ] && [ ! -e out/index/files/wgcuda-0.1.0-variants.json ]
+	[ ! -e out/index/variants ]
+	[ ! -e out/index/files/wgcuda-0.1.0-variants.json ]
 	diff -r "$WORK/index-before/cu130" out/index/cu130
 '
 

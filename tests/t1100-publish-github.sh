@@ -362,7 +362,8 @@ else
 fi
 # (this tree built nothing and holds no store: out/ has no wheels, as a fresh clone's)
 t_expect "a fresh clone plans 0 cells missing from the releases (every manifest and wheel read from the stand-in)" '
-	[ ! -d out/wheels ] && [ ! -d out/store ]
+	[ ! -d out/wheels ]
+	[ ! -d out/store ]
 	start=$(date +%s)
 	env $ghenv out/wheelgen matrix --missing >"$WORK/missing" 2>"$WORK/missing.err"
 	echo "# planned $ncells cells in $(($(date +%s) - start)) s" >>"$WORK/times"
@@ -394,9 +395,9 @@ t_expect "the store read with GH_TOKEN: the API gets it (its log says auth=ok); 
 	: >"$fake/log"
 	GH_TOKEN=$token env $ghenv out/wheelgen store --unused >/dev/null 2>"$WORK/unused.err"
 	grep -q "^GET /repos/o/r/releases?per_page=100&page=1 auth=ok" "$fake/log"
-	! GH_TOKEN=ghp_wrongtoken env $ghenv out/wheelgen store --unused >/dev/null 2>"$WORK/unused.err"
+	! GH_TOKEN=ghp_wrongtoken env $ghenv out/wheelgen store --unused >/dev/null 2>"$WORK/unused.err" || exit 1
 	grep -q "HTTP status 401 (the store refused the token in GH_TOKEN: " "$WORK/unused.err"
-	! grep -q "ghp_wrongtoken\|$token" "$WORK/unused.err"
+	! grep -q "ghp_wrongtoken\|$token" "$WORK/unused.err" || exit 1
 '
 cat "$WORK/times" 2>/dev/null || true
 cd "$top"

@@ -385,16 +385,21 @@ t_expect "push 3: one added Python gives 1 missing, built and published; the ind
 '
 t_expect "push 3: a family of two Pythons with shards: \"2\": 2 part jobs compile the first Python's objects once, uploading them and the family's compile cache; a final job per Python: the first compiles nothing, the second only what includes Python.h (2 compiled, 2 from the family); both tested (each import checks its Python), published, and the index lists both wheels" '
 	s=$WORK/runs/p3
-	grep -qx "plan partcount1=2" "$s/outputs" && grep -qx "plan finalcount1=2" "$s/outputs" && grep -qx "plan partcount2=0" "$s/outputs"
+	grep -qx "plan partcount1=2" "$s/outputs"
+	grep -qx "plan finalcount1=2" "$s/outputs"
+	grep -qx "plan partcount2=0" "$s/outputs"
 	# (final1 needs every part job: it runs though parts2..parts4 were skipped)
 	[ "$(job p3 parts1)/$(job p3 parts2)/$(job p3 final1)/$(job p3 final2)/$(job p3 again)" = success//success// ]
 	a=$s/artifacts/$(cat "$s/runid")
 	for f in "shard-$cf1-part-1" "shard-$cf1-part-2" "family-$fam-part-1" "family-$fam-part-2" "wheels-$cf1" "wheels-$cf2"; do
 		ls "$a" | grep -qx "$f"
 	done
-	! ls "$a" | grep -q "^shard-$cf2-"
-	grep -qx "objects_compiled=0" "$store/$cf1.manifest" && grep -qx "objects_reused=4" "$store/$cf1.manifest"
-	grep -qx "objects_compiled=2" "$store/$cf2.manifest" && grep -qx "objects_family=2" "$store/$cf2.manifest" && grep -qx "objects_reused=0" "$store/$cf2.manifest"
+	! ls "$a" | grep -q "^shard-$cf2-" || exit 1
+	grep -qx "objects_compiled=0" "$store/$cf1.manifest"
+	grep -qx "objects_reused=4" "$store/$cf1.manifest"
+	grep -qx "objects_compiled=2" "$store/$cf2.manifest"
+	grep -qx "objects_family=2" "$store/$cf2.manifest"
+	grep -qx "objects_reused=0" "$store/$cf2.manifest"
 	[ "$(grep -o "wgfamily-0\.1\.0+cu130-cp3[0-9]*" "$pages/simple/wgfamily/index.html" | sort -u | wc -l)" = 2 ]
 	grep -q "^3 wheels to build (2 sharded: 2 part rows, then a final row each; 2 of them in 1 family sharing their parts):" "$s/summary.plan"
 	grep -q "^| parts1 | ubuntu-latest | \`$cf1\` | part 2 of 2 |$" "$s/summary.plan"
@@ -405,7 +410,7 @@ t_expect "push 3: a family of two Pythons with shards: \"2\": 2 part jobs compil
 	# (nothing stopped at a deadline: nothing restored or saved under shards-; the family'"'"'s
 	# compile cache was saved once)
 	grep -q "cache/restore: no entry for shards-$cf1-" "$s/out.final1"
-	! ls "$WORK/actcache" | grep -q "^shards-"
+	! ls "$WORK/actcache" | grep -q "^shards-" || exit 1
 	[ "$(ls "$WORK/actcache" | grep -c "^family-$fam-run-$(cat "$s/runid")-")" = 1 ]
 '
 
@@ -423,7 +428,7 @@ t_expect "push 4: a cell whose test fails: the run fails, the cell is not publis
 	[ "$(stored)" = "$(sorted "$c1" "$c2" "$c3" "$cf1" "$cf2")" ]
 	[ "$(listed)" = "$(sorted "$c1" "$c2" "$c3")" ]
 	ls "$WORK/runs/p4/artifacts/$(cat "$WORK/runs/p4/runid")" | grep -qx "logs-$c4"
-	! ls "$WORK/runs/p4/artifacts/$(cat "$WORK/runs/p4/runid")" | grep -q "^wheels-"
+	! ls "$WORK/runs/p4/artifacts/$(cat "$WORK/runs/p4/runid")" | grep -q "^wheels-" || exit 1
 '
 t_expect "push 4: the build summary says the test failed, names the log and its artifact, and quotes the error" '
 	s=$WORK/runs/p4/summary.build1

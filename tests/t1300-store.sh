@@ -112,7 +112,8 @@ t_expect "each input changes the key: env, source file, patch, template, contain
 	echo "/* a comment */" >>fixture/alpha/alpha/_c.c
 	[ "$(keyof . "$a1")" != "$k0" ]
 	cp "$proto/fixture/alpha/alpha/_c.c" fixture/alpha/alpha/_c.c
-	mkdir -p fixture/alpha/build && echo junk >fixture/alpha/build/x.o
+	mkdir -p fixture/alpha/build
+	echo junk >fixture/alpha/build/x.o
 	[ "$(keyof . "$a1")" = "$k0" ] # a build product is not a source
 	printf "%s\n" "--- a/setup.py" "+++ b/setup.py" "@@ -1 +1 @@" "-import os" "+import os  # one" >"$WORK/p.diff"
 	sed -i "s|test_import: alpha|test_import: alpha\n    patches: [\"$WORK/p.diff\"]|" fixture/packages.yml
@@ -130,13 +131,15 @@ t_expect "each input changes the key: env, source file, patch, template, contain
 	out/wheelgen key --config fixture/packages.yml --explain "$a1" | grep -q "^wheelgen cell key, format 1$"
 	# a git source: the lock file pins the commit
 	printf "%s\n" "defaults: {python: [\"$py1\"]}" "packages:" "  g:" "    source: {git: \"http://127.0.0.1:9/g.git\"}" "    versions: [\"1.0\"]" >fixture/git.yml
-	! out/wheelgen key --config fixture/git.yml "g-1.0-py$(nd "$py1")" 2>"$WORK/git.err"
+	! out/wheelgen key --config fixture/git.yml "g-1.0-py$(nd "$py1")" 2>"$WORK/git.err" || exit 1
 	grep -q "not known yet" "$WORK/git.err"
 	echo "g 1.0 1111111111111111111111111111111111111111" >fixture/git.lock
 	k1=$(out/wheelgen key --config fixture/git.yml "g-1.0-py$(nd "$py1")" | cut -d" " -f1)
 	echo "g 1.0 2222222222222222222222222222222222222222" >fixture/git.lock
 	k2=$(out/wheelgen key --config fixture/git.yml "g-1.0-py$(nd "$py1")" | cut -d" " -f1)
-	[ -n "$k1" ] && [ -n "$k2" ] && [ "$k1" != "$k2" ]
+	[ -n "$k1" ]
+	[ -n "$k2" ]
+	[ "$k1" != "$k2" ]
 	rm -rf fixture/alpha/build fixture/git.yml fixture/git.lock
 '
 
@@ -144,7 +147,8 @@ t_expect "runner A (empty out/, empty store) plans every cell, builds, tests and
 	cd "$WORK/a"
 	[ "$(plan "$WORK/a")" = "$(lines "$a1" "$a2" "$b1" "$b2")" ]
 	grep -q "store directory .* is missing: every cell counts as missing" "$WORK/a.plan.err"
-	ninja >"$WORK/a.ninja.log" 2>&1 && ninja publish >>"$WORK/a.ninja.log" 2>&1
+	ninja >"$WORK/a.ninja.log" 2>&1
+	ninja publish >>"$WORK/a.ninja.log" 2>&1
 	[ "$(origins .)" = "$(lines "$a1 build" "$a2 build" "$b1 build" "$b2 build")" ]
 	for c in "$a1" "$a2" "$b1" "$b2"; do
 		grep -q "^key=$(keyof . "$c")\$" "$store/$c.manifest"
@@ -207,7 +211,8 @@ index: {base_url: \"https://wheels.example.org/store/\"}"
 	cd "$WORK/e"
 	ninja merge-index >"$WORK/e.merge.log" 2>&1
 	grep -q "6 cells of the config restored (manifests only: the pages link the store)" "$WORK/e.merge.log"
-	[ -z "$(find out/store -name "*.whl")" ] && [ ! -d out/index/files ]
+	[ -z "$(find out/store -name "*.whl")" ]
+	[ ! -d out/index/files ]
 	grep -q "href=\"https://wheels.example.org/store/blobs/[0-9a-f]\{64\}/alpha-1.0-" out/index/simple/alpha/index.html
 '
 
@@ -215,7 +220,8 @@ t_expect "WHEELGEN_RETEST=1 tests a restored cell again" '
 	cd "$WORK/c"
 	ninja "wheel/$b1" >/dev/null
 	WHEELGEN_RETEST=1 ninja "test/$b1" >"$WORK/retest.log" 2>&1
-	[ -f "out/logs/$b1.test.log" ] && ! grep -q "passed before it was published" "$WORK/retest.log"
+	[ -f "out/logs/$b1.test.log" ]
+	! grep -q "passed before it was published" "$WORK/retest.log" || exit 1
 '
 
 # bad stores: each a warning naming it; the cell builds; nothing lost
@@ -232,7 +238,8 @@ t_expect "a store entry whose wheel has a wrong hash: a warning names it, the ce
 	grep -q "took the damaged entry $store/$b1.manifest out of the store" "$WORK/d.log"
 	mv "$store/$b1.manifest.damaged" "$store/$b1.manifest"
 	grep -q "^origin=build$" "out/wheels/$b1/manifest"
-	ninja "wheel/$b2" >/dev/null 2>&1 && grep -q "^origin=store$" "out/wheels/$b2/manifest"
+	ninja "wheel/$b2" >/dev/null 2>&1
+	grep -q "^origin=store$" "out/wheels/$b2/manifest"
 '
 t_expect "a store manifest without a key: a warning, the cell builds" '
 	cd "$WORK/d"
@@ -263,8 +270,11 @@ t_expect "store --unused lists the entries no cell keys (a dropped package, a ch
 	[ "$(cut -f1 "$WORK/unused" | sort)" = "$(lines "$a1.manifest" "$a2.manifest" "$a3.manifest" "$b3.manifest" "$g1.manifest" "$g2.manifest")" ]
 	fa=$(sed -n "s/^stored=//p" "$store/$a1.manifest")
 	out/wheelgen store --unused --delete --config fixture/packages.yml --host out/host.txt >"$WORK/deleted" 2>&1
-	[ ! -e "$store/$a1.manifest" ] && [ ! -e "$store/$fa" ] && [ ! -e "$store/$fa.metadata" ]
-	[ -e "$store/$b1.manifest" ] && [ -e "$store/$(sed -n "s/^stored=//p" "$store/$b1.manifest")" ]
+	[ ! -e "$store/$a1.manifest" ]
+	[ ! -e "$store/$fa" ]
+	[ ! -e "$store/$fa.metadata" ]
+	[ -e "$store/$b1.manifest" ]
+	[ -e "$store/$(sed -n "s/^stored=//p" "$store/$b1.manifest")" ]
 	[ -z "$(out/wheelgen store --unused --config fixture/packages.yml --host out/host.txt 2>/dev/null)" ]
 '
 
@@ -320,7 +330,9 @@ t_expect "the HTTP store: --unused reads its listing, --delete removes with DELE
 	cd "$WORK/b"
 	writeconfig . "\"$py1\"" one "" "{http: \"$url\"}"
 	out/wheelgen store --unused --delete --config fixture/packages.yml --host out/host.txt >"$WORK/hdel" 2>&1
-	grep -q "^$a2.manifest	" "$WORK/hdel" && grep -q "^$b2.manifest	" "$WORK/hdel"
-	[ ! -e "$hd/root/wheels/$a2.manifest" ] && [ -e "$hd/root/wheels/$a1.manifest" ]
+	grep -q "^$a2.manifest	" "$WORK/hdel"
+	grep -q "^$b2.manifest	" "$WORK/hdel"
+	[ ! -e "$hd/root/wheels/$a2.manifest" ]
+	[ -e "$hd/root/wheels/$a1.manifest" ]
 	grep -q "\"DELETE /wheels/$a2.manifest HTTP/1.1\" 204 " "$hd/logs/access.log"
 '

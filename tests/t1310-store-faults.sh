@@ -88,7 +88,7 @@ t_expect "a store that never answers: ninja ends (the restore gives up on it, na
 '
 t_expect "a store that never answers: ninja publish fails within its limit, naming the URL, and marks nothing published" '
 	start=$(date +%s)
-	! ninja "publish/$a" >"$WORK/hung.publish.log" 2>&1
+	! ninja "publish/$a" >"$WORK/hung.publish.log" 2>&1 || exit 1
 	[ $(($(date +%s) - start)) -lt 60 ]
 	grep -q "wheelgen: http: ${hungurl}blobs/.*PUT failed: curl: (28)" "$WORK/hung.publish.log"
 	[ ! -e "out/publish/$a.done" ]
@@ -113,13 +113,13 @@ forbid=$!
 t_expect "merge-index with a store that never answers, refuses connections or answers 403: it fails naming the store and the cause, and writes no index" '
 	rm -rf out/wheels out/tests out/index out/store
 	start=$(date +%s)
-	! ninja merge-index >"$WORK/mi.hung.log" 2>&1
+	! ninja merge-index >"$WORK/mi.hung.log" 2>&1 || exit 1
 	[ $(($(date +%s) - start)) -lt 15 ]
 	grep -q "wheelgen: error: merge-index: the store .*could not be read: GET ${hungurl}[^ ]*: .*(28)" "$WORK/mi.hung.log"
 	port=$(t_freeport)
-	! WHEELGEN_STORE=http://127.0.0.1:$port/s/ ninja merge-index >"$WORK/mi.refused.log" 2>&1
+	! WHEELGEN_STORE=http://127.0.0.1:$port/s/ ninja merge-index >"$WORK/mi.refused.log" 2>&1 || exit 1
 	grep -q "wheelgen: error: merge-index: the store .*could not be read: .*127.0.0.1:$port/s/" "$WORK/mi.refused.log"
-	! WHEELGEN_STORE=http://127.0.0.1:$fport/s/ ninja merge-index >"$WORK/mi.403.log" 2>&1
+	! WHEELGEN_STORE=http://127.0.0.1:$fport/s/ ninja merge-index >"$WORK/mi.403.log" 2>&1 || exit 1
 	grep -q "wheelgen: error: merge-index: the store .*could not be read: .*127.0.0.1:$fport/s/$a.manifest.*403" "$WORK/mi.403.log"
 	[ ! -e out/index/simple/index.html ]
 '
@@ -149,7 +149,8 @@ for how in deleted truncated changed; do
 		grep -q "planned $b: store entry .*$b.manifest: its wheel " "$WORK/plan.err"
 		rm -rf out/wheels out/tests out/publish
 		ninja >"$WORK/heal.log" 2>&1
-		grep -q "^origin=build$" "out/wheels/$b/manifest" && grep -q "^origin=store$" "out/wheels/$a/manifest"
+		grep -q "^origin=build$" "out/wheels/$b/manifest"
+		grep -q "^origin=store$" "out/wheels/$a/manifest"
 		ninja publish >>"$WORK/heal.log" 2>&1
 		[ -z "$(plan)" ]
 	'
@@ -160,11 +161,14 @@ t_expect "merge-index leaves a damaged entry out and says which and why" '
 	ninja merge-index >"$WORK/merge.log" 2>&1
 	grep -q "merge-index: left out $b: .*has sha256\|merge-index: left out $b: .*bytes" "$WORK/merge.log"
 	grep -q "1 cell of the config restored, 0 built here, 0 not in the store, 0 built from other inputs (an earlier config), 1 left out: a damaged entry" "$WORK/merge.log"
-	grep -q "\.whl#sha256=" out/index/simple/alpha/index.html && [ ! -e out/index/simple/beta/index.html ]
-	! grep -q "building" "$WORK/merge.log"
+	grep -q "\.whl#sha256=" out/index/simple/alpha/index.html
+	[ ! -e out/index/simple/beta/index.html ]
+	! grep -q "building" "$WORK/merge.log" || exit 1
 	grep -q "took the damaged entry $store/$b.manifest out of the store" "$WORK/merge.log"
-	[ -f "$store/$b.manifest.damaged" ] && [ ! -e "$store/$b.manifest" ]
-	rm -rf out/store && publishall
+	[ -f "$store/$b.manifest.damaged" ]
+	[ ! -e "$store/$b.manifest" ]
+	rm -rf out/store
+	publishall
 '
 t_expect "a manifest whose tested= names another wheel: the next plan lists its cell (no download), merge-index leaves it out and takes it out, and one build, publish and merge-index list it again" '
 	rm -rf out/wheels out/tests out/publish out/store "$store"/*.damaged
@@ -174,7 +178,8 @@ t_expect "a manifest whose tested= names another wheel: the next plan lists its 
 		grep -q "planned $b: .*its tested= (000000000000) is not its wheel.s sha256" "$WORK/plan.err"
 	ninja merge-index >"$WORK/tmerge.log" 2>&1
 	grep -q "merge-index: left out $b: .*tested=" "$WORK/tmerge.log"
-	[ ! -e "$store/$b.manifest" ] && [ ! -e out/index/simple/beta/index.html ]
+	[ ! -e "$store/$b.manifest" ]
+	[ ! -e out/index/simple/beta/index.html ]
 	publishall
 	rm -rf out/wheels out/tests out/publish out/store
 	ninja merge-index >"$WORK/tmerge2.log" 2>&1
@@ -226,14 +231,16 @@ t_expect "store verify re-hashes every stored wheel: a wheel changed in place is
 	out/wheelgen store verify --config fixture/packages.yml >"$WORK/verify.out" 2>"$WORK/verify.err"
 	[ "$(sort "$WORK/verify.out")" = "$(printf "%s\tok\n" "$a.manifest" "$b.manifest")" ]
 	damage changed "$store"
-	! out/wheelgen store verify --config fixture/packages.yml >"$WORK/verify.out" 2>"$WORK/verify.err"
+	! out/wheelgen store verify --config fixture/packages.yml >"$WORK/verify.out" 2>"$WORK/verify.err" || exit 1
 	grep -q "^$a.manifest	ok$" "$WORK/verify.out"
 	grep -q "^$b.manifest	damaged: .*has sha256 .*, its manifest says" "$WORK/verify.out"
 	grep -q "2 entries verified, 1 damaged" "$WORK/verify.err"
 	out/wheelgen store verify --repair --config fixture/packages.yml >"$WORK/verify.out" 2>"$WORK/verify.err"
-	[ -f "$store/$b.manifest.damaged" ] && [ ! -e "$store/$b.manifest" ]
+	[ -f "$store/$b.manifest.damaged" ]
+	[ ! -e "$store/$b.manifest" ]
 	[ "$(plan)" = "$b " ]
-	rm -rf out/wheels out/tests out/publish && publishall
+	rm -rf out/wheels out/tests out/publish
+	publishall
 	out/wheelgen store verify --config fixture/packages.yml >/dev/null 2>&1
 '
 
@@ -325,7 +332,8 @@ PY
 	ninja merge-index >"$WORK/bmerge.log" 2>&1
 	grep -q "merge-index: left out $b: its wheel .*: its .dist-info/WHEEL does not list the tags of its name" "$WORK/bmerge.log"
 	grep -q "1 cell of the config restored (manifests only" "$WORK/bmerge.log"
-	grep -q "href=\"$hurl" out/index/simple/alpha/index.html && [ ! -e out/index/simple/beta/index.html ]
+	grep -q "href=\"$hurl" out/index/simple/alpha/index.html
+	[ ! -e out/index/simple/beta/index.html ]
 	[ ! -e "$nd_/root/s/$b.manifest" ]
 	grep -q "\"GET /s/blobs/[0-9a-f]*/alpha-1.0-.*\.whl HTTP/1.1\" 206 " "$nd_/logs/access.log"
 	writeconfig "{http: \"$hurl\"}"
@@ -395,7 +403,7 @@ for kind in dir http; do
 	if [ -z "$bad" ]; then t_pass; else t_fail "$bad"; fi
 	t_expect "$kind store: store --unused lists the temporaries the killed publishers left (under tmp/), and --delete --grace 0 removes them" '
 	find "$sdir" -name "*.tmp.*" >"$WORK/temps"
-	! grep -v "^$sdir/tmp/" "$WORK/temps"
+	! grep -v "^$sdir/tmp/" "$WORK/temps" || exit 1
 	out/wheelgen store --unused >"$WORK/unused" 2>&1
 	[ "$(grep -c "	a publish.s temporary" "$WORK/unused")" = "$(wc -l <"$WORK/temps")" ]
 	out/wheelgen store --unused --delete --grace 0 >/dev/null 2>&1
@@ -404,16 +412,20 @@ for kind in dir http; do
 done
 
 t_expect "two publishers of identical builds of one cell at once both succeed" '
-	rm -rf "$store" && writeconfig "{dir: \"$store\"}" && ninja build.ninja >/dev/null 2>&1
-	rm -rf "$WORK/same" && cp -R "$src" "$WORK/same"
+	rm -rf "$store"
+	writeconfig "{dir: \"$store\"}"
+	ninja build.ninja >/dev/null 2>&1
+	rm -rf "$WORK/same"
+	cp -R "$src" "$WORK/same"
 	rm -f out/publish/*.done "$WORK"/same/out/publish/*.done
 	sh templates/publish.sh out "$a" >"$WORK/same.a" 2>&1 &
 	pa=$!
 	(cd "$WORK/same" && sh templates/publish.sh out "$a") >"$WORK/same.b" 2>&1
 	wait "$pa"
-	[ -f "out/publish/$a.done" ] && [ -f "$WORK/same/out/publish/$a.done" ]
+	[ -f "out/publish/$a.done" ]
+	[ -f "$WORK/same/out/publish/$a.done" ]
 	consistent "$store"
-	! grep -q "another publisher" "$WORK/same.a" "$WORK/same.b"
+	! grep -q "another publisher" "$WORK/same.a" "$WORK/same.b" || exit 1
 '
 
 t_expect "the loser of a publish race marks the bytes the store names (the winner's sha256), not its own" '
@@ -580,21 +592,21 @@ t_expect "a store answering 403: the plan names WG_HTTP_TOKEN (never its value);
 	writeconfig "{http: \"$odd/forbid/\", retries: \"3\"}"
 	WG_HTTP_TOKEN=sekrit-token plan >/dev/null
 	grep -q "HTTP status 403 (the store refused the token in WG_HTTP_TOKEN" "$WORK/plan.err"
-	! grep -q sekrit-token "$WORK/plan.err"
+	! grep -q sekrit-token "$WORK/plan.err" || exit 1
 	: >"$WORK/odd/log"
-	! WG_RETRY_SLEEP=0 WG_HTTP_TOKEN=sekrit-token sh templates/publish-http.sh --retries 3 "$odd/forbid/" "$WORK/plan.err" 2>"$WORK/put.err"
+	! WG_RETRY_SLEEP=0 WG_HTTP_TOKEN=sekrit-token sh templates/publish-http.sh --retries 3 "$odd/forbid/" "$WORK/plan.err" 2>"$WORK/put.err" || exit 1
 	grep -q "PUT: HTTP 403: the store refused the token in WG_HTTP_TOKEN" "$WORK/put.err"
-	! grep -q sekrit-token "$WORK/put.err"
+	! grep -q sekrit-token "$WORK/put.err" || exit 1
 	[ "$(grep -c "^PUT" "$WORK/odd/log")" = 1 ]
 	: >"$WORK/odd/log"
-	! WG_RETRY_SLEEP=0 sh templates/publish-http.sh --retries 3 "$odd/full/" "$WORK/plan.err" 2>"$WORK/put.err"
+	! WG_RETRY_SLEEP=0 sh templates/publish-http.sh --retries 3 "$odd/full/" "$WORK/plan.err" 2>"$WORK/put.err" || exit 1
 	grep -q "PUT: HTTP 507: the store has no room (not tried again)" "$WORK/put.err"
 	[ "$(grep -c "^PUT" "$WORK/odd/log")" = 1 ]
 '
 t_expect "a PUT answered with a redirect fails, saying so and where; a read redirected to another host is not followed, and says where" '
-	! sh templates/publish-http.sh "$odd/putredir/" "$WORK/plan.err" 2>"$WORK/put.err"
+	! sh templates/publish-http.sh "$odd/putredir/" "$WORK/plan.err" 2>"$WORK/put.err" || exit 1
 	grep -q "the store answered the PUT with HTTP 302, a redirect to $odd/elsewhere/: a PUT is not redirected" "$WORK/put.err"
-	! grep -q "read back" "$WORK/put.err"
+	! grep -q "read back" "$WORK/put.err" || exit 1
 	writeconfig "{http: \"$odd/away/\"}"
 	plan >/dev/null
 	grep -q "GET $odd/away/$a.manifest: redirected to http://127.0.0.2:$oport/x/$a.manifest, outside the store.s host: not followed" "$WORK/plan.err"
@@ -619,7 +631,7 @@ t_expect "a store that wants a token: reads send WG_HTTP_TOKEN, from a private f
 	PATH=$WORK/fakebin:$PATH WG_HTTP_TOKEN=sekrit-token sh -x templates/publish-http.sh --cat "$a.manifest" "$odd/auth/" >"$WORK/cat.out" 2>"$WORK/cat.trace"
 	grep -q "^key=" "$WORK/cat.out"
 	[ "$(grep -c "$odd/auth/" "$WORK/fakebin/argv")" -ge 4 ]
-	! grep -q sekrit "$WORK/fakebin/argv" "$WORK/cat.trace" "$WORK/plan.err"
+	! grep -q sekrit "$WORK/fakebin/argv" "$WORK/cat.trace" "$WORK/plan.err" || exit 1
 	[ -z "$(find "$WORK/authtmp" -maxdepth 1 -name "wghdr.*" 2>/dev/null)" ]
 '
 t_expect "the shell helper (publish-lib.sh: wg_auth, wg_curl): the token to the URL host only, also through curl -L; a token with a newline is refused" '
@@ -628,14 +640,14 @@ t_expect "the shell helper (publish-lib.sh: wg_auth, wg_curl): the token to the 
 	[ "$(stat -c %a "$WORK/auth.hdr")" = 600 ]
 	grep -q "^GET /auth/away/y auth$" "$WORK/odd/log"
 	grep -q "^GET /x/y$" "$WORK/odd/log"
-	! WG_HTTP_TOKEN="$(printf "a\nX-Evil: 1")" sh -c ". templates/publish-lib.sh && wg_auth \"\$1\" WG_HTTP_TOKEN" sh "$WORK/auth.hdr"
+	! WG_HTTP_TOKEN="$(printf "a\nX-Evil: 1")" sh -c ". templates/publish-lib.sh && wg_auth \"\$1\" WG_HTTP_TOKEN" sh "$WORK/auth.hdr" || exit 1
 	[ ! -s "$WORK/auth.hdr" ]
 '
 t_expect "a directory store that cannot be written: the publish names the cell, the store and the reason" '
 	: >"$WORK/notadir"
 	writeconfig "{dir: \"$WORK/notadir/store\"}"
 	ninja build.ninja >/dev/null 2>&1
-	! ninja "publish/$a" >"$WORK/dirfail.log" 2>&1
+	! ninja "publish/$a" >"$WORK/dirfail.log" 2>&1 || exit 1
 	grep -q "wheelgen: dir: cannot write blobs/.* to the store $WORK/notadir/store: Not a directory" "$WORK/dirfail.log"
 	grep -q "wheelgen: publish $a: the store $WORK/notadir/store failed" "$WORK/dirfail.log"
 	[ ! -e "out/publish/$a.done" ]
@@ -671,7 +683,7 @@ t_expect "a store that never answers: ninja -k 0 publish of 8 cells ends within 
 	tinyconfig "{http: \"$hungurl\", timeout: \"8\", stall_timeout: \"8\", retries: \"2\"}"
 	ninja build.ninja >/dev/null 2>&1
 	start=$(date +%s)
-	! ninja -k 0 -j 4 publish >"$WORK/tinypub.log" 2>&1
+	! ninja -k 0 -j 4 publish >"$WORK/tinypub.log" 2>&1 || exit 1
 	took=$(($(date +%s) - start))
 	echo "took $took s"
 	[ "$took" -lt 16 ]

@@ -86,7 +86,7 @@ t_expect "a cold plan lists the store and reads every manifest at once; the next
 	[ -z "$(plan)" ]
 	grep -q "^GET /s/ 200$" "$WORK/req"
 	[ "$(grep -c "^GET /s/tiny-1\.[0-9]-py312\.manifest 200$" "$WORK/req")" = 8 ]
-	! grep -q "^HEAD " "$WORK/req"
+	! grep -q "^HEAD " "$WORK/req" || exit 1
 	since
 	[ -z "$(plan)" ]
 	[ "$(sort "$WORK/req" | tr "\n" " ")" = "GET /s/ 200 GET /s/blobs/ 200 " ]
@@ -102,7 +102,8 @@ t_expect "two entries published again (new bytes, the same keys): the next plan 
 	since
 	[ -z "$(plan)" ]
 	[ "$(grep -c "manifest 200$" "$WORK/req")" = 2 ]
-	grep -q "^GET /s/$c0.manifest 200$" "$WORK/req" && grep -q "^GET /s/$c1.manifest 200$" "$WORK/req"
+	grep -q "^GET /s/$c0.manifest 200$" "$WORK/req"
+	grep -q "^GET /s/$c1.manifest 200$" "$WORK/req"
 	[ "$(grep -c "^GET /s/blobs/[0-9a-f]*/ 200$" "$WORK/req")" = 2 ]
 	[ "$(wc -l <"$WORK/req")" = 6 ]
 '
@@ -161,7 +162,7 @@ t_expect "under index.base_url, a wheel changed in place at its size is not inde
 	rm -rf out/store out/index out/store-catalog
 	ninja merge-index >"$WORK/bmerge.log" 2>&1
 	grep -q "merge-index: left out tiny-1.4-py312: its wheel .* has sha256 .*, its manifest says" "$WORK/bmerge.log"
-	! grep -q "tiny-1\.4-py3-none-any" out/index/simple/tiny/index.html
+	! grep -q "tiny-1\.4-py3-none-any" out/index/simple/tiny/index.html || exit 1
 	grep -q "href=\"${url}blobs/[0-9a-f]*/tiny-1\.5-py3-none-any\.whl#sha256=" out/index/simple/tiny/index.html
 	[ ! -e "$s/tiny-1.4-py312.manifest" ]
 	writeconfig
@@ -208,13 +209,15 @@ t_expect "store --unused lists the temporaries of publishes that did not finish,
 	out/wheelgen store --unused --delete >/dev/null 2>&1
 	[ -f "$s/tmp/tiny-1.0-py3-none-any.whl.tmp.123-456" ]
 	out/wheelgen store --unused --delete --grace 0 >"$WORK/unused" 2>&1
-	[ ! -e "$s/tmp/tiny-1.0-py3-none-any.whl.tmp.123-456" ] && [ ! -e "$s/tiny-1.1-py312.manifest.tmp.77" ]
+	[ ! -e "$s/tmp/tiny-1.0-py3-none-any.whl.tmp.123-456" ]
+	[ ! -e "$s/tiny-1.1-py312.manifest.tmp.77" ]
 	[ -f "$s/$c0.manifest" ]
 '
 
 t_expect "store verify --repair puts back a whole entry taken out as damaged (a directory store), and leaves a damaged one out" '
 	d=$WORK/dirstore
-	rm -rf "$d" && mkdir -p "$d"
+	rm -rf "$d"
+	mkdir -p "$d"
 	python3 "$top/tests/fakecells.py" "$WORK/cells.tsv" 3.12 dir "$d"
 	mv "$d/$c0.manifest" "$d/$c0.manifest.damaged"
 	w=$d/$(sed -n "s/^stored=//p" "$d/$c1.manifest")
@@ -222,9 +225,11 @@ t_expect "store verify --repair puts back a whole entry taken out as damaged (a 
 	mv "$d/$c1.manifest" "$d/$c1.manifest.damaged"
 	WHEELGEN_STORE=$d out/wheelgen store verify >"$WORK/verify.out" 2>&1
 	grep -q "^$c0.manifest.damaged	whole: taken out wrongly (--repair puts it back)$" "$WORK/verify.out"
-	! grep -q "^$c1.manifest.damaged" "$WORK/verify.out"
+	! grep -q "^$c1.manifest.damaged" "$WORK/verify.out" || exit 1
 	WHEELGEN_STORE=$d out/wheelgen store verify --repair >"$WORK/verify.out" 2>&1
 	grep -q "^$c0.manifest.damaged	whole: put back$" "$WORK/verify.out"
-	[ -f "$d/$c0.manifest" ] && [ ! -e "$d/$c0.manifest.damaged" ] && [ -f "$d/$c1.manifest.damaged" ]
+	[ -f "$d/$c0.manifest" ]
+	[ ! -e "$d/$c0.manifest.damaged" ]
+	[ -f "$d/$c1.manifest.damaged" ]
 	[ "$(WHEELGEN_STORE=$d out/wheelgen matrix --missing 2>/dev/null | tr "\n" " ")" = "$c1 " ]
 '

@@ -103,7 +103,7 @@ t_expect "stderr says how the index differs from the config, and that PyPI's aar
 t_expect "one .metadata per minor and platform, the page once, no wheel; 2.14's from the build-tagged rebuild; 2.13's asked for though its entries do not advertise it" '
 	[ "$(grep -c "\.metadata " "$state/requests")" = 6 ]
 	[ "$(grep -c "^GET /simple/torch/ " "$state/requests")" = 1 ]
-	! grep -q "\.whl " "$state/requests"
+	! grep -q "\.whl " "$state/requests" || exit 1
 	grep -q "^GET /files/torch-2.14.1-2-cp312-cp312-manylinux_2_28_x86_64.whl.metadata " "$state/requests"
 	grep -q "^GET /files/torch-2.13.0-cp314-cp314-manylinux_2_28_aarch64.whl.metadata " "$state/requests"'
 
@@ -202,7 +202,7 @@ t_expect "--follow: the package that lists 2.15, the newest before, gets 2.16 wi
 t_expect "--drop removes the row of a minor the index lacks (2.12), and says so" '
 	"$wg" torch-table --write "$np" --no-platforms --drop $idx >"$WORK/drop.out" 2>/dev/null
 	grep -qx "wheelgen: torch 2.12: removed (the index has no release of it)" "$WORK/drop.out"
-	! grep -q "\"2.12\"" "$np"
+	! grep -q "\"2.12\"" "$np" || exit 1
 	"$wg" check --config "$np" >/dev/null'
 
 # hostile answers: an error naming the URL, nothing written
@@ -215,7 +215,7 @@ for case in malformed:"a string that never ends" deep:"nested too deep" path:"is
 	want=${case#*:}
 	cp "$WORK/cfg.orig" "$cfg"
 	t_expect "a hostile page ($c): an error naming its URL ($want), nothing written" '
-		! "$wg" torch-table --write "$cfg" --index "$base/bad/$c/simple/" --cuda-index none >"$WORK/bad.out" 2>"$WORK/bad.err"
+		! "$wg" torch-table --write "$cfg" --index "$base/bad/$c/simple/" --cuda-index none >"$WORK/bad.out" 2>"$WORK/bad.err" || exit 1
 		grep "^wheelgen: error: " "$WORK/bad.err" | grep -q "$base/bad/$c/simple/torch/"
 		grep -qF "$want" "$WORK/bad.err"
 		cmp -s "$cfg" "$WORK/cfg.orig"
@@ -226,7 +226,7 @@ for case in version:"the metadata of 'torch' '2.14.0', not of torch 2.15.0" notu
 	c=${case%%:*}
 	want=${case#*:}
 	t_expect "hostile metadata ($c): an error naming the .metadata URL ($want), nothing written" '
-		! "$wg" torch-table --write "$cfg" --since 2.15 --index "$base/badmeta/$c/simple/" --cuda-index none >"$WORK/bad.out" 2>"$WORK/bad.err"
+		! "$wg" torch-table --write "$cfg" --since 2.15 --index "$base/badmeta/$c/simple/" --cuda-index none >"$WORK/bad.out" 2>"$WORK/bad.err" || exit 1
 		grep -q "^wheelgen: error: $base/badmeta/$c/files/torch-2.15.0-cp312-cp312-manylinux_2_28_x86_64.whl.metadata: " "$WORK/bad.err"
 		grep -qF "$want" "$WORK/bad.err"
 		cmp -s "$cfg" "$WORK/cfg.orig"'
@@ -234,7 +234,7 @@ done
 
 t_expect "a server that stalls: given up after --timeout, the error names the URL and the limits" '
 	s=$(date +%s)
-	! "$wg" torch-table --config "$cfg" --timeout 2 --index "$base/bad/stall/simple/" --cuda-index none >/dev/null 2>"$WORK/stall.err"
+	! "$wg" torch-table --config "$cfg" --timeout 2 --index "$base/bad/stall/simple/" --cuda-index none >/dev/null 2>"$WORK/stall.err" || exit 1
 	[ $(($(date +%s) - s)) -lt 10 ]
 	grep -q "cannot read torch.s page $base/bad/stall/simple/torch/: .*(the limits: 2 s in all, 2 s under 1 KiB/s)" "$WORK/stall.err"'
 
@@ -247,6 +247,6 @@ t_expect "usage: --follow without --write, --since not X.Y, an unknown option: e
 	[ "$a$b$c" = 222 ]
 	printf "torch: {\"2.15\": {cuda: [\"13.0\"], python: [\"3.12\"]}}\npackages: {pkg: {source: {path: pkg}, versions: [\"1.0\"], python: [\"3.12\"], torch: [\"2.15\"], test_import: pkg}}\n" >"$WORK/flow.yml"
 	cp "$WORK/flow.yml" "$WORK/flow.orig"
-	! "$wg" torch-table --write "$WORK/flow.yml" $idx 2>"$WORK/flow.err"
+	! "$wg" torch-table --write "$WORK/flow.yml" $idx 2>"$WORK/flow.err" || exit 1
 	grep -q "the torch table is not a block mapping" "$WORK/flow.err"
 	cmp -s "$WORK/flow.yml" "$WORK/flow.orig"'

@@ -151,7 +151,7 @@ t_expect "outdated --write again: every version is up to date, nothing written; 
 t_expect "outdated --write with a remote that cannot be listed: an error, nothing written" '
 	sed "s|git://127.0.0.1:$gport/beta.git|git://127.0.0.1:9/beta.git|" "$cfg" >"$WORK/dead.yml"
 	cp "$WORK/dead.yml" "$WORK/dead.orig"
-	! "$wg" outdated --write "$WORK/dead.yml" >"$WORK/dead.out" 2>&1
+	! "$wg" outdated --write "$WORK/dead.yml" >"$WORK/dead.out" 2>&1 || exit 1
 	grep -q "a remote could not be listed: $WORK/dead.yml is left as it is" "$WORK/dead.out"
 	cmp -s "$WORK/dead.yml" "$WORK/dead.orig"'
 
@@ -240,7 +240,7 @@ assert set(json.loads(r[1][\"body\"])) == {\"title\", \"body\"}, r[1]
 t_expect "without a token a real run stops before anything (no push, no request)" '
 	git -C "$WORK/clone" switch -q main
 	: >"$WORK/api.log"
-	! (cd "$WORK/clone" && env -u GH_TOKEN -u GITHUB_TOKEN sh "$top/templates/upstream-pr.sh" --config packages.yml --wheelgen "$wg" --repo o/r -- $tt) >"$WORK/notoken.out" 2>&1
+	! (cd "$WORK/clone" && env -u GH_TOKEN -u GITHUB_TOKEN sh "$top/templates/upstream-pr.sh" --config packages.yml --wheelgen "$wg" --repo o/r -- $tt) >"$WORK/notoken.out" 2>&1 || exit 1
 	grep -q "no token: set GH_TOKEN or GITHUB_TOKEN" "$WORK/notoken.out"
 	[ ! -s "$WORK/api.log" ]'
 

@@ -46,7 +46,7 @@ t_expect "the graph has shard/CELL/1 ... /4, and no fifth" '
 	ninja build.ninja >/dev/null
 	ninja -t targets all >targets.txt
 	for k in 1 2 3 4; do grep -q "^shard/$cell/$k: phony" targets.txt; done
-	! grep -q "^shard/$cell/5:" targets.txt
+	! grep -q "^shard/$cell/5:" targets.txt || exit 1
 	grep -qx WG_SHARDS=4 out/cells/$cell/spec'
 
 t_expect "each part compiles its share of the nine objects, kept with the cell's key (the four at once)" '
@@ -86,8 +86,8 @@ cd "$b"
 sed -i 's/shards: "4"/shards: "1"/' examples/shards/cpu.yml
 t_expect "shards \"1\", in another directory: nothing in front of the compilers, and the same wheel, byte for byte" '
 	ninja "wheel/$cell" >"$WORK/one.log" 2>&1
-	! grep -q "wheelgen-cc" "out/logs/$cell.build.log"
-	! grep -q "^objects_" "out/wheels/$cell/manifest"
+	! grep -q "wheelgen-cc" "out/logs/$cell.build.log" || exit 1
+	! grep -q "^objects_" "out/wheels/$cell/manifest" || exit 1
 	[ "$(sed -n "s/^sha256=//p" "out/wheels/$cell/manifest")" = "$sha_a" ]
 	[ "$(sha256sum out/wheels/$cell/*.whl | cut -d" " -f1)" = "$sha_a" ]'
 
@@ -111,11 +111,12 @@ t_expect "a deadline stops the build: the compile in flight killed, the rest not
 	rm -rf "out/shards/$cell" "out/wheels/$cell"
 	touch "$WORK/slow"
 	t0=$(date +%s)
-	! WHEELGEN_DEADLINE=$((t0 + 6)) ninja "wheel/$cell" >"$WORK/deadline.log" 2>&1
+	! WHEELGEN_DEADLINE=$((t0 + 6)) ninja "wheel/$cell" >"$WORK/deadline.log" 2>&1 || exit 1
 	rm -f "$WORK/slow"
 	[ $(($(date +%s) - t0)) -lt 40 ]
 	done=$(sed -n "s/^wheelgen: stopped at the deadline: \([0-9]*\) of 9 objects compiled .*/\1/p" "out/logs/$cell.build.log")
-	[ -n "$done" ] && [ "$done" -lt 9 ]
+	[ -n "$done" ]
+	[ "$done" -lt 9 ]
 	grep -q "stopped at the deadline: $done of 9 objects compiled" "$WORK/deadline.log"
 	[ "$(ls "out/shards/$cell/resume" | grep -c "\.o$")" = "$done" ]
 	grep -qx state=stopped "out/shards/$cell/resume/objects"
