@@ -36,7 +36,7 @@ objsparse(const char *path, struct shardobjs *o)
 		return -1;
 	o->stopped = 0;
 	o->part = o->parts = 0;
-	o->objects = o->done = o->compiled = o->reused = o->family = o->seconds = -1;
+	o->objects = o->done = o->compiled = o->reused = o->family = -1;
 	next = buf;
 	while ((line = nextline(&next))) {
 		char *eq = strchr(line, '=');
@@ -58,8 +58,6 @@ objsparse(const char *path, struct shardobjs *o)
 			o->reused = strtoll(eq, NULL, 10);
 		else if (!strcmp(line, "family"))
 			o->family = strtoll(eq, NULL, 10);
-		else if (!strcmp(line, "seconds"))
-			o->seconds = strtoll(eq, NULL, 10);
 	}
 	free(buf);
 	return 0;
