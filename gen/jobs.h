@@ -50,7 +50,6 @@ struct job {
 	size_t partcell;    /* JOB_FINAL: the cell whose parts it takes (its own, or its family's first) */
 	size_t group;       /* JOB_PART: which set of parts (all the parts of one part cell share it) */
 	double secs;        /* expected seconds, the overhead included */
-	double compiled;    /* expected objects it compiles */
 };
 
 /* a plan's jobs: its part rows first (by group, K = 1..N), then build and final rows in the
@@ -58,7 +57,6 @@ struct job {
 struct jobplan {
 	struct job *v;
 	size_t n, cap;
-	size_t ngroups;     /* sets of parts */
 };
 
 /* what to plan with */
