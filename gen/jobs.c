@@ -23,7 +23,8 @@ jobsmodel(const struct cell *cl, struct pkgtimes *t)
 	}
 }
 
-double
+/* the seconds per object of cl's package's figures t, scaled to cl's architectures */
+static double
 jobsperobject(const struct pkgtimes *t, const struct cell *cl)
 {
 	if (t->archs > 0 && cl->cuda && cl->archs && cl->archs->n > 0)
@@ -31,7 +32,8 @@ jobsperobject(const struct pkgtimes *t, const struct cell *cl)
 	return t->perobject;
 }
 
-double
+/* the seconds of compiling n of a cell's objects: of them, py (at most) those with Python.h */
+static double
 jobscompile(const struct pkgtimes *t, const struct cell *cl, double n, double py)
 {
 	double k = jobsperobject(t, cl), pk = t->pyperobject > 0 ? t->pyperobject : k;
@@ -48,7 +50,9 @@ timesof(const struct jobopts *o, const struct cell *cl)
 	return &o->times[cl->pkg - o->pkgs];
 }
 
-int
+/* whether n wheels of cells like cl, built as a family without shards, cost fewer runner-seconds
+   than each built whole */
+static int
 jobsfamily(const struct cell *cl, size_t n, const struct jobopts *o)
 {
 	const struct pkgtimes *t = timesof(o, cl);
