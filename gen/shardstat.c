@@ -132,10 +132,8 @@ shardmeasure(const char *builddir, const char *cell, struct shardmeasure *m)
 	m->objects = -1;
 	bdpath(&path, builddir, BD_MANIFEST, cell);
 	if (manifestparse(path.buf, &w, &why) == 0) {
-		if (w.objcompiled >= 0 && w.objreused >= 0) {
-			m->objects = w.objcompiled + w.objreused + (w.objfamily > 0 ? w.objfamily : 0);
+		if ((m->objects = wheelobjects(&w)) >= 0)
 			m->objectsfrom = "its manifest's objects_compiled + objects_reused + objects_family";
-		}
 		manifestfree(&w);
 	}
 	/* the whole build: what it compiled (its count, else every object) and how long it took */
