@@ -201,6 +201,25 @@ cachedfamily(const void *ctx, const char *family)
 	return estimatecached(ctx, family);
 }
 
+/* what the jobs take, for the outputs that plan them (--by-build, --count, --estimate), into est
+   and jo: a times file's figures, else what the builds here and (with --missing, heldcell) the
+   store's entries recorded, else the model. -1 with a message (est is set up even then) */
+static int
+matrixtimes(const struct matrixopts *o, const struct config *c, const struct matrix *m, struct estimate *est,
+	    struct jobopts *jo)
+{
+	estimateinit(est, c, m);
+	if (o->times && estimatetimes(est, o->times) < 0)
+		return -1;
+	estimatebuilddir(est, o->c.builddir, m);
+	jo->times = est->times;
+	jo->pkgs = c->pkgs;
+	jo->nofamilies = o->nofamilies;
+	jo->cached = cachedfamily;
+	jo->ctx = est;
+	return 0;
+}
+
 /* the option combinations matrix refuses; -1 with a message */
 static int
 matrixoptscheck(const struct matrixopts *o)
@@ -263,19 +282,10 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 		goto out;
 	if (o.profile && !(prof = cmdprofile(c, o.profile, o.c.config)))
 		goto out;
-	/* what the jobs take: a times file's figures, else what the builds here and (with
-	   --missing) the store's entries recorded, else the model */
-	estimateinit(&est, c, &m);
-	estimating = 1;
-	if (o.times && estimatetimes(&est, o.times) < 0)
-		goto out;
-	estimatebuilddir(&est, o.c.builddir, &m);
 	memset(&mo, 0, sizeof(mo));
-	mo.jobs.times = est.times;
-	mo.jobs.pkgs = c->pkgs;
-	mo.jobs.nofamilies = o.nofamilies;
-	mo.jobs.cached = cachedfamily;
-	mo.jobs.ctx = &est;
+	estimating = o.bybuild || o.count || o.estimate;
+	if (estimating && matrixtimes(&o, c, &m, &est, &mo.jobs) < 0)
+		goto out;
 	if (o.count) {
 		estimatefinish(&est);
 		printcount(c, &m, &mo.jobs);
@@ -297,11 +307,12 @@ cmdmatrix(const struct command *cmd, int argc, char **argv)
 	po.alllanes = o.format == FMT_TABLE;
 	po.tmp = tmp.buf;
 	po.builddir = o.c.builddir;
-	po.held = heldcell;
+	po.held = estimating ? heldcell : NULL;
 	po.heldctx = &est;
 	if ((o.missing && st.kind != STORE_NONE && mkdirs(o.c.builddir) < 0) || plancells(&k, &st, &m, &po, keys, &n) < 0)
 		goto out;
-	estimatefinish(&est);
+	if (estimating)
+		estimatefinish(&est);
 	if (o.estimate) {
 		printestimate(&o, &est, &m, n, &mo.jobs);
 		rc = 0;

@@ -11,6 +11,7 @@
 #include "index.h"
 #include "manifest.h"
 #include "restore.h"
+#include "wheelsjson.h"
 
 static const char restoreusage[] =
 	"usage: wheelgen restore [--config FILE] [--builddir DIR] [--host FILE] [--templates DIR]\n"
@@ -215,7 +216,7 @@ cmdindex(const struct command *cmd, int argc, char **argv)
 		v[n++] = p;
 	}
 	io.fromlist = o.fromlist != NULL;
-	sbaddf(&finder, "%s/find.py", o.c.templates);
+	sbaddf(&finder, "%s/" FINDER_FILE, o.c.templates);
 	io.finder = finder.buf;
 	rc = (o.spec && indexspecread(o.spec, &io) < 0) || writeindex(o.c.builddir, v, n, &io) < 0;
 	indexoptsfree(&io);

@@ -8,7 +8,6 @@
 #include "checkout.h"
 #include "cmd.h"
 #include "gitlock.h"
-#include "matrixout.h"
 #include "mirror.h"
 #include "outdated.h"
 #include "sources.h"
@@ -231,15 +230,14 @@ static const char outdatedusage[] =
 /* outdated's options */
 struct outdatedopts {
 	struct cmdopts c;
-	int format; /* --json: FMT_JSON */
+	int json;
 	int pre;
 	const char *write;
 };
 
 static const struct optrow outdatedrows[] = {
 	OPT_CONFIG,
-	OPTONEOF("json", offsetof(struct outdatedopts, format), FMT_JSON,
-		 "a JSON list: package, url, configured, newer (newest first)"),
+	OPTFLAG("json", offsetof(struct outdatedopts, json), "a JSON list: package, url, configured, newer (newest first)"),
 	OPTFLAG("pre", offsetof(struct outdatedopts, pre), "pre-releases too"),
 	OPTSTR("write", offsetof(struct outdatedopts, write), "FILE",
 	       "add the newer versions to each package's versions: list in FILE (the config read), oldest first, "
@@ -266,7 +264,7 @@ cmdoutdated(const struct command *cmd, int argc, char **argv)
 		o.c.config = o.write;
 	}
 	if ((c = cmdload(&a, &o.c, &h, &m))) {
-		rc = outdated(c, o.format == FMT_JSON, o.pre, o.write, &out) < 0;
+		rc = outdated(c, o.json, o.pre, o.write, &out) < 0;
 		fwrite(out.buf, 1, out.len, stdout);
 	}
 	sbfree(&out);

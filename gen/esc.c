@@ -196,6 +196,15 @@ escdepfile(struct sb *s, struct sb *bad, const char *target, const char *dir, co
 }
 
 void
+escdepfilewhy(struct sb *s, int rc, const char *target, const char *bad)
+{
+	if (rc == -2)
+		sbaddf(s, "source path '%s' cannot be named in a depfile (a backslash, tab, CR or newline)", bad);
+	else
+		sbaddf(s, "cannot name '%s' in a depfile", target);
+}
+
+void
 escurlpath(struct sb *s, const char *path)
 {
 	const char *q;

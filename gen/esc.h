@@ -25,6 +25,9 @@ int escdep(struct sb *s, const char *p);
    it where DIR is not NULL; a leading "./" dropped) after a space, each path as escdep writes
    it. 0; -1 when TARGET cannot be named, -2 when a DEP cannot (its path then in bad) */
 int escdepfile(struct sb *s, struct sb *bad, const char *target, const char *dir, const char *const *deps, size_t n);
+/* what escdepfile's failure rc (-1, -2) for target means, with its bad, appended to s: the message
+   of wheelgen restore's and wheelgen-step depfile's */
+void escdepfilewhy(struct sb *s, int rc, const char *target, const char *bad);
 /* a JSON string with its quotes; control characters as \uXXXX */
 void escjson(struct sb *s, const char *t);
 /* Markdown text (GitHub's, also in a table cell): \ ` * _ [ ] # | ~ backslash-escaped, & < > as

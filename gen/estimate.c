@@ -190,6 +190,7 @@ estimatemanifest(struct estimate *e, const struct cell *cl, const char *path, in
 	struct sb why = SB_INIT;
 	struct wheelinfo w;
 	const char *jt;
+	long long total;
 
 	if (stored)
 		addcached(e, cl->family);
@@ -198,9 +199,7 @@ estimatemanifest(struct estimate *e, const struct cell *cl, const char *path, in
 		sbfree(&why);
 		return;
 	}
-	if (w.cell && !strcmp(w.cell, cl->id) && w.objcompiled >= 0 && w.objreused >= 0) {
-		long long total = w.objcompiled + w.objreused + (w.objfamily > 0 ? w.objfamily : 0);
-
+	if (w.cell && !strcmp(w.cell, cl->id) && (total = wheelobjects(&w)) >= 0) {
 		r->builds++;
 		if (total > r->objects)
 			r->objects = total;

@@ -13,6 +13,10 @@
 
 #include "files.h"
 
+/* what a temporary's name holds between its file's name and its pid: writeifchanged writes
+   <path>.tmp.<pid>, sweeptemps removes those of dead pids */
+#define TEMPINFIX ".tmp."
+
 char *
 readfile(const char *path, size_t *lenp)
 {
@@ -150,7 +154,7 @@ writeifchanged(const char *path, const char *data, size_t len)
 		if (r < 0)
 			return -1;
 	}
-	sbaddf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	sbaddf(&tmp, "%s" TEMPINFIX "%ld", path, (long)getpid());
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		error("cannot create '%s': %s", tmp.buf, strerror(errno));
@@ -303,5 +307,5 @@ deadtemp(const char *name, const char *tmp)
 void
 sweeptemps(const char *dir)
 {
-	sweep(dir, ".tmp.", deadtemp);
+	sweep(dir, TEMPINFIX, deadtemp);
 }

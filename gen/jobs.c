@@ -23,7 +23,8 @@ jobsmodel(const struct cell *cl, struct pkgtimes *t)
 	}
 }
 
-double
+/* the seconds per object of cl's package's figures t, scaled to cl's architectures */
+static double
 jobsperobject(const struct pkgtimes *t, const struct cell *cl)
 {
 	if (t->archs > 0 && cl->cuda && cl->archs && cl->archs->n > 0)
@@ -31,7 +32,8 @@ jobsperobject(const struct pkgtimes *t, const struct cell *cl)
 	return t->perobject;
 }
 
-double
+/* the seconds of compiling n of a cell's objects: of them, py (at most) those with Python.h */
+static double
 jobscompile(const struct pkgtimes *t, const struct cell *cl, double n, double py)
 {
 	double k = jobsperobject(t, cl), pk = t->pyperobject > 0 ? t->pyperobject : k;
@@ -48,7 +50,9 @@ timesof(const struct jobopts *o, const struct cell *cl)
 	return &o->times[cl->pkg - o->pkgs];
 }
 
-int
+/* whether n wheels of cells like cl, built as a family without shards, cost fewer runner-seconds
+   than each built whole */
+static int
 jobsfamily(const struct cell *cl, size_t n, const struct jobopts *o)
 {
 	const struct pkgtimes *t = timesof(o, cl);
@@ -91,9 +95,9 @@ addjob(struct jobplan *p, enum jobkind kind, size_t cell)
 	return j;
 }
 
-/* the part rows of cell c (N = its package's parts), then its final row */
+/* the part rows of cell c (N = its package's parts), each with job.group = group */
 static void
-addparts(struct jobplan *p, const struct matrix *m, size_t c, const struct jobopts *o)
+addparts(struct jobplan *p, const struct matrix *m, size_t c, size_t group, const struct jobopts *o)
 {
 	const struct cell *cl = &m->cells[c];
 	const struct pkgtimes *t = timesof(o, cl);
@@ -104,17 +108,16 @@ addparts(struct jobplan *p, const struct matrix *m, size_t c, const struct jobop
 		j = addjob(p, JOB_PART, c);
 		j->part = k;
 		j->parts = np;
-		j->group = p->ngroups;
+		j->group = group;
 		/* (a part's share holds Python.h objects as the cell does) */
 		if (cached(o, cl)) {
-			j->compiled = t->pyobjects / (double)np;
-			j->secs = o->overhead + t->setup + jobscompile(t, cl, j->compiled, j->compiled);
+			double compiled = t->pyobjects / (double)np;
+
+			j->secs = o->overhead + t->setup + jobscompile(t, cl, compiled, compiled);
 		} else {
-			j->compiled = t->objects / (double)np;
 			j->secs = o->overhead + t->setup + jobscompile(t, cl, t->objects, t->pyobjects) / (double)np;
 		}
 	}
-	p->ngroups++;
 }
 
 void
@@ -123,7 +126,7 @@ jobsplan(const struct matrix *m, size_t lo, size_t hi, const struct jobopts *o, 
 	size_t *rows = xcalloc(hi - lo + 1, sizeof(*rows)), *first = xcalloc(hi - lo + 1, sizeof(*first));
 	size_t *count = xcalloc(hi - lo + 1, sizeof(*count));
 	char *family = xcalloc(hi - lo + 1, 1);
-	size_t i, r, k, n = 0;
+	size_t i, r, k, n = 0, groups = 0;
 
 	memset(p, 0, sizeof(*p));
 	for (i = lo; i < hi; i++) {
@@ -146,24 +149,25 @@ jobsplan(const struct matrix *m, size_t lo, size_t hi, const struct jobopts *o, 
 	for (r = 0; r < n; r++) {
 		const struct cell *cl = &m->cells[rows[r]];
 		const struct pkgtimes *t = timesof(o, cl);
+		double compiled;  /* the objects it compiles */
 		struct job *j;
 
 		if (family[first[r]] || cellparts(cl) > 1) {
 			size_t pc = family[first[r]] ? rows[first[r]] : rows[r];
 
 			if (pc == rows[r])
-				addparts(p, m, rows[r], o);
+				addparts(p, m, rows[r], groups++, o);
 			j = addjob(p, JOB_FINAL, rows[r]);
 			j->parts = cellparts(&m->cells[pc]);
 			j->partcell = pc;
 			/* the part cell's final compiles nothing; another Python's what includes Python.h */
-			j->compiled = pc == rows[r] ? 0 : t->pyobjects;
+			compiled = pc == rows[r] ? 0 : t->pyobjects;
 		} else {
 			j = addjob(p, JOB_BUILD, rows[r]);
-			j->compiled = cached(o, cl) ? t->pyobjects : t->objects;
+			compiled = cached(o, cl) ? t->pyobjects : t->objects;
 		}
 		/* (what it compiles beyond the Python.h objects are kernels) */
-		j->secs = o->overhead + t->setup + jobscompile(t, cl, j->compiled, t->pyobjects);
+		j->secs = o->overhead + t->setup + jobscompile(t, cl, compiled, t->pyobjects);
 	}
 	free(rows);
 	free(first);

@@ -8,7 +8,7 @@
  * package's shards, 1 for a package without), and a final row per wheel links, taking the
  * parts' objects (the first wheel) or the family's compile cache (the others), so that it
  * compiles only what its Python changes. A family of a package without shards is built so only
- * where that costs fewer runner-seconds than building each wheel in one piece (jobsfamily).
+ * where that costs fewer runner-seconds than building each wheel in one piece (jobs.c, jobsfamily).
  *
  * What a job takes is a fixed setup plus a time per object it compiles (the model of `wheelgen
  * shards suggest`, gen/shardplan.h), with each package's figures in a struct pkgtimes: where
@@ -50,7 +50,6 @@ struct job {
 	size_t partcell;    /* JOB_FINAL: the cell whose parts it takes (its own, or its family's first) */
 	size_t group;       /* JOB_PART: which set of parts (all the parts of one part cell share it) */
 	double secs;        /* expected seconds, the overhead included */
-	double compiled;    /* expected objects it compiles */
 };
 
 /* a plan's jobs: its part rows first (by group, K = 1..N), then build and final rows in the
@@ -58,7 +57,6 @@ struct job {
 struct jobplan {
 	struct job *v;
 	size_t n, cap;
-	size_t ngroups;     /* sets of parts */
 };
 
 /* what to plan with */
@@ -74,21 +72,11 @@ struct jobopts {
 	const void *ctx;
 };
 
-/* the seconds per object of cl's package's figures t, scaled to cl's architectures */
-double jobsperobject(const struct pkgtimes *t, const struct cell *cl);
-
-/* the seconds of compiling n of a cell's objects: of them, py (at most) those with Python.h */
-double jobscompile(const struct pkgtimes *t, const struct cell *cl, double n, double py);
-
 /*
  * The jobs of the wheels of m's cells [lo, hi) (the first selected cell of each wheel: --by-build's
  * rows) into p. Each family is those cells' wheels of one family name (cell.family).
  */
 void jobsplan(const struct matrix *m, size_t lo, size_t hi, const struct jobopts *o, struct jobplan *p);
-
-/* whether n wheels of cells like cl, built as a family without shards, cost fewer runner-seconds
-   than each built whole */
-int jobsfamily(const struct cell *cl, size_t n, const struct jobopts *o);
 
 /* what running a plan takes */
 struct jobsrun {

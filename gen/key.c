@@ -149,11 +149,11 @@ treefiles(const char *root, struct sb *files)
 int
 depfilewrite(const struct cell *cl, const char *target, const char *path)
 {
-	struct sb d = SB_INIT, files = SB_INIT, bad = SB_INIT;
+	struct sb d = SB_INIT, files = SB_INIT, bad = SB_INIT, why = SB_INIT;
 	char *line, *next;
 	const char **deps = NULL;
 	size_t n = 0, cap = 0;
-	int rc = 0;
+	int rc = 0, e;
 
 	if (cl->pkg->src == SRC_PATH && treefiles(cl->pkg->path, &files) < 0)
 		rc = -1;
@@ -162,15 +162,9 @@ depfilewrite(const struct cell *cl, const char *target, const char *path)
 		GROW(deps, cap, n + 1);
 		deps[n++] = line;
 	}
-	if (rc == 0) {
-		switch (escdepfile(&d, &bad, target, cl->pkg->path, deps, n)) {
-		case -1:
-			rc = error("cannot name '%s' in a depfile", target);
-			break;
-		case -2:
-			rc = error("source path '%s' cannot be named in a depfile (a backslash, tab, CR or newline)", bad.buf);
-			break;
-		}
+	if (rc == 0 && (e = escdepfile(&d, &bad, target, cl->pkg->path, deps, n)) < 0) {
+		escdepfilewhy(&why, e, target, bad.buf);
+		rc = error("%s", why.buf);
 	}
 	if (rc == 0 && writeifchanged(path, d.buf, d.len) < 0)
 		rc = -1;
@@ -178,6 +172,7 @@ depfilewrite(const struct cell *cl, const char *target, const char *path)
 	sbfree(&d);
 	sbfree(&files);
 	sbfree(&bad);
+	sbfree(&why);
 	return rc;
 }
 

@@ -625,6 +625,14 @@ manifestfree(struct wheelinfo *w)
 	memset(w, 0, sizeof(*w));
 }
 
+long long
+wheelobjects(const struct wheelinfo *w)
+{
+	if (w->objcompiled < 0 || w->objreused < 0)
+		return -1;
+	return w->objcompiled + w->objreused + (w->objfamily > 0 ? w->objfamily : 0);
+}
+
 void
 indexspecwrite(struct sb *s, const struct indexopts *o)
 {

@@ -109,6 +109,9 @@ int manifestread(const char *path, struct wheelinfo *w);
 int manifestcopy(const char *from, const char *to, const char *origin);
 /* free a manifest's strings */
 void manifestfree(struct wheelinfo *w);
+/* the objects of w's build: objects_compiled + objects_reused + objects_family (when it has
+   some); -1 when compiled or reused was not counted */
+long long wheelobjects(const struct wheelinfo *w);
 
 /* what the config says of the index (builddir/index.spec, written by gen) */
 struct indexopts {

@@ -669,9 +669,3 @@ cellparts(const struct cell *cl)
 {
 	return cl->pkg->shards > 1 ? cl->pkg->shards : 1;
 }
-
-size_t
-cellpartrows(const struct cell *cl)
-{
-	return cellparts(cl) > 1 && !strcmp(cellbuild(cl), cl->id) ? (size_t)cellparts(cl) : 0;
-}

@@ -96,9 +96,6 @@ const char *cellbuild(const struct cell *cl);
 /* the parts cl's compile is split into: its package's shards (1: one piece) */
 long cellparts(const struct cell *cl);
 
-/* the part rows CI runs for cl: cellparts(cl) when it is sharded and builds its own wheel, else 0 */
-size_t cellpartrows(const struct cell *cl);
-
 /* a profile that selects no cell of m is an error at its name */
 void profilescheck(const struct config *c, const struct matrix *m, struct diags *d);
 

@@ -106,7 +106,8 @@ elfnameat(size_t i, unsigned *em)
 	return others[i].name;
 }
 
-const char *
+/* the name of ELF machine em (elfnameat's); NULL for one the table lacks */
+static const char *
 elfname(unsigned em)
 {
 	const char *name;

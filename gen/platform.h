@@ -52,14 +52,12 @@ const struct platform *platformoftag(const char *tag, size_t len);
 /* the names of the platforms in a sentence: "x86_64, aarch64" and the last after and (" and ", ", ") */
 void platformlist(struct sb *s, const char *and);
 
-/* the name of ELF machine em: a platform's machine, or one of a few others ("i386", "arm",
-   "riscv", "ppc64"); NULL for one the table lacks */
-const char *elfname(unsigned em);
-/* the i-th ELF machine elfname knows (from 0: the platforms' first) and its number in *em; NULL
+/* the i-th ELF machine the table knows (from 0: the platforms' first) and its number in *em; NULL
    past the last */
 const char *elfnameat(size_t i, unsigned *em);
-/* the machine of an ELF file's head (its first n bytes): elfname's, "another machine" for one
-   it lacks, NULL for what is not an ELF file's head */
+/* the machine of an ELF file's head (its first n bytes): a platform's machine, or one of a few
+   others ("i386", "arm", "riscv", "ppc64"), "another machine" for one the table lacks, NULL for
+   what is not an ELF file's head */
 const char *elfmachine(const unsigned char *head, size_t n);
 
 #endif

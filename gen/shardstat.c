@@ -36,7 +36,7 @@ objsparse(const char *path, struct shardobjs *o)
 		return -1;
 	o->stopped = 0;
 	o->part = o->parts = 0;
-	o->objects = o->done = o->compiled = o->reused = o->family = o->seconds = -1;
+	o->objects = o->done = o->compiled = o->reused = o->family = -1;
 	next = buf;
 	while ((line = nextline(&next))) {
 		char *eq = strchr(line, '=');
@@ -58,8 +58,6 @@ objsparse(const char *path, struct shardobjs *o)
 			o->reused = strtoll(eq, NULL, 10);
 		else if (!strcmp(line, "family"))
 			o->family = strtoll(eq, NULL, 10);
-		else if (!strcmp(line, "seconds"))
-			o->seconds = strtoll(eq, NULL, 10);
 	}
 	free(buf);
 	return 0;
@@ -134,10 +132,8 @@ shardmeasure(const char *builddir, const char *cell, struct shardmeasure *m)
 	m->objects = -1;
 	bdpath(&path, builddir, BD_MANIFEST, cell);
 	if (manifestparse(path.buf, &w, &why) == 0) {
-		if (w.objcompiled >= 0 && w.objreused >= 0) {
-			m->objects = w.objcompiled + w.objreused + (w.objfamily > 0 ? w.objfamily : 0);
+		if ((m->objects = wheelobjects(&w)) >= 0)
 			m->objectsfrom = "its manifest's objects_compiled + objects_reused + objects_family";
-		}
 		manifestfree(&w);
 	}
 	/* the whole build: what it compiled (its count, else every object) and how long it took */

@@ -12,14 +12,13 @@
 #include "util.h"
 
 /* one directory's objects file (key=value lines: state, part, objects, done, compiled, reused,
-   family, seconds) */
+   family; other keys, such as the seconds= that build-host.sh reads back, are skipped) */
 struct shardobjs {
 	char dir[64];         /* its name under shards/<cell>/: K, or resume */
 	int stopped;          /* state=stopped: a build that stopped at its deadline */
 	long part, parts;     /* part=K/N (0/0: not a part, resume/) */
 	long long objects, done, compiled, reused;  /* -1: not said */
 	long long family;     /* objects from the family's compile cache; -1: not said */
-	long long seconds;    /* the step's seconds; -1: not said */
 };
 
 /* the objects files of the directories of builddir/shards/<cell>/: up to max of them into o, sorted by name;

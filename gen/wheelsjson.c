@@ -7,6 +7,7 @@
 #include "esc.h"
 #include "files.h"
 #include "pages.h"
+#include "wheelfile.h"
 #include "wheelsjson.h"
 
 /* , "key": "value", or null for NULL or "" */
@@ -46,32 +47,20 @@ jwords(struct sb *s, const char *key, const char *words)
 	sbaddc(s, ']');
 }
 
-/* , "python_tag": ..., "abi_tag": ..., "platform_tag": ... from a wheel's file name (the last
-   three of its dash-separated fields), null each when the name is not a wheel's */
+/* , "python_tag": ..., "abi_tag": ..., "platform_tag": ... from a wheel's file name
+   (wheelnameparse), null each when the name is not a wheel's */
 static void
 jtags(struct sb *s, const char *filename)
 {
-	static const char *const keys[] = { "python_tag", "abi_tag", "platform_tag" };
-	size_t len = strlen(filename), k;
-	const char *end = filename + (len > 4 ? len - 4 : len), *dash[4] = { NULL };
-	int n = 0;
+	struct wheelname n;
+	struct sb why = SB_INIT;
+	int ok = wheelnameparse(filename, &n, &why) == 0;
 
-	if (len > 4 && !strcmp(end, ".whl")) {
-		const char *p;
-
-		for (p = end; p > filename && n < 4; p--) {
-			if (p[-1] == '-')
-				dash[n++] = p - 1;
-		}
-	}
-	for (k = 0; k < 3; k++) {
-		/* the field between dash[2 - k] and the next dash (or the end) */
-		const char *a = n == 4 ? dash[2 - k] + 1 : NULL, *b = k == 2 ? end : n == 4 ? dash[1 - k] : NULL;
-		char *tag = a ? xstrndup(a, (size_t)(b - a)) : NULL;
-
-		jstr(s, keys[k], tag);
-		free(tag);
-	}
+	jstr(s, "python_tag", ok ? n.py : NULL);
+	jstr(s, "abi_tag", ok ? n.abi : NULL);
+	jstr(s, "platform_tag", ok ? n.plat : NULL);
+	wheelnamefree(&n);
+	sbfree(&why);
 }
 
 /* one wheel's entry */

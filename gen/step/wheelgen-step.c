@@ -192,11 +192,11 @@ cmdtmp(int argc, char **argv)
 static int
 cmddepfile(int argc, char **argv)
 {
-	struct sb d = SB_INIT, bad = SB_INIT;
+	struct sb d = SB_INIT, bad = SB_INIT, why = SB_INIT;
 	char *list = NULL, *line, *next;
 	const char **deps = NULL;
 	size_t len = 0, n = 0, cap = 0;
-	int rc = -1;
+	int rc = -1, e;
 
 	if (argc != 3 && argc != 5)
 		return 2;
@@ -209,20 +209,17 @@ cmddepfile(int argc, char **argv)
 		GROW(deps, cap, n + 1);
 		deps[n++] = line;
 	}
-	switch (escdepfile(&d, &bad, argv[2], argc == 5 ? argv[3] : NULL, deps, n)) {
-	case -1:
-		error("cannot name '%s' in a depfile", argv[2]);
-		break;
-	case -2:
-		error("source path '%s' cannot be named in a depfile (a backslash, tab, CR or newline)", bad.buf);
-		break;
-	default:
+	if ((e = escdepfile(&d, &bad, argv[2], argc == 5 ? argv[3] : NULL, deps, n)) < 0) {
+		escdepfilewhy(&why, e, argv[2], bad.buf);
+		error("%s", why.buf);
+	} else {
 		rc = writeifchanged(argv[1], d.buf, d.len) < 0 ? -1 : 0;
 	}
 	free(deps);
 	free(list);
 	sbfree(&d);
 	sbfree(&bad);
+	sbfree(&why);
 	return rc;
 }
 
