@@ -624,7 +624,7 @@ batchlines(struct batch *b, const struct httplimits *lim)
 
 /* the arguments of one transfer of the batch, appended to b->argv from k; the new k */
 static size_t
-batchargs(struct batch *b, size_t k, const struct httpget *g, int first, const struct httplimits *lim)
+batchargs(struct batch *b, size_t k, const struct httpget *g, int first)
 {
 	const char **a = b->argv;
 
@@ -641,7 +641,6 @@ batchargs(struct batch *b, size_t k, const struct httpget *g, int first, const s
 	a[k++] = WRITEOUT;
 	a[k++] = "--url";
 	a[k++] = g->url;
-	(void)lim;
 	return k;
 }
 
@@ -665,7 +664,7 @@ batchstart(struct batch *b, const struct httplimits *lim)
 	b->argv[k++] = "curl";
 	b->argv[k++] = "-q";
 	for (i = 0; i < b->n; i++)
-		k = batchargs(b, k, b->g[i], i == 0, lim);
+		k = batchargs(b, k, b->g[i], i == 0);
 	b->argv[k] = NULL;
 	if (pipe(po) < 0 || pipe(pe) < 0) {
 		rc = errno;
