@@ -413,14 +413,6 @@ ghpage(const struct store *s, struct arena *a, const char *url, const struct jso
 	return rc;
 }
 
-static int
-endswith(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
 /* one asset of release tag into l, named as readers name it: a cell's manifest in the release of
    its cell by its own name, anything else <release>/<asset> */
 static void
