@@ -63,24 +63,30 @@ entfree(struct catent *e)
 	free(e);
 }
 
+/* c's table made nslot slots, every entry put where a lookup finds it */
+static void
+rehash(struct catalog *c, size_t nslot)
+{
+	struct catent **old = c->slot;
+	size_t i, nold = c->nslot;
+
+	c->nslot = nslot;
+	c->slot = xcalloc(nslot ? nslot : 1, sizeof(*c->slot));
+	for (i = 0; i < nold; i++) {
+		if (old[i])
+			*slotof(c, old[i]->kind, old[i]->name) = old[i];
+	}
+	free(old);
+}
+
 /* the entry of kind/name, made (empty) where there is none */
 static struct catent *
 entry(struct catalog *c, char kind, const char *name)
 {
 	struct catent **s;
 
-	if (2 * (c->n + 1) > c->nslot) {
-		struct catent **old = c->slot;
-		size_t i, nold = c->nslot;
-
-		c->nslot = c->nslot ? 2 * c->nslot : 1024;
-		c->slot = xcalloc(c->nslot, sizeof(*c->slot));
-		for (i = 0; i < nold; i++) {
-			if (old[i])
-				*slotof(c, old[i]->kind, old[i]->name) = old[i];
-		}
-		free(old);
-	}
+	if (2 * (c->n + 1) > c->nslot)
+		rehash(c, c->nslot ? 2 * c->nslot : 1024);
 	s = slotof(c, kind, name);
 	if (!*s) {
 		*s = xcalloc(1, sizeof(**s));
@@ -241,18 +247,9 @@ catprune(struct catalog *c, const struct listing *top, const struct listing *blo
 		}
 	}
 	sbfree(&name);
-	if (c->changed) {
-		/* (a table with holes: put every entry where a lookup finds it) */
-		struct catent **old = c->slot;
-		size_t nold = c->nslot;
-
-		c->slot = xcalloc(c->nslot ? c->nslot : 1, sizeof(*c->slot));
-		for (i = 0; i < nold; i++) {
-			if (old[i])
-				*slotof(c, old[i]->kind, old[i]->name) = old[i];
-		}
-		free(old);
-	}
+	/* (a table with holes: put every entry where a lookup finds it) */
+	if (c->changed)
+		rehash(c, c->nslot);
 }
 
 static int
