@@ -406,9 +406,9 @@ catparse(struct catalog *c, char *buf, size_t len, const char *store, struct sb 
 	return -1;
 }
 
-/* the bytes of the catalog before its end line match the sha256 it names: the length to parse */
+/* 0 if the bytes of the catalog before its end line match the sha256 it names, else -1 */
 static int
-catsum(const char *buf, size_t len, size_t *body)
+catsum(const char *buf, size_t len)
 {
 	struct sha256 h;
 	char hex[65];
@@ -425,7 +425,6 @@ catsum(const char *buf, size_t len, size_t *body)
 	sha256hex(&h, hex);
 	if (memcmp(hex, buf + k + 4, 64))
 		return -1;
-	*body = len;
 	return 0;
 }
 
@@ -433,7 +432,7 @@ int
 catalogload(struct catalog *c, const char *builddir, const char *store)
 {
 	struct sb path = SB_INIT, why = SB_INIT;
-	size_t len, body = 0;
+	size_t len;
 	char *buf;
 	int r;
 
@@ -447,9 +446,9 @@ catalogload(struct catalog *c, const char *builddir, const char *store)
 		sbfree(&path);
 		return 0;
 	}
-	if (catsum(buf, len, &body) < 0)
+	if (catsum(buf, len) < 0)
 		sbadd(&why, "its last line is not the sha256 of the rest");
-	r = why.len ? -1 : catparse(c, buf, body, store, &why);
+	r = why.len ? -1 : catparse(c, buf, len, store, &why);
 	if (r != 0) {
 		if (r < 0)
 			notice("the store's catalog %s is damaged (%s): every manifest is read again", path.buf, why.buf);
