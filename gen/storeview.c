@@ -223,7 +223,7 @@ storeviewread(struct storeview *v, const char *const *ids, size_t n, struct sb *
 {
 	struct viewman **fetch = xcalloc(n + 1, sizeof(*fetch));
 	struct sb name = SB_INIT;
-	size_t i, nfetch = 0, base = v->nman;
+	size_t i, nfetch = 0;
 	int rc = 0;
 
 	v->man = xrealloc(v->man, (v->nman + n + 1) * sizeof(*v->man));
@@ -235,7 +235,6 @@ storeviewread(struct storeview *v, const char *const *ids, size_t n, struct sb *
 		m->state = -1;
 	}
 	qsort(v->man, v->nman, sizeof(*v->man), cmpman);
-	(void)base;
 	for (i = 0; i < v->nman; i++) {
 		struct viewman *m = &v->man[i];
 		const struct listent *e = NULL;
