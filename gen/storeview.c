@@ -87,6 +87,23 @@ storeviewopen(struct storeview *v, const struct store *s, const char *builddir, 
 	return 0;
 }
 
+/* m read: text (m takes it) is its manifest, kept in the catalog under e's validator (e: what
+   the listing says of it; NULL: nothing, and nothing is kept) */
+static void
+manread(struct storeview *v, struct viewman *m, const struct listent *e, char *text, size_t len)
+{
+	m->state = 0;
+	m->text = text;
+	m->len = len;
+	if (e) {
+		struct sb name = SB_INIT;
+
+		sbaddf(&name, "%s.manifest", m->id);
+		catsetmanifest(&v->cat, name.buf, e->validator, v->top.date, text, len);
+		sbfree(&name);
+	}
+}
+
 /* the manifest of v->man[i] read from a directory store */
 static int
 readlocal(struct storeview *v, struct viewman *m, const struct listent *e, struct sb *why)
@@ -110,16 +127,7 @@ readlocal(struct storeview *v, struct viewman *m, const struct listent *e, struc
 			rc = -1;
 		}
 	} else {
-		m->state = 0;
-		m->text = text;
-		m->len = len;
-		if (e) {
-			struct sb name = SB_INIT;
-
-			sbaddf(&name, "%s.manifest", m->id);
-			catsetmanifest(&v->cat, name.buf, e->validator, v->top.date, text, len);
-			sbfree(&name);
-		}
+		manread(v, m, e, text, len);
 	}
 	sbfree(&path);
 	return rc;
@@ -160,14 +168,9 @@ readremote(struct storeview *v, struct viewman **fetch, size_t n, struct sb *why
 			rc = -1;
 		} else if (g[i].status == 200) {
 			const struct listent *e = v->listed ? listingfind(&v->top, strrchr(g[i].url, '/') + 1) : NULL;
+			size_t len = bodies[i].len;
 
-			m->state = 0;
-			m->len = bodies[i].len;
-			m->text = sbdetach(&bodies[i]);
-			sbreset(&name);
-			sbaddf(&name, "%s.manifest", m->id);
-			if (e)
-				catsetmanifest(&v->cat, name.buf, e->validator, v->top.date, m->text, m->len);
+			manread(v, m, e, sbdetach(&bodies[i]), len);
 		} else if (g[i].status == 404 || g[i].status == 410) {
 			m->state = 1;
 		} else if (g[i].status >= 300 && g[i].status < 400) {
@@ -189,11 +192,7 @@ readremote(struct storeview *v, struct viewman **fetch, size_t n, struct sb *why
 			} else if ((text = readfilemax(tmp.buf, &len, MANIFEST_MAX))) {
 				const struct listent *e = v->listed ? listingfind(&v->top, name.buf) : NULL;
 
-				m->state = 0;
-				m->text = text;
-				m->len = len;
-				if (e)
-					catsetmanifest(&v->cat, name.buf, e->validator, v->top.date, text, len);
+				manread(v, m, e, text, len);
 			} else {
 				sbaddf(why, "cannot read '%s': %s", tmp.buf, strerror(errno));
 				rc = -1;
