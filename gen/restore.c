@@ -235,7 +235,7 @@ copyentry(const struct store *s, struct storeview *v, const struct cell *cl, con
 			r = wheelcheck(path.buf, m.filename, &want, why);
 			sbfree(&path);
 			if (r == 0 && v)
-				storeviewsetchecked(v, &m, m.sha256);
+				storeviewsetchecked(v, &m);
 			if (r < 0) {
 				struct sb w = SB_INIT;
 
@@ -539,7 +539,7 @@ checkremote(const struct store *s, struct storeview *v, const struct matrix *m, 
 			(*nbad)++;
 			(*nstored)--;
 		} else if (!rw[i].why.len) {
-			storeviewsetchecked(v, &mf[i], mf[i].sha256);
+			storeviewsetchecked(v, &mf[i]);
 		}
 		sbfree(&bad);
 	}

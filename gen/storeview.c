@@ -598,7 +598,7 @@ storeviewchecked(const struct storeview *v, const struct wheelinfo *m)
 }
 
 void
-storeviewsetchecked(struct storeview *v, const struct wheelinfo *m, const char *result)
+storeviewsetchecked(struct storeview *v, const struct wheelinfo *m)
 {
 	struct listent e;
 	struct sb name = SB_INIT;
@@ -607,7 +607,7 @@ storeviewsetchecked(struct storeview *v, const struct wheelinfo *m, const char *
 
 	if (val) {
 		checkname(&name, m);
-		catsetcheck(&v->cat, name.buf, val, seen, result);
+		catsetcheck(&v->cat, name.buf, val, seen, m->sha256);
 	}
 	sbfree(&name);
 }
