@@ -1,7 +1,6 @@
 /* catalog: what was read from a store, kept under its listing's validators (see catalog.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

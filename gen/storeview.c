@@ -1,7 +1,6 @@
 /* storeview: many cells of a store read at once, reading only what changed (see storeview.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
