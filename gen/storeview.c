@@ -478,11 +478,11 @@ storeviewwheel(struct storeview *v, const struct wheelinfo *m, struct sb *why)
 		return wheeldamage(v->s, m, why);
 	}
 	if (r == 1) {
-		sbaddf(why, "its wheel %s%s is missing", storename(v->s), name);
+		wheelmismatch(v->s, m, MISMATCH_MISSING, 0, NULL, why);
 		goto damaged;
 	}
 	if (m->size > 0 && e.size >= 0 && e.size != m->size) {
-		sbaddf(why, "its wheel %s%s has %lld bytes, its manifest says %lld", storename(v->s), name, e.size, m->size);
+		wheelmismatch(v->s, m, MISMATCH_SIZE, (unsigned long long)e.size, NULL, why);
 		goto damaged;
 	}
 	if (v->s->kind == STORE_DIR) {
@@ -500,8 +500,7 @@ storeviewwheel(struct storeview *v, const struct wheelinfo *m, struct sb *why)
 			sbfree(&path);
 		}
 		if (*hash && strcmp(hash, m->sha256)) {
-			sbaddf(why, "its wheel %s%s has sha256 %.12s..., its manifest says %.12s...", storename(v->s), name, hash,
-			       m->sha256);
+			wheelmismatch(v->s, m, MISMATCH_SHA256, 0, hash, why);
 			goto damaged;
 		}
 	}
@@ -517,7 +516,7 @@ storeviewwheel(struct storeview *v, const struct wheelinfo *m, struct sb *why)
 				goto fault;
 		}
 		if (rm == 1) {
-			sbaddf(why, "its wheel's %s%s is missing", storename(v->s), meta.buf);
+			wheelmismatch(v->s, m, MISMATCH_NOMETADATA, 0, NULL, why);
 			goto damaged;
 		}
 	}
