@@ -1,7 +1,6 @@
 /* catalog: what was read from a store, kept under its listing's validators (see catalog.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,24 +62,30 @@ entfree(struct catent *e)
 	free(e);
 }
 
+/* c's table made nslot slots, every entry put where a lookup finds it */
+static void
+rehash(struct catalog *c, size_t nslot)
+{
+	struct catent **old = c->slot;
+	size_t i, nold = c->nslot;
+
+	c->nslot = nslot;
+	c->slot = xcalloc(nslot ? nslot : 1, sizeof(*c->slot));
+	for (i = 0; i < nold; i++) {
+		if (old[i])
+			*slotof(c, old[i]->kind, old[i]->name) = old[i];
+	}
+	free(old);
+}
+
 /* the entry of kind/name, made (empty) where there is none */
 static struct catent *
 entry(struct catalog *c, char kind, const char *name)
 {
 	struct catent **s;
 
-	if (2 * (c->n + 1) > c->nslot) {
-		struct catent **old = c->slot;
-		size_t i, nold = c->nslot;
-
-		c->nslot = c->nslot ? 2 * c->nslot : 1024;
-		c->slot = xcalloc(c->nslot, sizeof(*c->slot));
-		for (i = 0; i < nold; i++) {
-			if (old[i])
-				*slotof(c, old[i]->kind, old[i]->name) = old[i];
-		}
-		free(old);
-	}
+	if (2 * (c->n + 1) > c->nslot)
+		rehash(c, c->nslot ? 2 * c->nslot : 1024);
 	s = slotof(c, kind, name);
 	if (!*s) {
 		*s = xcalloc(1, sizeof(**s));
@@ -241,18 +246,9 @@ catprune(struct catalog *c, const struct listing *top, const struct listing *blo
 		}
 	}
 	sbfree(&name);
-	if (c->changed) {
-		/* (a table with holes: put every entry where a lookup finds it) */
-		struct catent **old = c->slot;
-		size_t nold = c->nslot;
-
-		c->slot = xcalloc(c->nslot ? c->nslot : 1, sizeof(*c->slot));
-		for (i = 0; i < nold; i++) {
-			if (old[i])
-				*slotof(c, old[i]->kind, old[i]->name) = old[i];
-		}
-		free(old);
-	}
+	/* (a table with holes: put every entry where a lookup finds it) */
+	if (c->changed)
+		rehash(c, c->nslot);
 }
 
 static int
@@ -409,9 +405,9 @@ catparse(struct catalog *c, char *buf, size_t len, const char *store, struct sb 
 	return -1;
 }
 
-/* the bytes of the catalog before its end line match the sha256 it names: the length to parse */
+/* 0 if the bytes of the catalog before its end line match the sha256 it names, else -1 */
 static int
-catsum(const char *buf, size_t len, size_t *body)
+catsum(const char *buf, size_t len)
 {
 	struct sha256 h;
 	char hex[65];
@@ -428,7 +424,6 @@ catsum(const char *buf, size_t len, size_t *body)
 	sha256hex(&h, hex);
 	if (memcmp(hex, buf + k + 4, 64))
 		return -1;
-	*body = len;
 	return 0;
 }
 
@@ -436,7 +431,7 @@ int
 catalogload(struct catalog *c, const char *builddir, const char *store)
 {
 	struct sb path = SB_INIT, why = SB_INIT;
-	size_t len, body = 0;
+	size_t len;
 	char *buf;
 	int r;
 
@@ -450,9 +445,9 @@ catalogload(struct catalog *c, const char *builddir, const char *store)
 		sbfree(&path);
 		return 0;
 	}
-	if (catsum(buf, len, &body) < 0)
+	if (catsum(buf, len) < 0)
 		sbadd(&why, "its last line is not the sha256 of the rest");
-	r = why.len ? -1 : catparse(c, buf, body, store, &why);
+	r = why.len ? -1 : catparse(c, buf, len, store, &why);
 	if (r != 0) {
 		if (r < 0)
 			notice("the store's catalog %s is damaged (%s): every manifest is read again", path.buf, why.buf);

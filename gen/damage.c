@@ -28,6 +28,39 @@ entrywheel(const struct wheelinfo *m)
 	return m->stored ? m->stored : m->filename;
 }
 
+void
+wheelmismatch(const struct store *s, const struct wheelinfo *m, enum mismatch what, unsigned long long size,
+	      const char *hash, struct sb *why)
+{
+	const char *name = entrywheel(m);
+
+	switch (what) {
+	case MISMATCH_MISSING:
+		sbaddf(why, "its wheel %s%s is missing", storename(s), name);
+		break;
+	case MISMATCH_SIZE:
+		sbaddf(why, "its wheel %s%s has %llu bytes, its manifest says %lld", storename(s), name, size, m->size);
+		break;
+	case MISMATCH_SHA256:
+		sbaddf(why, "its wheel %s%s has sha256 %.12s..., its manifest says %.12s...", storename(s), name, hash,
+		       m->sha256);
+		break;
+	case MISMATCH_NOMETADATA:
+		sbaddf(why, "its wheel's %s%s.metadata is missing", storename(s), name);
+		break;
+	}
+}
+
+void
+cellwant(struct wheelwant *want, const struct cell *cl, const struct wheelinfo *m)
+{
+	want->package = cl->pkg->norm;
+	want->version = m->wheelversion;
+	want->python = cl->python;
+	want->machine = cl->platform->machine;
+	want->tags = m->tags;
+}
+
 int
 wheeldamage(const struct store *s, const struct wheelinfo *m, struct sb *why)
 {
@@ -39,15 +72,15 @@ wheeldamage(const struct store *s, const struct wheelinfo *m, struct sb *why)
 	if (r < 0)
 		return -1;
 	if (r == 1) {
-		sbaddf(why, "its wheel %s%s is missing", storename(s), name);
+		wheelmismatch(s, m, MISMATCH_MISSING, 0, NULL, why);
 		return 1;
 	}
 	if (m->size > 0 && size >= 0 && size != m->size) {
-		sbaddf(why, "its wheel %s%s has %lld bytes, its manifest says %lld", storename(s), name, size, m->size);
+		wheelmismatch(s, m, MISMATCH_SIZE, (unsigned long long)size, NULL, why);
 		return 1;
 	}
 	if (storehash(s, name, hex) == 0 && strcmp(hex, m->sha256)) {
-		sbaddf(why, "its wheel %s%s has sha256 %.12s..., its manifest says %.12s...", storename(s), name, hex, m->sha256);
+		wheelmismatch(s, m, MISMATCH_SHA256, 0, hex, why);
 		return 1;
 	}
 	if (m->metasha && *m->metasha) {
@@ -57,7 +90,7 @@ wheeldamage(const struct store *s, const struct wheelinfo *m, struct sb *why)
 		sbaddf(&meta, "%s.metadata", name);
 		r = storestat(s, meta.buf, &size, why);
 		if (r == 1)
-			sbaddf(why, "its wheel's %s%s is missing", storename(s), meta.buf);
+			wheelmismatch(s, m, MISMATCH_NOMETADATA, 0, NULL, why);
 		sbfree(&meta);
 		if (r != 0)
 			return r;
@@ -96,11 +129,7 @@ entrydamage(const struct cell *cl, const struct wheelinfo *m, struct sb *why)
 	else if (untested(m, why))
 		;
 	else {
-		want.package = cl->pkg->norm;
-		want.version = m->wheelversion;
-		want.python = cl->python;
-		want.machine = cl->platform->machine;
-		want.tags = m->tags;
+		cellwant(&want, cl, m);
 		if (wheelnamecheck(m->filename, &want, &w) == 0)
 			rc = 0;
 		else

@@ -14,12 +14,29 @@
 #include "matrix.h"
 #include "store.h"
 #include "util.h"
+#include "wheelfile.h"
 
 /* 1 if f can be a stored wheel's file name: a plain file name, not hidden, ending in .whl */
 int plainwheel(const char *f);
 
 /* the store's name of manifest m's wheel: its blob (m->stored), or (published flat) its file name */
 const char *entrywheel(const struct wheelinfo *m);
+
+/* how a store's wheel is not as its manifest says (wheelmismatch) */
+enum mismatch {
+	MISMATCH_MISSING,    /* the wheel is not there */
+	MISMATCH_SIZE,       /* it has another size */
+	MISMATCH_SHA256,     /* it has another sha256 */
+	MISMATCH_NOMETADATA, /* its .metadata is not there */
+};
+
+/* why s's wheel of manifest m is not as m says, appended to why: what, and what the store has
+   (size for MISMATCH_SIZE, hash for MISMATCH_SHA256; else unused) */
+void wheelmismatch(const struct store *s, const struct wheelinfo *m, enum mismatch what, unsigned long long size,
+		   const char *hash, struct sb *why);
+
+/* what cell cl's wheel must be by its manifest m (wheelfile.h), into want */
+void cellwant(struct wheelwant *want, const struct cell *cl, const struct wheelinfo *m);
 
 /*
  * Does the store hold the wheel m names, as m says, seen without a download: there, of its size,

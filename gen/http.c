@@ -416,6 +416,17 @@ requestreset(struct httpget *g)
 		g->max = HTTP_MAX;
 }
 
+/* may a request of g's be redirected to to, by g's rule (xferhop's, for one hop)? */
+static int
+hopok(const struct httpget *g, const char *to)
+{
+	if (!httpurlok(to))
+		return 0;
+	if (g->how.redirect == HTTP_FOLLOW)
+		return 1;
+	return httpsamehost(to, g->url) || (g->how.redirect == HTTP_SAMEHOST_HTTPS && startswith(to, "https://"));
+}
+
 /*
  * After x's answer: 1 when it is a redirect to follow by hand (x->g->at set to where it points),
  * else 0 (stop says why one is not followed)
@@ -432,8 +443,7 @@ xferhop(struct xfer *x)
 		g->stop = HTTP_STOP_METHOD;
 	else if (g->how.redirect == HTTP_FOLLOW)
 		return 0;  /* (curl's -L stopped: not a redirect it follows) */
-	else if (!httpurlok(to) || !(httpsamehost(to, g->url) ||
-				     (g->how.redirect == HTTP_SAMEHOST_HTTPS && startswith(to, "https://"))))
+	else if (!hopok(g, to))
 		g->stop = HTTP_STOP_HOST;
 	else if (x->hops >= HTTP_HOPS)
 		g->stop = HTTP_STOP_HOPS;
@@ -624,7 +634,7 @@ batchlines(struct batch *b, const struct httplimits *lim)
 
 /* the arguments of one transfer of the batch, appended to b->argv from k; the new k */
 static size_t
-batchargs(struct batch *b, size_t k, const struct httpget *g, int first, const struct httplimits *lim)
+batchargs(struct batch *b, size_t k, const struct httpget *g, int first)
 {
 	const char **a = b->argv;
 
@@ -641,7 +651,6 @@ batchargs(struct batch *b, size_t k, const struct httpget *g, int first, const s
 	a[k++] = WRITEOUT;
 	a[k++] = "--url";
 	a[k++] = g->url;
-	(void)lim;
 	return k;
 }
 
@@ -665,7 +674,7 @@ batchstart(struct batch *b, const struct httplimits *lim)
 	b->argv[k++] = "curl";
 	b->argv[k++] = "-q";
 	for (i = 0; i < b->n; i++)
-		k = batchargs(b, k, b->g[i], i == 0, lim);
+		k = batchargs(b, k, b->g[i], i == 0);
 	b->argv[k] = NULL;
 	if (pipe(po) < 0 || pipe(pe) < 0) {
 		rc = errno;
@@ -887,15 +896,12 @@ httpbatch(struct httpget *g, size_t n, const struct httplimits *lim)
 	return rc;
 }
 
-/* may a request of g's be redirected to to, by g's rule (xferhop's, for one hop)? */
+/* is g's answer a redirect that g's rule lets be followed? */
 static int
-hopok(const struct httpget *g, const char *to)
+redirectok(const struct httpget *g)
 {
-	if (!httpurlok(to))
-		return 0;
-	if (g->how.redirect == HTTP_FOLLOW)
-		return 1;
-	return httpsamehost(to, g->url) || (g->how.redirect == HTTP_SAMEHOST_HTTPS && startswith(to, "https://"));
+	return !g->why.len && g->status >= 300 && g->status < 400 && g->location.len &&
+	       hopok(g, g->location.buf);
 }
 
 size_t
@@ -906,8 +912,7 @@ httpbatchfollow(struct httpget *g, size_t n, const struct httplimits *lim)
 
 	httpbatch(g, n, lim);
 	for (i = 0; i < n; i++) {
-		if (g[i].why.len || g[i].status < 300 || g[i].status >= 400 || !g[i].location.len ||
-		    !hopok(&g[i], g[i].location.buf))
+		if (!redirectok(&g[i]))
 			continue;
 		h[k] = g[i];
 		h[k].why = (struct sb)SB_INIT;
@@ -933,8 +938,7 @@ httpbatchfollow(struct httpget *g, size_t n, const struct httplimits *lim)
 	made += k;
 	/* a redirect further on: followed alone, by hand */
 	for (i = 0; i < n; i++) {
-		if (!g[i].why.len && g[i].status >= 300 && g[i].status < 400 && g[i].location.len &&
-		    hopok(&g[i], g[i].location.buf)) {
+		if (redirectok(&g[i])) {
 			httpfetch(&g[i], 1, lim);
 			made++;
 		}

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "files.h"
 #include "http.h"
@@ -411,14 +410,6 @@ ghpage(const struct store *s, struct arena *a, const char *url, const struct jso
 	}
 	sbfree(&text);
 	return rc;
-}
-
-static int
-endswith(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
 }
 
 /* one asset of release tag into l, named as readers name it: a cell's manifest in the release of

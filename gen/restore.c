@@ -215,11 +215,7 @@ copyentry(const struct store *s, struct storeview *v, const struct cell *cl, con
 	sbaddf(&meta, "%s.metadata", entrywheel(&m));
 	pulltemp(&mtmp, dir, m.filename, 1);
 	sbaddf(&mdst, "%s/%s.metadata", dir, m.filename);
-	want.package = cl->pkg->norm;
-	want.version = m.wheelversion;
-	want.python = cl->python;
-	want.machine = cl->platform->machine;
-	want.tags = m.tags;
+	cellwant(&want, cl, &m);
 	if (manifestsonly) {
 		int r = v ? storeviewwheel(v, &m, why) : wheeldamage(s, &m, why);
 
@@ -235,7 +231,7 @@ copyentry(const struct store *s, struct storeview *v, const struct cell *cl, con
 			r = wheelcheck(path.buf, m.filename, &want, why);
 			sbfree(&path);
 			if (r == 0 && v)
-				storeviewsetchecked(v, &m, m.sha256);
+				storeviewsetchecked(v, &m);
 			if (r < 0) {
 				struct sb w = SB_INIT;
 
@@ -434,20 +430,14 @@ remotebad(const struct store *s, const struct remotewheel *rw, const struct whee
 	if (rw->why.len) {
 		sbaddf(bad, "its wheel %s%s: %s", storename(s), entrywheel(mf), rw->why.buf);
 	} else if (mf->size > 0 && rw->size != (unsigned long long)mf->size) {
-		sbaddf(bad, "its wheel %s%s has %llu bytes, its manifest says %lld", storename(s), entrywheel(mf), rw->size,
-		       mf->size);
+		wheelmismatch(s, mf, MISMATCH_SIZE, rw->size, NULL, bad);
 	} else if (rw->sha256[0] && strcmp(rw->sha256, mf->sha256)) {
-		sbaddf(bad, "its wheel %s%s has sha256 %.12s..., its manifest says %.12s...", storename(s), entrywheel(mf),
-		       rw->sha256, mf->sha256);
+		wheelmismatch(s, mf, MISMATCH_SHA256, 0, rw->sha256, bad);
 	} else if (!wheeltagsok(rw->meta.buf, mf->filename)) {
 		sbaddf(bad, "its wheel %s%s: its .dist-info/WHEEL does not list the tags of its name", storename(s),
 		       entrywheel(mf));
 	} else if (rw->kept) {
-		want.package = cl->pkg->norm;
-		want.version = mf->wheelversion;
-		want.python = cl->python;
-		want.machine = cl->platform->machine;
-		want.tags = mf->tags;
+		cellwant(&want, cl, mf);
 		if (wheelcheck(keep, mf->filename, &want, &w) < 0)
 			sbaddf(bad, "%s%s is not a wheel of %s: %s", storename(s), entrywheel(mf), cl->id, w.buf);
 	}
@@ -539,7 +529,7 @@ checkremote(const struct store *s, struct storeview *v, const struct matrix *m, 
 			(*nbad)++;
 			(*nstored)--;
 		} else if (!rw[i].why.len) {
-			storeviewsetchecked(v, &mf[i], mf[i].sha256);
+			storeviewsetchecked(v, &mf[i]);
 		}
 		sbfree(&bad);
 	}

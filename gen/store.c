@@ -166,14 +166,6 @@ storerelease(const char *prefix, const char *cell, struct sb *tag)
 	}
 }
 
-static int
-endswith(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
 void
 storeurl(struct sb *u, const struct store *s, const char *name)
 {

@@ -38,10 +38,12 @@ storereleasename(const char *s, size_t n)
 static const char *
 blobfile(const char *name)
 {
-	if (strncmp(name, BLOBS, BLOBSLEN) || strlen(name) < BLOBSLEN + 64 + 2 ||
-	    strspn(name + BLOBSLEN, "0123456789abcdef") != 64 || name[BLOBSLEN + 64] != '/')
+	char sha256[65];
+	const char *file;
+
+	if (!storeblobof(name, sha256, &file) || !*file)
 		return NULL;
-	return name + BLOBSLEN + 64 + 1;
+	return file;
 }
 
 void

@@ -1,7 +1,6 @@
 /* storeview: many cells of a store read at once, reading only what changed (see storeview.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -87,6 +86,23 @@ storeviewopen(struct storeview *v, const struct store *s, const char *builddir, 
 	return 0;
 }
 
+/* m read: text (m takes it) is its manifest, kept in the catalog under e's validator (e: what
+   the listing says of it; NULL: nothing, and nothing is kept) */
+static void
+manread(struct storeview *v, struct viewman *m, const struct listent *e, char *text, size_t len)
+{
+	m->state = 0;
+	m->text = text;
+	m->len = len;
+	if (e) {
+		struct sb name = SB_INIT;
+
+		sbaddf(&name, "%s.manifest", m->id);
+		catsetmanifest(&v->cat, name.buf, e->validator, v->top.date, text, len);
+		sbfree(&name);
+	}
+}
+
 /* the manifest of v->man[i] read from a directory store */
 static int
 readlocal(struct storeview *v, struct viewman *m, const struct listent *e, struct sb *why)
@@ -110,16 +126,7 @@ readlocal(struct storeview *v, struct viewman *m, const struct listent *e, struc
 			rc = -1;
 		}
 	} else {
-		m->state = 0;
-		m->text = text;
-		m->len = len;
-		if (e) {
-			struct sb name = SB_INIT;
-
-			sbaddf(&name, "%s.manifest", m->id);
-			catsetmanifest(&v->cat, name.buf, e->validator, v->top.date, text, len);
-			sbfree(&name);
-		}
+		manread(v, m, e, text, len);
 	}
 	sbfree(&path);
 	return rc;
@@ -160,14 +167,9 @@ readremote(struct storeview *v, struct viewman **fetch, size_t n, struct sb *why
 			rc = -1;
 		} else if (g[i].status == 200) {
 			const struct listent *e = v->listed ? listingfind(&v->top, strrchr(g[i].url, '/') + 1) : NULL;
+			size_t len = bodies[i].len;
 
-			m->state = 0;
-			m->len = bodies[i].len;
-			m->text = sbdetach(&bodies[i]);
-			sbreset(&name);
-			sbaddf(&name, "%s.manifest", m->id);
-			if (e)
-				catsetmanifest(&v->cat, name.buf, e->validator, v->top.date, m->text, m->len);
+			manread(v, m, e, sbdetach(&bodies[i]), len);
 		} else if (g[i].status == 404 || g[i].status == 410) {
 			m->state = 1;
 		} else if (g[i].status >= 300 && g[i].status < 400) {
@@ -189,11 +191,7 @@ readremote(struct storeview *v, struct viewman **fetch, size_t n, struct sb *why
 			} else if ((text = readfilemax(tmp.buf, &len, MANIFEST_MAX))) {
 				const struct listent *e = v->listed ? listingfind(&v->top, name.buf) : NULL;
 
-				m->state = 0;
-				m->text = text;
-				m->len = len;
-				if (e)
-					catsetmanifest(&v->cat, name.buf, e->validator, v->top.date, text, len);
+				manread(v, m, e, text, len);
 			} else {
 				sbaddf(why, "cannot read '%s': %s", tmp.buf, strerror(errno));
 				rc = -1;
@@ -223,7 +221,7 @@ storeviewread(struct storeview *v, const char *const *ids, size_t n, struct sb *
 {
 	struct viewman **fetch = xcalloc(n + 1, sizeof(*fetch));
 	struct sb name = SB_INIT;
-	size_t i, nfetch = 0, base = v->nman;
+	size_t i, nfetch = 0;
 	int rc = 0;
 
 	v->man = xrealloc(v->man, (v->nman + n + 1) * sizeof(*v->man));
@@ -235,7 +233,6 @@ storeviewread(struct storeview *v, const char *const *ids, size_t n, struct sb *
 		m->state = -1;
 	}
 	qsort(v->man, v->nman, sizeof(*v->man), cmpman);
-	(void)base;
 	for (i = 0; i < v->nman; i++) {
 		struct viewman *m = &v->man[i];
 		const struct listent *e = NULL;
@@ -481,11 +478,11 @@ storeviewwheel(struct storeview *v, const struct wheelinfo *m, struct sb *why)
 		return wheeldamage(v->s, m, why);
 	}
 	if (r == 1) {
-		sbaddf(why, "its wheel %s%s is missing", storename(v->s), name);
+		wheelmismatch(v->s, m, MISMATCH_MISSING, 0, NULL, why);
 		goto damaged;
 	}
 	if (m->size > 0 && e.size >= 0 && e.size != m->size) {
-		sbaddf(why, "its wheel %s%s has %lld bytes, its manifest says %lld", storename(v->s), name, e.size, m->size);
+		wheelmismatch(v->s, m, MISMATCH_SIZE, (unsigned long long)e.size, NULL, why);
 		goto damaged;
 	}
 	if (v->s->kind == STORE_DIR) {
@@ -503,8 +500,7 @@ storeviewwheel(struct storeview *v, const struct wheelinfo *m, struct sb *why)
 			sbfree(&path);
 		}
 		if (*hash && strcmp(hash, m->sha256)) {
-			sbaddf(why, "its wheel %s%s has sha256 %.12s..., its manifest says %.12s...", storename(v->s), name, hash,
-			       m->sha256);
+			wheelmismatch(v->s, m, MISMATCH_SHA256, 0, hash, why);
 			goto damaged;
 		}
 	}
@@ -520,7 +516,7 @@ storeviewwheel(struct storeview *v, const struct wheelinfo *m, struct sb *why)
 				goto fault;
 		}
 		if (rm == 1) {
-			sbaddf(why, "its wheel's %s%s is missing", storename(v->s), meta.buf);
+			wheelmismatch(v->s, m, MISMATCH_NOMETADATA, 0, NULL, why);
 			goto damaged;
 		}
 	}
@@ -600,7 +596,7 @@ storeviewchecked(const struct storeview *v, const struct wheelinfo *m)
 }
 
 void
-storeviewsetchecked(struct storeview *v, const struct wheelinfo *m, const char *result)
+storeviewsetchecked(struct storeview *v, const struct wheelinfo *m)
 {
 	struct listent e;
 	struct sb name = SB_INIT;
@@ -609,7 +605,7 @@ storeviewsetchecked(struct storeview *v, const struct wheelinfo *m, const char *
 
 	if (val) {
 		checkname(&name, m);
-		catsetcheck(&v->cat, name.buf, val, seen, result);
+		catsetcheck(&v->cat, name.buf, val, seen, m->sha256);
 	}
 	sbfree(&name);
 }

@@ -67,8 +67,8 @@ int storeviewwheel(struct storeview *v, const struct wheelinfo *m, struct sb *wh
 /* m's sha256 when a check of its wheel passed before (catalog.h) under what the listing shows
    of it now, else NULL */
 const char *storeviewchecked(const struct storeview *v, const struct wheelinfo *m);
-/* keep that m's wheel passed a check (result: its sha256) */
-void storeviewsetchecked(struct storeview *v, const struct wheelinfo *m, const char *result);
+/* keep that m's wheel passed a check (its result: m's sha256) */
+void storeviewsetchecked(struct storeview *v, const struct wheelinfo *m);
 
 /* the catalog saved (what the store no longer holds forgotten), the view freed; 0 or -1 */
 int storeviewclose(struct storeview *v);

@@ -398,6 +398,14 @@ startswith(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+int
+endswith(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
 size_t
 editdistance(const char *a, const char *b, size_t limit)
 {

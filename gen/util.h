@@ -111,6 +111,8 @@ size_t utf8invalid(const char *s, size_t len);
 
 /* true if s starts with prefix */
 int startswith(const char *s, const char *prefix);
+/* true if s ends with suffix */
+int endswith(const char *s, const char *suffix);
 
 /* edit distance between a and b, capped at limit+1 (cheap for "did you mean") */
 size_t editdistance(const char *a, const char *b, size_t limit);

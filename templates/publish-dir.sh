@@ -52,13 +52,11 @@ while [ "$#" -gt 0 ]; do
     shift
 done
 [ "$#" -ge 1 ] || usage
-case $tmpdir in
-    /* | *..* | *[!A-Za-z0-9._/-]*) wg_fail 2 'bad --tmp-dir: %s' "$tmpdir" ;;
-esac
 dest=${1%/}
 shift
 # shellcheck source=templates/publish-lib.sh
 . "$(dirname "$0")/publish-lib.sh"
+wg_pub_rel --tmp-dir "$tmpdir"
 wg_pub_operands publish "$tree" "$#"
 
 # put SRC REL: SRC as DEST/REL

@@ -105,9 +105,7 @@ esac
 # shellcheck source=templates/publish-lib.sh
 . "$(dirname "$0")/publish-lib.sh"
 [ -n "$cat$size" ] || wg_pub_operands http "$tree" "$#"
-case $tmpdir in
-    /* | *..* | *[!A-Za-z0-9._/-]*) wg_fail 2 'bad --tmp-dir: %s' "$tmpdir" ;;
-esac
+wg_pub_rel --tmp-dir "$tmpdir"
 command -v curl >/dev/null 2>&1 || wg_fail 1 'curl is needed (apt-get install curl)'
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgpubhttp.XXXXXX")

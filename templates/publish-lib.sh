@@ -44,6 +44,18 @@ wg_pub_operands() {
     fi
 }
 
+# wg_pub_rel OPTION VALUE [WHO]: VALUE, OPTION's, a relative path of plain names (not absolute, no
+# "..", only letters, digits and ._/-); ends the script otherwise. WHO: the context of its
+# message (wg_voice's), when given
+wg_pub_rel() {
+    case $2 in
+        /* | *..* | *[!A-Za-z0-9._/-]*)
+            [ -z "${3:-}" ] || wg_voice "$3"
+            wg_fail 2 'bad %s: %s' "$1" "$2"
+            ;;
+    esac
+}
+
 # wg_pub_order DIR: DIR's files, relative, in the order to send them: files/ first, then the
 # pages, deepest first, so that no page ever names something that is not there yet
 wg_pub_order() {
@@ -57,9 +69,7 @@ wg_pub_files() {
     wg_who=$1
     wg_prefix=$2
     shift 2
-    case $wg_prefix in
-        /* | *..* | *[!A-Za-z0-9._/-]*) wg_voice "$wg_who"; wg_fail 2 'bad --prefix: %s' "$wg_prefix" ;;
-    esac
+    wg_pub_rel --prefix "$wg_prefix" "$wg_who"
     for wg_f in "$@"; do
         [ -f "$wg_f" ] || { wg_voice "$wg_who"; wg_fail 1 'no such file: %s' "$wg_f"; }
         put "$wg_f" "$wg_prefix${wg_f##*/}"

@@ -81,14 +81,6 @@ die(const char *fmt, const char *a)
 	exit(127);
 }
 
-static int
-endswith(const char *s, const char *suf)
-{
-	size_t n = strlen(s), m = strlen(suf);
-
-	return n >= m && !strcmp(s + n - m, suf);
-}
-
 /* PATH without the directory mask: the compiler runs as if wheelgen-cc were not there (ccache's
    masks find the real compiler, not this program again; nvcc's own host compiles and the
    compiler's other children are not looked at) */
