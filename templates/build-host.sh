@@ -721,20 +721,16 @@ wg_list
 [ -z "$WG_SYSROOT" ] || wg_cross_prepare
 
 eval "set -- $wg_args"
-if [ -n "$WG_TORCH" ] || [ -n "$WG_SYSROOT" ]; then
-    # the build must see the torch installed above, not one pip fetches into an isolated env
-    # (and a cross build the target's sysconfig, which build isolation would drop)
-    wg_iso=0
-    for wg_a in "$@"; do
-        [ "$wg_a" != --no-build-isolation ] || wg_iso=1
-    done
-    [ "$wg_iso" = 1 ] || set -- --no-build-isolation "$@"
-fi
-# a PyPI source (a cross build's is unpacked already): its metadata prepared as the build's will be
 wg_iso=
 for wg_a in "$@"; do
     [ "$wg_a" != --no-build-isolation ] || wg_iso=$wg_a
 done
+if [ -n "$WG_TORCH" ] || [ -n "$WG_SYSROOT" ]; then
+    # the build must see the torch installed above, not one pip fetches into an isolated env
+    # (and a cross build the target's sysconfig, which build isolation would drop)
+    [ -n "$wg_iso" ] || { set -- --no-build-isolation "$@"; wg_iso=--no-build-isolation; }
+fi
+# a PyPI source (a cross build's is unpacked already): its metadata prepared as the build's will be
 wg_sdist ${wg_iso:+"$wg_iso"}
 # The frontend: uv build where uv made the venv (a tree's build in well under a second of its
 # own, where pip wheel spends about 1.3 s in pip and a separate metadata step), else pip wheel.
