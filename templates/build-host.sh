@@ -457,7 +457,8 @@ fi
 # The scratch directory maps to "." too (the last map that matches wins): pip's temporary
 # directories (tmp/), a cross build's target directories, so that no path of the build directory
 # stays in the wheel (wheel-info.py --forbid checks it)
-wg_cc=${CC:-$("$WG_PYTHON_EXE" -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}
+# (wg_python_cc in a subshell: CC and CXX here stay as they are)
+wg_cc=${CC:-$(wg_python_cc; printf '%s\n' "$CC")}
 wg_map="-ffile-prefix-map=$scratch=. -ffile-prefix-map=$scratch/src=."
 # (and a toolkit inside the build directory, configure --cuda-from-pypi's BUILDDIR/toolkits, named
 # where an installed one is: its headers' directory is in the debug information)
