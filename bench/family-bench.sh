@@ -111,7 +111,6 @@ def start(n, kind, r, slot):
     os.makedirs(d)
     subprocess.run("(cd '%s' && tar --exclude=./out -cf - .) | tar -xf - -C '%s'" % (os.path.join(work, "tree"), d),
                    shell=True, check=True)
-    cell = r["cell"]
     if kind == "final":
         # what the workflow hands a final row: its parts' objects where they are its own, and what
         # every part put into the family's compile cache
@@ -182,10 +181,9 @@ for kind, r, d, s, e in done:
 print("wall: %.0f s on %d runner%s (%d jobs); the family's compile cache as the last final row saw it: %.1f MB"
       % (wall, runners, "" if runners == 1 else "s", len(done), famsize / 1024))
 if estimate:
-    # the estimate of the same plan, fed by what these builds recorded (the last final row's
-    # directory: its manifest's job_times hold its parts' too), with this machine's overhead of a job
-    # (copying the tree and configuring) in place of a runner's
-    last = [d for kind, r, d, s, e in done if kind != "part"]
+    # the estimate of the same plan, fed by what these builds recorded (the wheels of every row but
+    # the parts: a final row's manifest's job_times hold its parts' too), with this machine's
+    # overhead of a job (copying the tree and configuring) in place of a runner's
     over = sum(float(open(os.path.join(d, "ninja.start")).read()) - s for kind, r, d, s, e in done) / len(done)
     recs = os.path.join(work, "recorded")
     for kind, r, d, s, e in done:

@@ -47,15 +47,16 @@ nver=$(((ncells + 9) / 10))
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 url=http://127.0.0.1:$port/s/
 plain=http://127.0.0.1:$port/plain/s/
-# writeconfig [INDEX-LINE]: the config, the store at url
+# writeconfig [INDEX-LINE [PUBLISH]]: the config, publishing to PUBLISH (default: {http: "URL"}, the
+# store at url)
 writeconfig() {
-	python3 - "$nver" "$url" "${1:-}" >"$src/fixture/packages.yml" <<'PY'
+	python3 - "$nver" "$url" "${1:-}" "${2:-}" >"$src/fixture/packages.yml" <<'PY'
 import sys
-n, url, extra = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+n, url, extra, publish = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 print('defaults:\n  python: ["3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15"]')
 print("packages:\n  tiny:\n    source: {path: tiny}\n    test_import: tiny")
 print("    versions: [%s]" % ", ".join('"1.%d"' % i for i in range(n)))
-print('publish: {http: "%s"}' % url)
+print("publish: %s" % (publish or '{http: "%s"}' % url))
 if extra:
     print(extra)
 PY
@@ -160,15 +161,7 @@ d, rel = sys.argv[1], dict(l.split() for l in open(sys.argv[2]).read().splitline
 print(json.dumps([{"tag": rel[c], "assets": [{"name": f, "path": os.path.join(d, c, f)} for f in sorted(os.listdir(os.path.join(d, c)))]} for c in sorted(os.listdir(d))]))
 PY
 curl -sS -X POST --data-binary @"$work/preload.json" -o /dev/null "$fakeapi/preload"
-python3 - "$nver" "$fakeapi" >"$src/fixture/packages.yml" <<'PY'
-import sys
-n, api = int(sys.argv[1]), sys.argv[2]
-print('defaults:\n  python: ["3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15"]')
-print("packages:\n  tiny:\n    source: {path: tiny}\n    test_import: tiny")
-print("    versions: [%s]" % ", ".join('"1.%d"' % i for i in range(n)))
-print("publish: {github: {repo: o/r, tag: wheels}}")
-print('index: {base_url: "%s/o/r/releases/download/"}' % api)
-PY
+writeconfig "index: {base_url: \"$fakeapi/o/r/releases/download/\"}" "{github: {repo: o/r, tag: wheels}}"
 GITHUB_API_URL=$fakeapi GITHUB_SERVER_URL=$fakeapi GH_TOKEN=benchtoken
 export GITHUB_API_URL GITHUB_SERVER_URL GH_TOKEN
 ghplan() { out/wheelgen matrix --missing --builddir out; }

@@ -457,7 +457,8 @@ fi
 # The scratch directory maps to "." too (the last map that matches wins): pip's temporary
 # directories (tmp/), a cross build's target directories, so that no path of the build directory
 # stays in the wheel (wheel-info.py --forbid checks it)
-wg_cc=${CC:-$("$WG_PYTHON_EXE" -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')}
+# (wg_python_cc in a subshell: CC and CXX here stay as they are)
+wg_cc=${CC:-$(wg_python_cc; printf '%s\n' "$CC")}
 wg_map="-ffile-prefix-map=$scratch=. -ffile-prefix-map=$scratch/src=."
 # (and a toolkit inside the build directory, configure --cuda-from-pypi's BUILDDIR/toolkits, named
 # where an installed one is: its headers' directory is in the debug information)
@@ -595,20 +596,26 @@ if [ "$wg_cc_on" = 1 ]; then
         "${WHEELGEN_DEADLINE:+, deadline $(date -d "@$WHEELGEN_DEADLINE" '+%Y-%m-%d %H:%M:%S' 2>/dev/null || echo "$WHEELGEN_DEADLINE")}"
 fi
 # wg_objects: what wheelgen-cc did, into wg_compiled, wg_reused (from parts or an earlier
-# attempt), wg_family (from the family's compile cache), wg_other (other parts'), wg_late (past
-# the deadline) and wg_total (each object counted once); wg_csecs: the seconds of compiler work of
-# the objects compiled here (the processor seconds of their compiles, summed)
+# attempt), wg_family (from the family's compile cache), wg_done (those three together),
+# wg_other (other parts'), wg_late (past the deadline) and wg_total (each object counted once);
+# wg_csecs: the seconds of compiler work of the objects compiled here (the processor seconds of
+# their compiles, summed)
 wg_objects() {
     wg_count() { awk -v w="$1" '$1 == w { print $2 }' "$WG_CC_LOG" | sort -u | wc -l | tr -d ' '; }
     wg_compiled=$(wg_count compiled)
     wg_reused=$(wg_count reused)
     wg_family=$(wg_count family)
+    wg_done=$((wg_compiled + wg_reused + wg_family))
     wg_csecs=$(awk '$1 == "compiled" && $3 != "-" { s += $3 } END { printf "%.0f", s }' "$WG_CC_LOG")
     wg_other=$(wg_count other)
     wg_late=$(wg_count late)
     wg_total=$(awk '{ print $2 }' "$WG_CC_LOG" | sort -u | wc -l | tr -d ' ')
     # this build's share of them: a part's own objects (the cell's all, for a whole build)
     wg_share=$((wg_total - wg_other))
+}
+# wg_say_objects: the counts of wg_objects, in one line of the log
+wg_say_objects() {
+    wg_say 'objects: %s compiled, %s reused, %s from the family' "$wg_compiled" "$wg_reused" "$wg_family"
 }
 # wg_progress STATE: BUILDDIR/shards/CELL/<dir>/objects, what a part or a stopped build made,
 # for the workflow to read (key=value lines: state part|stopped, part, objects (the cell's),
@@ -617,7 +624,7 @@ wg_objects() {
 wg_progress() {
     [ -n "$WG_CC_SAVE" ] && [ -d "$WG_CC_SAVE" ] || return 0
     printf 'state=%s\npart=%s\nobjects=%s\nshare=%s\ndone=%s\ncompiled=%s\nreused=%s\nfamily=%s\nseconds=%s\nwork_seconds=%s\n' \
-        "$1" "$wg_part" "$wg_total" "$wg_share" "$((wg_compiled + wg_reused + wg_family))" "$wg_compiled" "$wg_reused" \
+        "$1" "$wg_part" "$wg_total" "$wg_share" "$wg_done" "$wg_compiled" "$wg_reused" \
         "$wg_family" "$(($(date +%s) - wg_t0))" "$wg_csecs" >"$WG_CC_SAVE/objects.tmp"
     mv -f "$WG_CC_SAVE/objects.tmp" "$WG_CC_SAVE/objects"
 }
@@ -626,8 +633,8 @@ wg_deadline_die() {
     wg_objects
     [ "$wg_late" -gt 0 ] || return 0
     wg_progress stopped
-    wg_say 'objects: %s compiled, %s reused, %s from the family' "$wg_compiled" "$wg_reused" "$wg_family"
-    wg_die "stopped at the deadline: $((wg_compiled + wg_reused + wg_family)) of $wg_total objects compiled${wg_part:+, $((wg_compiled + wg_reused + wg_family)) of the $wg_share of part $wg_part} (kept in ${WG_CC_SAVE:-nowhere}: the next build of $CELL continues from them)"
+    wg_say_objects
+    wg_die "stopped at the deadline: $wg_done of $wg_total objects compiled${wg_part:+, $wg_done of the $wg_share of part $wg_part} (kept in ${WG_CC_SAVE:-nowhere}: the next build of $CELL continues from them)"
 }
 
 # --- venv and build ------------------------------------------------------------
@@ -721,20 +728,16 @@ wg_list
 [ -z "$WG_SYSROOT" ] || wg_cross_prepare
 
 eval "set -- $wg_args"
-if [ -n "$WG_TORCH" ] || [ -n "$WG_SYSROOT" ]; then
-    # the build must see the torch installed above, not one pip fetches into an isolated env
-    # (and a cross build the target's sysconfig, which build isolation would drop)
-    wg_iso=0
-    for wg_a in "$@"; do
-        [ "$wg_a" != --no-build-isolation ] || wg_iso=1
-    done
-    [ "$wg_iso" = 1 ] || set -- --no-build-isolation "$@"
-fi
-# a PyPI source (a cross build's is unpacked already): its metadata prepared as the build's will be
 wg_iso=
 for wg_a in "$@"; do
     [ "$wg_a" != --no-build-isolation ] || wg_iso=$wg_a
 done
+if [ -n "$WG_TORCH" ] || [ -n "$WG_SYSROOT" ]; then
+    # the build must see the torch installed above, not one pip fetches into an isolated env
+    # (and a cross build the target's sysconfig, which build isolation would drop)
+    [ -n "$wg_iso" ] || { set -- --no-build-isolation "$@"; wg_iso=--no-build-isolation; }
+fi
+# a PyPI source (a cross build's is unpacked already): its metadata prepared as the build's will be
 wg_sdist ${wg_iso:+"$wg_iso"}
 # The frontend: uv build where uv made the venv (a tree's build in well under a second of its
 # own, where pip wheel spends about 1.3 s in pip and a separate metadata step), else pip wheel.
@@ -780,9 +783,9 @@ if [ "$wg_cc_on" = 1 ]; then
     if [ -n "$wg_part" ]; then
         # a part's wheel links placeholders: thrown away; its objects are what it made
         wg_say 'part %s of %s: %s of %s objects (%s compiled, %s reused, %s from the family), %s left to the other parts; kept in %s' \
-            "$wg_part" "$CELL" "$((wg_compiled + wg_reused + wg_family))" "$wg_total" "$wg_compiled" "$wg_reused" "$wg_family" \
+            "$wg_part" "$CELL" "$wg_done" "$wg_total" "$wg_compiled" "$wg_reused" "$wg_family" \
             "$wg_other" "$WG_CC_SAVE"
-        wg_say 'objects: %s compiled, %s reused, %s from the family' "$wg_compiled" "$wg_reused" "$wg_family"
+        wg_say_objects
         wg_progress part
         wg_die_hook=
         wg_mem_report
@@ -1185,5 +1188,5 @@ wg_say 'built %s (%s)' "$outdir/$wheel_name" "$(date '+%Y-%m-%d %H:%M:%S')"
 if [ "$wg_cc_on" = 1 ]; then
     # an earlier attempt's objects have served (the parts stay: they are ninja's shard outputs)
     rm -rf "$wg_shards/resume"
-    wg_say 'objects: %s compiled, %s reused, %s from the family' "$wg_compiled" "$wg_reused" "$wg_family"
+    wg_say_objects
 fi

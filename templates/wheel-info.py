@@ -37,7 +37,9 @@ for; nothing for a wheel without GPU code.
 prints on one line the projects METADATA's Requires-Dist names (PEP 503 normalized, sorted),
 leaving out those only an extra asks for (the index's finder: does the install need PyPI too).
 
-One interpreter does both steps: each start of the cell's Python costs a build tens of milliseconds.
+The first form relabels and reads the wheel in one interpreter: each start of the cell's Python
+costs a build tens of milliseconds. --gpu-archs (a CUDA cell's) and --dependencies are starts of
+their own (build-host.sh dies with a message of its own when one of them fails).
 Run by build-host.sh with the cell's own Python (3.6 and later).
 """
 
