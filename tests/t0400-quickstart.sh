@@ -175,8 +175,10 @@ t_expect "the same store over HTTP (nginx on 127.0.0.1): a fresh clone plans 0 m
 	t_nginx_dav "$WORK/ngx" "$(t_freeport)" "autoindex on;" >"$WORK/ngx.err"
 	port=$(sed -n "s/.*listen 127.0.0.1:\([0-9]*\);/\1/p" "$WORK/ngx/nginx.conf")
 	cp -R "$WORK/published" "$WORK/ngx/root/s"
-	freshclone freshhttp "http://127.0.0.1:$port/s/"
+	st=0
+	freshclone freshhttp "http://127.0.0.1:$port/s/" || st=$?
 	kill "$(cat "$WORK/ngx/nginx.pid")"
+	[ "$st" = 0 ] || exit "$st"
 	restoredall freshhttp
 	grep -q "\"GET /s/ HTTP/1.1\" 200" "$WORK/ngx/logs/access.log"
 '
