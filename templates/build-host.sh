@@ -768,7 +768,7 @@ wg_say 'building with %s' "$([ "$wg_frontend" = uv ] && echo 'uv build' || echo 
     # a cross build: the target's sysconfig, compilers and flags (templates/cross.sh)
     [ -z "$WG_SYSROOT" ] || eval "export $wg_xenv" || exit 1
     if [ "$wg_frontend" = uv ]; then
-        wg_uv build --wheel --python "$py" -o "$scratch/dist" "$@" "$scratch/src"
+        wg_uv_build --wheel --python "$py" -o "$scratch/dist" "$@" "$scratch/src"
     else
         # (a tree: a git or path source's copy, or a PyPI source's unpacked sdist)
         wg_run "$py" -m pip wheel -v --no-deps -w "$scratch/dist" "$@" "$scratch/src"

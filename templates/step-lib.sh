@@ -175,11 +175,11 @@ wg_first_errors() {
 # compiler checks (tmp.../a.c), pip's "Retrying (Retry(...". The one owner of this rule
 # (tests/golden/first-errors.* hold it; gen/summary.c reads what it found)
 wg_first_errors_of() {
-    LC_ALL=C awk -v max="$2" '
+    LC_ALL=C awk -v max="$2" -v note="note: $wg_offline_note" '
         function emit(nr, text, k) {
             k = text
             gsub(/[0-9]+/, "N", k)
-            if (!seen[k]++ && n++ < max) print nr ": " text
+            if (!seen[k]++ && n < max) got[++n] = nr ": " text
         }
         # inside a CMake error: its message is indented; blank lines separate its parts
         blk != "" {
@@ -197,11 +197,13 @@ wg_first_errors_of() {
             emit(blknr, blk)
             blk = ""
         }
+        # (what an offline try said before wheelgen asked the index: not the cause)
+        index($0, note) { n = 0; split("", seen); blk = ""; next }
         /^CMake Error/ { blk = $0; blknr = NR; stop = 0; next }
         /^(\+ |wheelgen)/ || /tmp.*\/a\.(c|cc|cpp|cu):/ || /Retrying \(Retry\(/ { next }
         /^FAILED: / || /file in wrong format|Relocations in generic ELF|No space left on device/ ||
             /(^|[^a-z_])(error:|fatal error|#error)/ || /^[A-Za-z0-9_.]+(Error|Exception):/ { emit(NR, $0) }
-        END { if (blk != "") emit(blknr, blk) }' "$1"
+        END { if (blk != "") emit(blknr, blk); for (i = 1; i <= n; i++) print got[i] }' "$1"
 }
 
 # wg_hint: after a failure, a line of advice when the log shows a cause people often hit
@@ -279,6 +281,10 @@ wg_uv() {
         wg_run "$WG_UV" "$@"
 }
 
+# what a step says when uv's cache alone (--offline) did not do: the failure report counts no
+# error before it (wg_first_errors_of)
+wg_offline_note="that did not work from uv's cache alone (--offline); asking the index"
+
 # wg_uv_cached ARGS...: a uv command that reads a package index (venv --seed, pip install),
 # from uv's cache alone (--offline) when wheelgen asked that index less than a day ago (a stamp
 # per index in uv's cache: wheelgen-index-checked.<cksum of its URL>) and the cache has
@@ -290,18 +296,7 @@ wg_uv() {
 # index, or empty for the default one); wg_uv_clean names a directory to remove before the
 # online try (what a failed offline try may have left: a half-made venv).
 wg_uv_cached() {
-    wg_key=$(printf '%s' "${wg_uv_index:-default}" | cksum | cut -d' ' -f1)
-    wg_stamp=${UV_CACHE_DIR:-$B/cache/uv}/wheelgen-index-checked.$wg_key
-    # decided once per step and index, so that a step that finds the stamp old asks the index
-    # for everything it installs from it
-    eval "wg_fresh=\${wg_uv_fresh_$wg_key:-}"
-    if [ -z "$wg_fresh" ]; then
-        wg_fresh=no
-        if [ -z "${WHEELGEN_UV_REFRESH:-}" ] && [ -n "$(find "$wg_stamp" -mmin -1440 2>/dev/null)" ]; then
-            wg_fresh=yes
-        fi
-        eval "wg_uv_fresh_$wg_key=\$wg_fresh"
-    fi
+    wg_uv_fresh "${wg_uv_index:-}"
     if [ "$wg_fresh" = yes ]; then
         # what the offline try says is kept apart: when it fails, its errors are logged as
         # wheelgen's lines ("wheelgen: (offline try) ..."), which no failure report counts
@@ -314,11 +309,53 @@ wg_uv_cached() {
         fi
         wg_say_lines '(offline try) ' <"$wg_off"
         rm -f "$wg_off"
-        wg_say 'note: that did not work from uv'"'"'s cache alone (--offline); asking the index'
+        wg_say 'note: %s' "$wg_offline_note"
         [ -z "${wg_uv_clean:-}" ] || rm -rf "$wg_uv_clean"
     fi
     wg_uv "$@" || return
     { mkdir -p "${wg_stamp%/*}" && : >>"$wg_stamp" && touch "$wg_stamp"; } 2>/dev/null || :
+}
+
+# wg_uv_fresh INDEX: wg_fresh=yes when wheelgen asked INDEX (empty: the default one) less than
+# a day ago and WHEELGEN_UV_REFRESH is unset, else no; wg_stamp names its stamp.
+# Decided once per step and index, so that a step that finds the stamp old asks the index for
+# everything it installs from it.
+wg_uv_fresh() {
+    wg_key=$(printf '%s' "${1:-default}" | cksum | cut -d' ' -f1)
+    wg_stamp=${UV_CACHE_DIR:-$B/cache/uv}/wheelgen-index-checked.$wg_key
+    eval "wg_fresh=\${wg_uv_fresh_$wg_key:-}"
+    if [ -z "$wg_fresh" ]; then
+        wg_fresh=no
+        if [ -z "${WHEELGEN_UV_REFRESH:-}" ] && [ -n "$(find "$wg_stamp" -mmin -1440 2>/dev/null)" ]; then
+            wg_fresh=yes
+        fi
+        eval "wg_uv_fresh_$wg_key=\$wg_fresh"
+    fi
+}
+
+# wg_uv_build ARGS...: uv build, whose build environment (an isolated build's requirements)
+# comes from uv's cache alone under the rule of wg_uv_cached: a fresh stamp of the default index
+# builds --offline, and only an offline try that failed for want of the network (uv: "not found
+# in the cache", "the network was disabled": a requirement the cache lacks) is built again from
+# the index; any other failure is the build's. The output
+# streams into the log as the build goes; a failure report counts the errors after the note
+# (wg_first_errors_of). A build without isolation resolves nothing: it runs as it is.
+wg_uv_build() {
+    wg_uv_fresh ''
+    case " $* " in *" --no-build-isolation "*) wg_fresh=no ;; esac
+    if [ "$wg_fresh" = yes ]; then
+        wg_off=${TMPDIR:-/tmp}/wheelgen-uv-build.$$
+        { wg_uv build "$@" --offline 2>&1; echo "$?" >"$wg_off.rc"; } | tee "$wg_off"
+        wg_rc=$(cat "$wg_off.rc" 2>/dev/null || echo 1)
+        if [ "$wg_rc" != 0 ] && grep -q -e 'the network was disabled' -e 'not found in the cache' "$wg_off"; then
+            rm -f "$wg_off" "$wg_off.rc"
+            wg_say 'note: %s' "$wg_offline_note"
+        else
+            rm -f "$wg_off" "$wg_off.rc"
+            return "$wg_rc"
+        fi
+    fi
+    wg_uv build "$@"
 }
 
 wg_install() {

@@ -208,6 +208,32 @@ else
 	t_fail "$(cat "$WORK/uvtry.log")"
 fi
 
+# shellcheck disable=SC2016 # (a case is a single-quoted script: t_expect)
+t_expect "uv build with a fresh stamp: --offline; a requirement the cache lacks is asked of the index (a note, and no first error before it); a compile error is the build's, built once" '
+	printf "%s\n" "#!/bin/sh" "echo \"uv \$*\" >>\"\$0.calls\"" \
+		"case \"\$*\" in *fail*) echo \"src/a.c:3:1: error: expected ;\"; exit 1 ;; esac" \
+		"case \"\$*\" in *--offline*) echo \"error: Failed to build\" >&2; echo \"  cause: Because flit-core was not found in the cache, the requirements are unsatisfiable\" >&2; exit 2 ;; esac" \
+		"echo built" >"$WORK/fakeuvb"
+	chmod +x "$WORK/fakeuvb"
+	mkdir -p "$WORK/uvb/uv"
+	: >"$WORK/uvb/uv/wheelgen-index-checked.$(printf default | cksum | cut -d" " -f1)"
+	run() { sh -c ". templates/voice.sh; . templates/step-lib.sh; B=\$1 WG_UV=\$2 UV_CACHE_DIR=\$1/uv; shift 2; wg_uv_build \"\$@\"" sh "$WORK/uvb" "$WORK/fakeuvb" "$@"; }
+	run --wheel src >"$WORK/uvb.log" 2>&1
+	cat "$WORK/uvb.log"
+	grep -qx "uv build --wheel src --offline" "$WORK/fakeuvb.calls"
+	grep -qx "uv build --wheel src" "$WORK/fakeuvb.calls"
+	grep -qx "wheelgen: note: that did not work from uv.s cache alone (--offline); asking the index" "$WORK/uvb.log"
+	grep -qx built "$WORK/uvb.log"
+	[ -z "$(sh -c ". templates/step-lib.sh; wg_first_errors_of \"\$1\" 5" sh "$WORK/uvb.log")" ]
+	: >"$WORK/fakeuvb.calls"
+	! run --wheel fail >"$WORK/uvf.log" 2>&1 || exit 1
+	[ "$(cat "$WORK/fakeuvb.calls")" = "uv build --wheel fail --offline" ]
+	sh -c ". templates/step-lib.sh; wg_first_errors_of \"\$1\" 5" sh "$WORK/uvf.log" | grep -q "error: expected ;"
+	: >"$WORK/fakeuvb.calls"
+	run --wheel --no-build-isolation src >/dev/null 2>&1
+	[ "$(cat "$WORK/fakeuvb.calls")" = "uv build --wheel --no-build-isolation src" ]
+'
+
 t_case "a failure without a known cause gets no hint"
 printf 'import sys\nsys.exit("plain failure")\n' >fixture/oomy/setup.py
 if ninja "wheel/$oomy" >"$WORK/plain.log" 2>&1; then
