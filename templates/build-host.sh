@@ -1029,7 +1029,9 @@ fi
 # package requires that distribution itself; and no file of the wheel may name a path of the
 # build machine (wheel-info.py --forbid): the build directory (its scratch, toolkits and root
 # file systems) and a path source's tree, whatever the place (a RUNPATH, a string, debug info).
-set -- --forbid "$B"
+# (and, in the same interpreter, the projects its METADATA requires and its GPU code: below)
+set -- --forbid "$B" --dependencies-to "$scratch/dependencies"
+[ -z "$WG_CUDA" ] || set -- "$@" --gpu-archs-to "$scratch/gpu-archs"
 wg_real=$(cd "$B" && pwd -P)
 [ "$wg_real" = "$B" ] || set -- "$@" --forbid "$wg_real"
 [ "$WG_SOURCE_KIND" != path ] || set -- "$@" --forbid "${WG_SOURCE%/}"
@@ -1074,8 +1076,7 @@ esac
 # architectures nobody asked for (or lacks some).
 gpu_archs=''
 if [ -n "$WG_CUDA" ]; then
-    gpu_archs=$("$py" "$wg_templates/wheel-info.py" --gpu-archs "$wheel" 3>&-) ||
-        wg_die "cannot read the GPU code of $wheel_name (see above)"
+    gpu_archs=$(cat "$scratch/gpu-archs")
     wg_say 'GPU code in the wheel: %s' "${gpu_archs:-none (no CUDA fat binary in its shared objects)}"
 fi
 if [ -n "$gpu_archs" ] && [ -n "$WG_CUDA_ARCHS" ]; then
@@ -1088,8 +1089,7 @@ if [ -n "$gpu_archs" ] && [ -n "$WG_CUDA_ARCHS" ]; then
     fi
 fi
 # the projects its METADATA requires (the finder: whether an install needs PyPI besides the index)
-wg_depends=$("$py" "$wg_templates/wheel-info.py" --dependencies "$scratch/METADATA" 3>&-) ||
-    wg_die "cannot read the requirements of $wheel_name (see above)"
+wg_depends=$(cat "$scratch/dependencies")
 
 # --- publish -----------------------------------------------------------------
 

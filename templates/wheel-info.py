@@ -1,6 +1,7 @@
 """What the manifest and the index need of a built wheel, relabelled first if asked.
 
-    python wheel-info.py [--forbid PATH]... [--requires FILE] WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]
+    python wheel-info.py [--forbid PATH]... [--requires FILE] [--dependencies-to FILE] [--gpu-archs-to FILE]
+                         WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]
 
 With LABEL, the wheel is first given that local version label (relabel.py; the
 copy goes into OUTDIR); with REQUIREMENT, its Requires-Dist on torch is that (LABEL
@@ -13,6 +14,9 @@ there. Then the wheel's METADATA is written to METADATA_OUT
 of the final wheel (the relabelled copy, or WHEEL):
 
     SHA256 SIZE METADATA_SHA256 [REQUIRES_PYTHON]
+
+--dependencies-to and --gpu-archs-to write into FILE, for the final wheel, the line that
+--dependencies (of METADATA_OUT) and --gpu-archs print: one start of Python for all of it.
 
     python wheel-info.py --missing-modules WHEEL OTHER
 
@@ -38,8 +42,7 @@ prints on one line the projects METADATA's Requires-Dist names (PEP 503 normaliz
 leaving out those only an extra asks for (the index's finder: does the install need PyPI too).
 
 The first form relabels and reads the wheel in one interpreter: each start of the cell's Python
-costs a build tens of milliseconds. --gpu-archs (a CUDA cell's) and --dependencies are starts of
-their own (build-host.sh dies with a message of its own when one of them fails).
+costs a build tens of milliseconds, so build-host.sh asks it for the dependencies and GPU code too.
 Run by build-host.sh with the cell's own Python (3.6 and later).
 """
 
@@ -233,16 +236,21 @@ def main(argv):
             print(m)
         return
     argv = list(argv)
-    forbid, requires = [], []
-    while len(argv) > 2 and argv[1] in ("--forbid", "--requires"):
+    forbid, requires, deps_to, gpu_to = [], [], None, None
+    while len(argv) > 2 and argv[1] in ("--forbid", "--requires", "--dependencies-to", "--gpu-archs-to"):
         if argv[1] == "--forbid":
             forbid.append(argv[2])
+        elif argv[1] == "--dependencies-to":
+            deps_to = argv[2]
+        elif argv[1] == "--gpu-archs-to":
+            gpu_to = argv[2]
         else:
             with open(argv[2]) as f:
                 requires += [line.strip() for line in f if line.strip()]
         del argv[1:3]
     if len(argv) not in (3, 5, 6):
-        sys.exit("usage: wheel-info.py [--forbid PATH]... [--requires FILE] WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]\n"
+        sys.exit("usage: wheel-info.py [--forbid PATH]... [--requires FILE] [--dependencies-to FILE] [--gpu-archs-to FILE]\n"
+                 "                     WHEEL METADATA_OUT [LABEL OUTDIR [REQUIREMENT]]\n"
                  "       wheel-info.py --missing-modules WHEEL OTHER\n"
                  "       wheel-info.py --gpu-archs WHEEL\n"
                  "       wheel-info.py --dependencies METADATA")
@@ -269,6 +277,10 @@ def main(argv):
         meta = z.read(names[0])
     with open(meta_out, "wb") as f:
         f.write(meta)
+    for path, line in ((deps_to, lambda: dependencies(meta)), (gpu_to, lambda: gpu_archs(wheel))):
+        if path:
+            with open(path, "w") as f:
+                f.write(" ".join(line()) + "\n")
     print(h.hexdigest(), os.path.getsize(wheel), hashlib.sha256(meta).hexdigest(), requires_python(meta))
 
 
