@@ -23,8 +23,15 @@ list=${1:-$top/../shared/bench/package-list-huge.txt}
 base=$(bench_base)
 work=$(mktemp -d "$base/wgidxbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-python3 -m venv "$work/venv" >/dev/null
-"$work/venv/bin/pip" install -q dumb-pypi >"$work/pip.log" 2>&1 || { cat "$work/pip.log" >&2; exit 1; }
+# (with uv where there is one: the venv module's ensurepip costs seconds of its own)
+uv=${UV:-$(command -v uv || true)}
+[ -n "$uv" ] || [ ! -x "$top/out/tools/bin/uv" ] || uv=$top/out/tools/bin/uv
+if [ -n "$uv" ]; then
+	"$uv" venv -q -p python3 "$work/venv" >"$work/pip.log" 2>&1 &&
+		"$uv" pip install -q --python "$work/venv/bin/python" dumb-pypi >>"$work/pip.log" 2>&1
+else
+	python3 -m venv "$work/venv" >"$work/pip.log" 2>&1 && "$work/venv/bin/pip" install -q dumb-pypi >>"$work/pip.log" 2>&1
+fi || { cat "$work/pip.log" >&2; exit 1; }
 cp "$list" "$work/list1"
 cp "$list" "$work/list2"
 printf '%s\n' wgbench_one-1.0-py3-none-any.whl wgbench-two-2.0.tar.gz >>"$work/list2"
