@@ -152,6 +152,11 @@ sort -k2,2nr "$WG_RUNDIR"/*.time | head -n 5 | awk '{printf "#   %s %d s\n", $1,
 	grep -v -F -f "$WG_RUNDIR/order" "$times" 2>/dev/null
 } >"$times.new" || true
 mv "$times.new" "$times"
+# the bytecode of what uv unpacked into the suite's cache, compiled for the next run (only the
+# suite's own cache; a warm one costs a listing: tests/warm-bytecode.py)
+if [ "$UV_CACHE_DIR" = "$WG_TEST_CACHE/uv" ] && [ -f "$WG_RUNDIR/src/out/host.txt" ]; then
+	python3 -S tests/warm-bytecode.py "$UV_CACHE_DIR" "$WG_RUNDIR/src/out/host.txt" "$WG_TEST_CACHE/bytecode" || true
+fi
 
 # a test stops what it starts: no process may be left that names a test's work directory (in
 # its command line, an nginx master's title among them, or as its working directory); one that
