@@ -16,6 +16,10 @@
 
 WHEELGEN_STORE=
 export WHEELGEN_STORE
+# (the temporaries of the publishers this script kills -9 go with its work directory)
+TMPDIR=$WORK/tmp
+mkdir -p "$TMPDIR"
+export TMPDIR
 src=$WORK/src
 t_copytree "$src"
 cd "$src"
