@@ -217,7 +217,9 @@ if [ -n "$pyold" ]; then
 				# (the static server only the combined index: the variant index is another
 				# directory of the same files, which nginx serves to every client already)
 				[ "$server" = "$url" ] || [ "$idx" = combined ] || continue
-				if [ "$client" = uv ]; then
+				# (the install is what is tried: the uninstall before it by uv where there is one,
+				# a tenth of a pip start)
+				if [ -n "${UV:-}" ] || [ "$client" = uv ]; then
 					"${UV:-uv}" pip uninstall -q --python "$WORK/cm/bin/python" wgcuda >/dev/null 2>&1 || true
 				else
 					pipc uninstall -q -y wgcuda >/dev/null 2>&1 || true
