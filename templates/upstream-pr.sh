@@ -74,7 +74,10 @@ case $branch$base in
 esac
 [ -f "$cfg" ] || wg_die "no such config: $cfg"
 [ -x "$wg" ] || wg_die "no wheelgen at $wg (ninja out/wheelgen builds it)"
-command -v python3 >/dev/null 2>&1 || wg_die "python3 is needed"
+# python3 asked once for the interpreter it runs: on a pyenv machine "python3" is a shell shim
+# that costs more than the helper itself, which runs with -S (the standard library only)
+wg_py=$(python3 -S -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+[ -n "$wg_py" ] || wg_die "python3 is needed"
 if [ "$dry" = 0 ]; then
     command -v curl >/dev/null 2>&1 || wg_die "curl is needed"
     if [ -z "${GH_TOKEN:+x}" ] && [ -z "${GITHUB_TOKEN:+x}" ]; then
@@ -83,7 +86,7 @@ if [ "$dry" = 0 ]; then
 fi
 # shellcheck source=templates/publish-lib.sh
 . "$here/publish-lib.sh"
-py() { python3 "$here/github-json.py" "$@"; }
+py() { "$wg_py" -S "$here/github-json.py" "$@"; }
 api=${GITHUB_API_URL:-https://api.github.com}
 api=${api%/}
 
