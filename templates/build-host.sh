@@ -206,7 +206,7 @@ fi
 # sysconfig CC and CXX, asked in one start of Python)
 wg_python_cc() {
     if [ -z "${CC:-}" ] || [ -z "${CXX:-}" ]; then
-        wg_ccxx=$("$WG_PYTHON_EXE" -c 'import sysconfig as s; print(s.get_config_var("CC") or "cc"); print(s.get_config_var("CXX") or "c++")')
+        wg_ccxx=$("$WG_PYTHON_EXE" -S -c 'import sysconfig as s; print(s.get_config_var("CC") or "cc"); print(s.get_config_var("CXX") or "c++")')
         CC=${CC:-${wg_ccxx%%"$wg_nl"*}}
         CXX=${CXX:-${wg_ccxx#*"$wg_nl"}}
     fi
@@ -841,7 +841,7 @@ if [ -n "$WG_PLATFORM" ] && [ "${CELL%"-$WG_PLATFORM"}" != "$CELL" ]; then
     wg_sib=${CELL%"-$WG_PLATFORM"}
     set -- "$B/wheels/$wg_sib"/*.whl
     if [ "$#" -eq 1 ] && [ -f "$1" ]; then
-        wg_missing=$("$py" "$wg_templates/wheel-info.py" --missing-modules "$wheel" "$1" 3>&-) ||
+        wg_missing=$("$py" -S "$wg_templates/wheel-info.py" --missing-modules "$wheel" "$1" 3>&-) ||
             wg_die "cannot compare the compiled modules of $wheel_name and ${1##*/} (see above)"
         if [ -n "$wg_missing" ]; then
             wg_die "$wheel_name lacks compiled modules that the x86_64 wheel ${1##*/} ($wg_sib) has: $(printf '%s' "$wg_missing" | tr '\n' ' ' | sed 's/ $//'): the build for $WG_PLATFORM left them out (docs/troubleshooting.md, \"a wheel without the modules of the x86_64 wheel\")"
@@ -997,7 +997,7 @@ case $wg_plat in
 esac
 # (the ELF machines' names: gen/platform.c's, from wheelgen-step)
 wg_elf=$("$B/wheelgen-step" elf-machines 3>&-) || wg_die "wheelgen-step elf-machines failed"
-"$py" -c '
+"$py" -S -c '
 import sys, zipfile
 machines = dict((int(m), name) for m, name in (l.split() for l in sys.argv[3].splitlines()))
 bad = []
@@ -1044,8 +1044,8 @@ if [ -n "$WG_LOCAL_VERSION" ] || [ -n "$WG_TORCH_REQUIREMENT" ] || [ -s "$scratc
 else
     set -- "$@" "$wheel" "$scratch/METADATA"
 fi
-printf '+ %s %s %s\n' "$py" "$wg_templates/wheel-info.py" "$*"
-wg_hash=$("$py" "$wg_templates/wheel-info.py" "$@" 3>&-) || wg_die "cannot read or relabel the wheel $wheel_name (see above)"
+printf '+ %s -S %s %s\n' "$py" "$wg_templates/wheel-info.py" "$*"
+wg_hash=$("$py" -S "$wg_templates/wheel-info.py" "$@" 3>&-) || wg_die "cannot read or relabel the wheel $wheel_name (see above)"
 [ "$wg_relabel" = 0 ] || wg_one "$scratch/relabelled" "relabel.py"
 if [ -n "$WG_LOCAL_VERSION" ]; then
     # relabel.py replaces a label of upstream's own (it said so above)

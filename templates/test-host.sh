@@ -117,7 +117,7 @@ wheel=$B/wheels/$CELL/$m_filename
 [ -f "$wheel" ] || wg_die "wheel named in the manifest not found: $wheel"
 
 # shellcheck disable=SC2016
-wg_hash=$("$WG_PYTHON_EXE" -c '
+wg_hash=$("$WG_PYTHON_EXE" -S -c '
 import hashlib, sys
 h = hashlib.sha256()
 with open(sys.argv[1], "rb") as f:
@@ -178,7 +178,7 @@ cd "$scratch/run"
 # as the manifest says, and requirements of extras): installed with test_deps, the wheel itself
 # then with --no-deps
 # shellcheck disable=SC2016
-"$WG_PYTHON_EXE" -c '
+"$WG_PYTHON_EXE" -S -c '
 import re, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1])
 meta = [n for n in z.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
