@@ -105,6 +105,17 @@ export WG_TEST_CCACHE WG_TEST_CC
 WG_RUNDIR=$(mktemp -d "${TMPDIR:-/tmp}/wgrun.XXXXXX")
 trap 'rm -rf "$WG_RUNDIR"' EXIT
 export WG_RUNDIR
+
+# python3 resolved once for the whole run: where PATH's python3 is a shim (pyenv's: a bash script
+# that runs a dozen processes, 60 ms, before Python starts), the suite's 500 calls of it go
+# straight to the interpreter the shim would have run
+wg_py3=$(python3 -S -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+if [ -n "$wg_py3" ] && [ -x "$wg_py3" ] && [ "$(command -v python3)" != "$wg_py3" ]; then
+	mkdir "$WG_RUNDIR/bin"
+	ln -s "$wg_py3" "$WG_RUNDIR/bin/python3"
+	PATH=$WG_RUNDIR/bin:$PATH
+	export PATH
+fi
 if [ -z "${WHEELGEN_PREBUILT:-}" ]; then
 	mkdir "$WG_RUNDIR/src"
 	git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$WG_RUNDIR/src"
