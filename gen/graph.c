@@ -162,6 +162,14 @@ buildinputs(struct sb *g, const struct cell *cl, int container)
 	sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-cc $builddir/wheelgen-step");
 }
 
+/* the edge's cell binding: "\n  cell = ID" (the line of the edge's inputs ends with it) */
+static void
+cellvar(struct sb *g, const struct cell *cl)
+{
+	sbadd(g, "\n  cell = ");
+	escninjavalue(g, cl->id);
+}
+
 /* the edge of a cell's wheel: unbuildable here (the reason), shared with the cell that builds
    it, or built */
 static void
@@ -174,8 +182,8 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 		escshell(&why, cl->whynot);
 		sbadd(g, "build");
 		cellpath(g, BD_MANIFEST, cl);
-		sbadd(g, ": unbuildable\n  cell = ");
-		escninjavalue(g, cl->id);
+		sbadd(g, ": unbuildable");
+		cellvar(g, cl);
 		sbadd(g, "\n  why = ");
 		if (escninjavalue(g, why.buf) < 0)
 			BUG("reason with a newline");
@@ -191,8 +199,8 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 		sbadd(g, " |");
 		scripts(g, STEP_SHARE, container, cellforeign(cl));
 		cellpath(g, BD_TESTSPEC, cl);
-		sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-step\n  cell = ");
-		escninjavalue(g, cl->id);
+		sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-step");
+		cellvar(g, cl);
 		sbadd(g, "\n  from = ");
 		escninjavalue(g, cl->builtby);
 		sbaddc(g, '\n');
@@ -201,8 +209,7 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 		cellpath(g, BD_MANIFEST, cl);
 		sbadd(g, ": wheel |");
 		buildinputs(g, cl, container);
-		sbadd(g, "\n  cell = ");
-		escninjavalue(g, cl->id);
+		cellvar(g, cl);
 		sbaddc(g, '\n');
 		/* shards: N parts of its compile, each on a runner of its own (wheelgen-cc); a cell in
 		   one piece has one (part 1 of 1: what a family's part job compiles, "Families") */
@@ -215,8 +222,7 @@ wheeledge(struct sb *g, const struct cell *cl, int container)
 			escninjapath(g, why.buf);
 			sbadd(g, ": shard |");
 			buildinputs(g, cl, container);
-			sbadd(g, "\n  cell = ");
-			escninjavalue(g, cl->id);
+			cellvar(g, cl);
 			sbaddf(g, "\n  part = %zu\n  shards = %ld\n", k, cellparts(cl));
 			sbadd(g, "build shard/");
 			escninjapath(g, cl->id);
@@ -244,8 +250,8 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 	cellpath(g, BD_TESTSPEC, cl);
 	scripts(g, STEP_TEST, container, cellforeign(cl));
 	sysrootdep(g, cl);
-	sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-step\n  cell = ");
-	escninjavalue(g, cl->id);
+	sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-step");
+	cellvar(g, cl);
 	sbaddc(g, '\n');
 	if (c->variants && cl->cuda) {
 		/* PEP 825: the tested wheel as a variant wheel, for the index's variants tree */
@@ -256,16 +262,15 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 		sbadd(g, " |");
 		scripts(g, STEP_VARIANT, container, cellforeign(cl));
 		cellpath(g, BD_TESTDONE, cl);
-		sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-step\n  cell = ");
-		escninjavalue(g, cl->id);
+		sbadd(g, " || $builddir/wheelgen $builddir/wheelgen-step");
+		cellvar(g, cl);
 		sbaddc(g, '\n');
 	}
 	sbadd(g, "build");
 	cellpath(g, BD_TESTOK, cl);
 	sbadd(g, ": testverdict");
 	cellpath(g, BD_TESTDONE, cl);
-	sbadd(g, "\n  cell = ");
-	escninjavalue(g, cl->id);
+	cellvar(g, cl);
 	sbaddc(g, '\n');
 	sbadd(g, "build");
 	cellpath(g, BD_PUBLISHED, cl);
@@ -273,8 +278,8 @@ celledges(struct sb *g, const struct config *c, const struct cell *cl, int conta
 	cellpath(g, BD_TESTOK, cl);
 	sbadd(g, " |");
 	publishdeps(g);
-	sbadd(g, " || $builddir/wheelgen-step\n  cell = ");
-	escninjavalue(g, cl->id);
+	sbadd(g, " || $builddir/wheelgen-step");
+	cellvar(g, cl);
 	sbaddc(g, '\n');
 	if (c->ghrepo) {
 		/* the GitHub release of the cell's files (store.h: one rule, for readers and publish) */
