@@ -91,10 +91,6 @@ esac
 case $tag in
     '' | *[!A-Za-z0-9._/+-]*) bad "the tag may hold letters, digits and '-_./+', not '$tag'" ;;
 esac
-# python3 asked once for the interpreter it runs: on a pyenv machine "python3" is a shell shim
-# that costs more than the helper itself, which runs with -S (the standard library only)
-wg_py=$(python3 -S -c 'import sys; print(sys.executable)' 2>/dev/null || true)
-[ -n "$wg_py" ] || wg_die "python3 is needed"
 if [ "$dry" = 0 ]; then
     command -v curl >/dev/null 2>&1 || wg_die "curl is needed (apt-get install curl)"
     # ${VAR:+x}: a test that, traced (sh -x), shows no token
@@ -128,7 +124,7 @@ else
 fi
 
 # JSON and URL helpers (no jq here): templates/github-json.py
-py() { "$wg_py" -S "$gh_here/github-json.py" "$@"; }
+wg_github_py "$gh_here"
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 

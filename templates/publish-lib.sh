@@ -1,6 +1,16 @@
 # publish-lib.sh: what the publishers share; sourced by publish-dir.sh, publish-http.sh,
-# publish-github.sh and upstream-pr.sh, after voice.sh (its messages: wg_fail). wg_auth and
+# publish-github.sh and upstream-pr.sh, after voice.sh (its messages: wg_fail, wg_die). wg_auth and
 # wg_curl are the one place a script builds an Authorization header (tests/t0000 holds that).
+
+# wg_github_py DIR: readies py ARGS..., DIR/github-json.py (JSON and URL helpers, the standard
+# library only: -S) run by the interpreter python3 names, asked once: on a pyenv machine
+# "python3" is a shell shim that costs more than the helper itself
+wg_github_py() {
+    wg_py=$(python3 -S -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+    [ -n "$wg_py" ] || wg_die "python3 is needed"
+    wg_py_json=$1/github-json.py
+}
+py() { "$wg_py" -S "$wg_py_json" "$@"; }
 
 # wg_auth FILE VAR...: FILE, made private (mode 0600) or emptied, holds "Authorization: Bearer
 # TOKEN", TOKEN the value of the first VAR set and not empty in the environment; FILE stays

@@ -74,10 +74,6 @@ case $branch$base in
 esac
 [ -f "$cfg" ] || wg_die "no such config: $cfg"
 [ -x "$wg" ] || wg_die "no wheelgen at $wg (ninja out/wheelgen builds it)"
-# python3 asked once for the interpreter it runs: on a pyenv machine "python3" is a shell shim
-# that costs more than the helper itself, which runs with -S (the standard library only)
-wg_py=$(python3 -S -c 'import sys; print(sys.executable)' 2>/dev/null || true)
-[ -n "$wg_py" ] || wg_die "python3 is needed"
 if [ "$dry" = 0 ]; then
     command -v curl >/dev/null 2>&1 || wg_die "curl is needed"
     if [ -z "${GH_TOKEN:+x}" ] && [ -z "${GITHUB_TOKEN:+x}" ]; then
@@ -86,7 +82,7 @@ if [ "$dry" = 0 ]; then
 fi
 # shellcheck source=templates/publish-lib.sh
 . "$here/publish-lib.sh"
-py() { "$wg_py" -S "$here/github-json.py" "$@"; }
+wg_github_py "$here"
 api=${GITHUB_API_URL:-https://api.github.com}
 api=${api%/}
 
