@@ -106,6 +106,19 @@ t_expect() {
 	fi
 }
 
+# t_log LOG CMD...: CMD with its output in LOG; when it fails, its status and the end of LOG,
+# so that a case's failure shows why (a case prints only what its commands print)
+t_log() {
+	t_log_file=$1
+	shift
+	t_log_rc=0
+	"$@" >"$t_log_file" 2>&1 || t_log_rc=$?
+	[ "$t_log_rc" -eq 0 ] && return 0
+	echo "$* failed (status $t_log_rc); the end of $t_log_file:"
+	tail -n 30 "$t_log_file"
+	return "$t_log_rc"
+}
+
 # t_cmp EXPECTED-FILE ACTUAL-FILE: pass if equal, else show the diff
 t_cmp() {
 	if cmp -s "$1" "$2"; then

@@ -162,8 +162,8 @@ if [ -n "$pimage" ]; then
 	# shellcheck disable=SC2016
 	t_expect "podman: the quickstart cell builds and tests in the container; its files are the invoking user's; its memory limit is the pool's claim" '
 		cd "$psrc"
-		./configure ${WG_CONFARGS:-} --backend podman --config examples/quickstart/podman.yml >"$WORK/p.configure.log" 2>&1
-		ninja >"$WORK/p.ninja.log" 2>&1
+		t_log "$WORK/p.configure.log" ./configure ${WG_CONFARGS:-} --backend podman --config examples/quickstart/podman.yml
+		t_log "$WORK/p.ninja.log" ninja
 		grep "TEST wgquickstart-0.1.0-py311" "$WORK/p.ninja.log"
 		ls out/wheels/wgquickstart-0.1.0-py311/wgquickstart-0.1.0-cp311-cp311-manylinux_2_*_x86_64.whl
 		grep -q "podman run --rm --init" out/logs/wgquickstart-0.1.0-py311.build-engine.log
@@ -186,11 +186,11 @@ if [ -n "$pimage" ]; then
 		got=$(explain container-run.sh <"$WORK/x1.log")
 		[ "$got" = "build " ] || { echo "container-run.sh, first: $got"; exit 1; }
 		# (the test edge is explained by its own inputs once the build has run: restat)
-		ninja "wheel/$c" >"$WORK/x2.log" 2>&1
+		t_log "$WORK/x2.log" ninja "wheel/$c"
 		ninja -n -d explain "test/$c" >"$WORK/x3.log" 2>&1
 		got=$(explain container-run.sh <"$WORK/x3.log")
 		[ "$got" = "test " ] || { echo "container-run.sh, then: $got"; exit 1; }
-		ninja "test/$c" >"$WORK/x4.log" 2>&1
+		t_log "$WORK/x4.log" ninja "test/$c"
 		touch templates/test-container.sh
 		ninja -n -d explain "test/$c" >"$WORK/x5.log" 2>&1
 		got=$(explain test-container.sh <"$WORK/x5.log")
@@ -203,8 +203,8 @@ if [ -n "$pimage" ]; then
 		t_copytree "$hsrc"
 		cp "$psrc/examples/quickstart/podman.yml" "$hsrc/examples/quickstart/podman.yml"
 		cd "$hsrc"
-		./configure ${WG_CONFARGS:-} --config examples/quickstart/podman.yml >"$WORK/h.configure.log" 2>&1
-		ninja >"$WORK/h.ninja.log" 2>&1
+		t_log "$WORK/h.configure.log" ./configure ${WG_CONFARGS:-} --config examples/quickstart/podman.yml
+		t_log "$WORK/h.ninja.log" ninja
 		w=$(ls out/wheels/wgquickstart-0.1.0-py311/wgquickstart-0.1.0-cp311-cp311-manylinux_2_*_x86_64.whl)
 		if grep -q "^python 3.11 /usr/bin/python3.11$" out/host.txt; then
 			cmp "$w" "$psrc/$w"
@@ -229,7 +229,7 @@ if [ -n "$pimage" ]; then
 			cd "$psrc"
 			sed -i "s|^config = .*|config = examples/cuda/podman.yml|" out/config.ninja
 			# (one cell first: built side by side, neither would find the other'"'"'s objects)
-			ninja wheel/wgcuda-0.1.0-py311-cu130 >"$WORK/pc.ninja.log" 2>&1
+			t_log "$WORK/pc.ninja.log" ninja wheel/wgcuda-0.1.0-py311-cu130
 			ninja >>"$WORK/pc.ninja.log" 2>&1
 			grep "TESTED wgcuda-0.1.0-py312-cu130" "$WORK/pc.ninja.log"
 			grep "GPU code in the wheel: sm_90" out/logs/wgcuda-0.1.0-py312-cu130.build.log
@@ -262,8 +262,8 @@ if [ -n "$pimage" ]; then
 			t_copytree "$dsrc"
 			cp "$psrc/examples/quickstart/podman.yml" "$dsrc/examples/quickstart/podman.yml"
 			cd "$dsrc"
-			./configure ${WG_CONFARGS:-} --backend docker --config examples/quickstart/podman.yml >"$WORK/d.configure.log" 2>&1
-			ninja >"$WORK/d.ninja.log" 2>&1
+			t_log "$WORK/d.configure.log" ./configure ${WG_CONFARGS:-} --backend docker --config examples/quickstart/podman.yml
+			t_log "$WORK/d.ninja.log" ninja
 			grep "TESTED wgquickstart-0.1.0-py311" "$WORK/d.ninja.log"
 			w=$(ls out/wheels/wgquickstart-0.1.0-py311/wgquickstart-0.1.0-cp311-cp311-manylinux_2_*_x86_64.whl)
 			cmp "$w" "$psrc/$w"
