@@ -685,7 +685,38 @@ wg_mem_watch 3>&- &
 wg_mem_pid=$!
 wg_die_hook=wg_mem_report
 
-wg_venv "$scratch/venv"
+# The build's isolation and frontend, which decide what the build venv needs.
+eval "set -- $wg_args"
+wg_iso=
+for wg_a in "$@"; do
+    [ "$wg_a" != --no-build-isolation ] || wg_iso=$wg_a
+done
+wg_iso_add=
+if [ -n "$WG_TORCH" ] || [ -n "$WG_SYSROOT" ]; then
+    # the build must see the torch installed below, not one pip fetches into an isolated env
+    # (and a cross build the target's sysconfig, which build isolation would drop)
+    [ -n "$wg_iso" ] || { wg_iso=--no-build-isolation; wg_iso_add=1; }
+fi
+# The frontend: uv build where uv makes the venv (a tree's build in well under a second of its
+# own, where pip wheel spends about 1.3 s in pip and a separate metadata step), else pip wheel.
+wg_frontend=$WG_FRONTEND
+if [ -n "$WG_SYSROOT" ]; then
+    # (uv caches what it learns of an interpreter without the cross variables in its key: it
+    # would take the build venv for the target's, or the other way round)
+    wg_frontend=pip
+elif [ -z "$wg_frontend" ]; then
+    if wg_venv_uv && [ "$WG_SOURCE_KIND" != pypi ]; then wg_frontend=uv; else wg_frontend=pip; fi
+elif [ "$wg_frontend" = uv ] && ! wg_venv_uv; then
+    wg_die "build_frontend is uv, but this build has no uv: configure found none (--install-deps puts it in out/tools), or Python $WG_PYTHON is older than the 3.8 uv needs"
+fi
+# An isolated uv build of a tree installs its build requirements into an environment of its
+# own: its venv needs no pip, setuptools or wheel (seeding and upgrading them cost about 0.4 s
+# of processor time a build, most of it the kernel's, linking their files). A PyPI source's
+# sdist is downloaded by the venv's pip.
+wg_bare=
+if [ "$wg_frontend" = uv ] && [ -z "$wg_iso" ] && [ "$WG_SOURCE_KIND" != pypi ]; then wg_bare=--bare; fi
+
+wg_venv "$scratch/venv" $wg_bare
 torch_version=''
 torch_cuda=''
 torch_abi=''
@@ -722,35 +753,19 @@ if [ -n "$WG_TORCH" ]; then
     fi
 fi
 eval "set -- $wg_deps"
-wg_install --upgrade wheel setuptools "$@"
+if [ -z "$wg_bare" ]; then
+    wg_install --upgrade wheel setuptools "$@"
+elif [ "$#" -gt 0 ]; then
+    wg_install "$@"
+fi
 wg_list
 
 [ -z "$WG_SYSROOT" ] || wg_cross_prepare
 
 eval "set -- $wg_args"
-wg_iso=
-for wg_a in "$@"; do
-    [ "$wg_a" != --no-build-isolation ] || wg_iso=$wg_a
-done
-if [ -n "$WG_TORCH" ] || [ -n "$WG_SYSROOT" ]; then
-    # the build must see the torch installed above, not one pip fetches into an isolated env
-    # (and a cross build the target's sysconfig, which build isolation would drop)
-    [ -n "$wg_iso" ] || { set -- --no-build-isolation "$@"; wg_iso=--no-build-isolation; }
-fi
+[ -z "$wg_iso_add" ] || set -- --no-build-isolation "$@"
 # a PyPI source (a cross build's is unpacked already): its metadata prepared as the build's will be
 wg_sdist ${wg_iso:+"$wg_iso"}
-# The frontend: uv build where uv made the venv (a tree's build in well under a second of its
-# own, where pip wheel spends about 1.3 s in pip and a separate metadata step), else pip wheel.
-wg_frontend=$WG_FRONTEND
-if [ -n "$WG_SYSROOT" ]; then
-    # (uv caches what it learns of an interpreter without the cross variables in its key: it
-    # would take the build venv for the target's, or the other way round)
-    wg_frontend=pip
-elif [ -z "$wg_frontend" ]; then
-    if [ -n "$wg_uv_venv" ] && [ "$WG_SOURCE_KIND" != pypi ]; then wg_frontend=uv; else wg_frontend=pip; fi
-elif [ "$wg_frontend" = uv ] && [ -z "$wg_uv_venv" ]; then
-    wg_die "build_frontend is uv, but this build has no uv: configure found none (--install-deps puts it in out/tools), or Python $WG_PYTHON is older than the 3.8 uv needs"
-fi
 wg_say 'building with %s' "$([ "$wg_frontend" = uv ] && echo 'uv build' || echo 'pip wheel')"
 (
     # A checkout has no .git: packages whose version comes from git (setuptools_scm) would
@@ -823,6 +838,10 @@ wg_norm() { printf '%s' "$1" | tr '[:upper:]' '[:lower:]' | tr -s '._-' '___'; }
 if [ "$(wg_norm "$wg_wname")" != "$(wg_norm "$WG_PACKAGE")" ] &&
     { [ "$WG_SOURCE_KIND" != pypi ] || [ "$(wg_norm "$wg_wname")" != "$(wg_norm "$WG_SOURCE")" ]; }; then
     wg_die "the build made $wheel_name, a wheel of '$wg_wname', but packages.yml builds '$WG_PACKAGE': the package's name differs from the config's (rename the entry to the distribution's name)"
+fi
+if [ "$wg_wver" != "$WG_VERSION" ] && [ -n "$wg_bare" ]; then
+    # (a bare venv has no packaging to compare them with, nor pip's)
+    wg_install packaging
 fi
 if [ "$wg_wver" != "$WG_VERSION" ] &&
     ! "$py" -c 'import sys

@@ -405,14 +405,24 @@ wg_pth() {
     printf '%s\n' "$2" >"$wg_sp/$1.pth"
 }
 
-# wg_venv DIR: a fresh venv from $WG_PYTHON_EXE, activated (VIRTUAL_ENV, PATH, py); wg_uv_venv
-# is 1 when uv made it (build-host.sh then builds with uv build), else empty
+# wg_venv_uv: whether wg_venv makes the venv with uv (the spec names uv, and the Python is 3.8
+# or later)
+wg_venv_uv() {
+    case ${WG_UV:+uv}:${WG_PYTHON:-} in
+        uv:3.[0-7] | uv:3.[0-7]t | uv:2.* | :*) return 1 ;;
+    esac
+}
+
+# wg_venv DIR [--bare]: a fresh venv from $WG_PYTHON_EXE, activated (VIRTUAL_ENV, PATH, py)
 # (uv makes it in a fraction of a second with pip seeded from its cache; the venv module
 # runs ensurepip, about 3 s per venv; uv makes venvs only of Pythons from 3.8 on, but installs
 # into older ones: for 3.6 and 3.7 the venv module makes it without pip, and uv installs the
-# newest pip that Python runs, where ensurepip and then pip's upgrade of itself took 5 s)
+# newest pip that Python runs, where ensurepip and then pip's upgrade of itself took 5 s).
+# --bare: where uv makes it, no pip is seeded (an isolated uv build's venv, which installs
+# nothing with pip; linking pip's files costs a fifth of a second of the kernel's time)
 wg_venv() {
-    wg_uv_venv=''
+    wg_seed=--seed
+    [ "${2:-}" != --bare ] || wg_seed=
     case ${WG_UV:+uv}:${WG_PYTHON:-} in
         uv:3.[67] | uv:3.[67]t)
             wg_run "$WG_PYTHON_EXE" -m venv --without-pip "$1"
@@ -428,10 +438,8 @@ wg_venv() {
             ;;
         *)
             wg_uv_clean=$1
-            wg_uv_cached venv --seed --python "$WG_PYTHON_EXE" "$1"
+            wg_uv_cached venv ${wg_seed:+"$wg_seed"} --python "$WG_PYTHON_EXE" "$1"
             wg_uv_clean=
-            # shellcheck disable=SC2034 # read by build-host.sh
-            wg_uv_venv=1
             ;;
     esac
     VIRTUAL_ENV=$1
