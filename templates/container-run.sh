@@ -21,7 +21,9 @@
 # so every file it writes belongs to you; a build's memory is limited to what it claims in
 # wheelgen's memory pool (memory_per_job_gb x MAX_JOBS x NVCC_THREADS, at least 2 GB); a test of a CUDA cell gets the GPUs (docker --gpus all, podman CDI
 # nvidia.com/gpu=all) where nvidia-smi lists one (WG_GPU=1 / WG_GPU=0 force it).
-# The image is pulled when missing, with up to 3 tries (15 s, then 30 s apart).
+# The image is pulled when missing, with up to 3 tries (15 s, then 30 s apart). A run the engine
+# itself fails (status 125) before the step begins is tried once more, 15 s later
+# (WG_PULL_DELAY sets both delays).
 # CCACHE_REMOTE_STORAGE is passed by name (-e NAME), so its value is never on a command line.
 # WHEELGEN_ENGINE_OPTS: global engine options (before "run"); WHEELGEN_CONTAINER_ARGS: more
 # options for "run" (before the image); WHEELGEN_CONTAINER_CUDA=host: a CUDA
@@ -261,6 +263,16 @@ steplog=$B/logs/$CELL.$step.log
 : >"$steplog"
 rc=0
 "$engine" "$@" || rc=$?
+if [ "$rc" = 125 ] && [ ! -s "$steplog" ]; then
+    # 125: the engine's own error (docker's and podman's status for it), before the step began:
+    # a transient one (a storage lock another engine process holds) passes; tried once more
+    wg_say '%s %s: %s could not start the container (status 125, its message above); trying once more in %s s' \
+        "$step" "$CELL" "$backend" "${WG_PULL_DELAY:-15}" >&2
+    sleep "${WG_PULL_DELAY:-15}"
+    printf '+ %s%s   # once more\n' "$engine" "$shown" >>"$englog"
+    rc=0
+    "$engine" "$@" || rc=$?
+fi
 case $rc in
     0) ;;
     *)

@@ -9,7 +9,8 @@
 
 # a stand-in engine: records each call's arguments one per line (calls separated by "--")
 # in $WORK/engine.calls; "image inspect" fails (no image here), "pull" fails the first two
-# times, "run" succeeds without doing anything
+# times, "run" succeeds without doing anything (but fails with status 125, the engine's own
+# error, while $WORK/runfails counts down)
 mkdir -p "$WORK/bin"
 enginepath=$WORK/bin:$PATH
 for e in docker podman; do
@@ -22,6 +23,10 @@ case "\$1 \${2:-}" in
 	n=\$(cat "$WORK/pulls" 2>/dev/null || echo 0)
 	echo \$((n + 1)) >"$WORK/pulls"
 	[ "\$n" -ge 2 ] || { echo "pull failed: stand-in engine" >&2; exit 1; }
+	;;
+"run "*)
+	n=\$(cat "$WORK/runfails" 2>/dev/null || echo 0)
+	[ "\$n" -le 0 ] || { echo \$((n - 1)) >"$WORK/runfails"; echo "Error: stand-in engine: storage locked" >&2; exit 125; }
 	;;
 esac
 exit 0
@@ -105,6 +110,24 @@ if (PATH=$enginepath; t_configure "$src" --backend docker --config examples/quic
 else
 	t_fail "$(cat "$src.configure.log" "$WORK/q.regen.log")"
 fi
+
+# shellcheck disable=SC2016
+t_expect "a run that the engine itself fails (status 125) before the step begins is tried once more; a second such failure fails the step with the engine.s status" '
+	cd "$WORK/ninja"
+	export PATH="$enginepath" WG_PULL_DELAY=0
+	: >"$WORK/engine.calls"
+	echo 1 >"$WORK/runfails"
+	t_log "$WORK/retry1.log" sh templates/build-container.sh out "$qcell"
+	grep "could not start the container (status 125, its message above); trying once more" "$WORK/retry1.log"
+	[ "$(grep -c "^run$" "$WORK/engine.calls")" = 2 ]
+	: >"$WORK/engine.calls"
+	echo 2 >"$WORK/runfails"
+	rc=0
+	sh templates/build-container.sh out "$qcell" >"$WORK/retry2.log" 2>&1 || rc=$?
+	[ "$rc" = 125 ] || { echo "status $rc"; cat "$WORK/retry2.log"; exit 1; }
+	[ "$(grep -c "^run$" "$WORK/engine.calls")" = 2 ]
+	grep "could not run the container (status 125" "$WORK/retry2.log"
+'
 
 t_case "configure --backend podman without podman on PATH fails and says so"
 mkdir -p "$WORK/nopodman" "$WORK/nopodman-bin"
