@@ -691,11 +691,10 @@ wg_iso=
 for wg_a in "$@"; do
     [ "$wg_a" != --no-build-isolation ] || wg_iso=$wg_a
 done
-wg_iso_add=
 if [ -n "$WG_TORCH" ] || [ -n "$WG_SYSROOT" ]; then
     # the build must see the torch installed below, not one pip fetches into an isolated env
     # (and a cross build the target's sysconfig, which build isolation would drop)
-    [ -n "$wg_iso" ] || { wg_iso=--no-build-isolation; wg_iso_add=1; }
+    [ -n "$wg_iso" ] || { wg_iso=--no-build-isolation; wg_args="$wg_iso$wg_args"; }
 fi
 # The frontend: uv build where uv makes the venv (a tree's build in well under a second of its
 # own, where pip wheel spends about 1.3 s in pip and a separate metadata step), else pip wheel.
@@ -763,7 +762,6 @@ wg_list
 [ -z "$WG_SYSROOT" ] || wg_cross_prepare
 
 eval "set -- $wg_args"
-[ -z "$wg_iso_add" ] || set -- --no-build-isolation "$@"
 # a PyPI source (a cross build's is unpacked already): its metadata prepared as the build's will be
 wg_sdist ${wg_iso:+"$wg_iso"}
 wg_say 'building with %s' "$([ "$wg_frontend" = uv ] && echo 'uv build' || echo 'pip wheel')"

@@ -421,27 +421,28 @@ wg_venv_uv() {
 # --bare: where uv makes it, no pip is seeded (an isolated uv build's venv, which installs
 # nothing with pip; linking pip's files costs a fifth of a second of the kernel's time)
 wg_venv() {
-    wg_seed=--seed
-    [ "${2:-}" != --bare ] || wg_seed=
-    case ${WG_UV:+uv}:${WG_PYTHON:-} in
-        uv:3.[67] | uv:3.[67]t)
-            wg_run "$WG_PYTHON_EXE" -m venv --without-pip "$1"
-            wg_uv_cached pip install --python "$1/bin/python" pip
-            ;;
-        uv:3.[0-5] | uv:3.[0-5]t | uv:2.* | :*)
-            wg_run "$WG_PYTHON_EXE" -m venv "$1"
-            # The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
-            # pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
-            if ! "$1/bin/python" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
-                wg_run "$1/bin/python" -m pip install --upgrade pip
-            fi
-            ;;
-        *)
-            wg_uv_clean=$1
-            wg_uv_cached venv ${wg_seed:+"$wg_seed"} --python "$WG_PYTHON_EXE" "$1"
-            wg_uv_clean=
-            ;;
-    esac
+    if wg_venv_uv; then
+        wg_seed=--seed
+        [ "${2:-}" != --bare ] || wg_seed=
+        wg_uv_clean=$1
+        wg_uv_cached venv ${wg_seed:+"$wg_seed"} --python "$WG_PYTHON_EXE" "$1"
+        wg_uv_clean=
+    else
+        case ${WG_UV:+uv}:${WG_PYTHON:-} in
+            uv:3.[67] | uv:3.[67]t)
+                wg_run "$WG_PYTHON_EXE" -m venv --without-pip "$1"
+                wg_uv_cached pip install --python "$1/bin/python" pip
+                ;;
+            *)
+                wg_run "$WG_PYTHON_EXE" -m venv "$1"
+                # The pip bundled with old Pythons (18.1 on 3.6) is too old for today's
+                # pyproject builds and wheels: upgrade it then, and only then (it costs seconds).
+                if ! "$1/bin/python" -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 22)'; then
+                    wg_run "$1/bin/python" -m pip install --upgrade pip
+                fi
+                ;;
+        esac
+    fi
     VIRTUAL_ENV=$1
     PATH=$VIRTUAL_ENV/bin:$PATH
     export VIRTUAL_ENV PATH
